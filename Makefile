@@ -1,0 +1,79 @@
+# balancenuma-bench: top-level, non-recursive Makefile.
+#
+# Every directory that builds something has a module.mk fragment, included
+# below; a fragment appends to HOST_PROGS (tools run on the host),
+# GUEST_PROGS (static binaries shipped in the guest initramfs) and
+# UNIT_TESTS (Criterion binaries run by `make test`), and adds its own link
+# rules. Objects are built by the pattern rules here.
+
+SHELL := /bin/bash
+CC ?= gcc
+BUILD := build
+OPT ?= -O2
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
+CFLAGS := $(OPT) -g -std=gnu11 -D_GNU_SOURCE $(WARN) -Ibench/include -Iworkloads
+GUEST_LDFLAGS := -static -pthread
+CRITERION_LIBS := -lcriterion
+
+HOST_BIN := $(BUILD)/bin
+GUEST_BIN := $(BUILD)/guest/bin
+TEST_BIN := $(BUILD)/tests
+
+HOST_PROGS :=
+GUEST_PROGS :=
+UNIT_TESTS :=
+
+.PHONY: all tools guest-bins deps kernel kernel-check kernel-stress guest test \
+	unit-test clean distclean
+all: tools guest
+
+include $(sort $(wildcard */module.mk */*/module.mk))
+
+tools: $(HOST_PROGS)
+guest-bins: $(GUEST_PROGS)
+
+# Host objects and guest objects are kept apart: guest binaries are linked
+# statically and may one day want different flags.
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gobj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+deps:
+	@bench/deps.sh
+
+# The kernel lives in the cache outside the repository; build/kernel/bzImage
+# is a symlink to the build that matches the current inputs.
+kernel:
+	@kernel/build.sh $(if $(KSRC),--ksrc $(KSRC)) $(if $(PATCHES),--patches $(PATCHES)) \
+		$(if $(DEBUG),--debug) --link $(BUILD)/kernel
+
+kernel-check:
+	@kernel/check.sh
+
+kernel-stress: kernel guest
+	@kernel/stress.sh
+
+guest: $(BUILD)/guest/initramfs.cpio
+
+$(BUILD)/guest/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
+	@bench/guest/mkinitramfs.sh $@ $(GUEST_PROGS)
+
+unit-test: $(UNIT_TESTS)
+	@tests/run-tests --unit-only
+
+test: deps
+	@$(MAKE) --no-print-directory all kernel
+	@tests/run-tests
+
+clean:
+	rm -rf $(BUILD)
+
+# Also drops the kernel cache (sources, objects, ccache).
+distclean: clean
+	rm -rf "$${BNB_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/balancenuma-bench}"
