@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bnb_plugin_shm.h - layout of the TCG plugin's shared-memory counters file.
+ *
+ * The plugin (build/bin/bnb-plugin.so, option shm=PATH) creates PATH,
+ * sizes it to bnb_shm_size(n_vcpus) and maps it shared; the host collector
+ * maps the same file read-only and reads it at every sample.  Nothing on
+ * the access path makes a syscall: the plugin writes plain memory.
+ *
+ * File = struct bnb_shm_header (BNB_SHM_HEADER_SIZE bytes), then n_vcpus
+ * struct bnb_shm_vcpu, each starting on its own cache line.  Readers
+ * should locate vCPU i with bnb_shm_vcpu_at(), which honours the
+ * header_size and vcpu_stride fields, so a later version may grow either
+ * struct at its end without breaking old readers of the same major
+ * version.
+ *
+ * Consistency rules:
+ *  - Every counter is a uint64_t written by exactly one host thread (the
+ *    vCPU's) and only ever increases.  A reader loads each counter with
+ *    one aligned 64-bit load (__atomic_load_n(..., __ATOMIC_RELAXED)) and
+ *    gets a value that was true at some instant; a snapshot across
+ *    counters is not atomic, which is fine for rates over 100 ms windows.
+ *  - Header fields that change after start (state, map check results) are
+ *    guarded by seq, a sequence lock: the plugin makes seq odd, writes,
+ *    then makes it even.  A reader copies the fields and retries while
+ *    seq was odd or changed (bnb_shm_read_begin/retry below).
+ *  - generation identifies the QEMU instance that owns the file
+ *    (CLOCK_REALTIME nanoseconds at plugin start); a reader that finds it
+ *    changed must re-map, the file was recreated by a new run.
+ *
+ * Counting: every guest memory access (instruction data access, kernel or
+ * user) made by vCPU v increments reads[node] or writes[node] of vCPU v,
+ * where node is the memory node that owns the guest-physical address.
+ * An access counts as local when node == vcpu_node[v].  Accesses to I/O
+ * regions count in io_reads/io_writes; RAM outside every node range
+ * (ROM, option ROMs, firmware) in unknown_reads/unknown_writes.
+ * misses[node] counts accesses that missed the plugin's per-vCPU model
+ * cache; only remote misses pay the emulated delay.
+ */
+#ifndef BNB_PLUGIN_SHM_H
+#define BNB_PLUGIN_SHM_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define BNB_SHM_MAGIC		0x314d48535042424eULL	/* "NBBPSHM1" */
+#define BNB_SHM_VERSION		1
+#define BNB_SHM_MAX_NODES	64
+#define BNB_SHM_MAX_VCPUS	256
+#define BNB_SHM_LINE		64
+#define BNB_SHM_HEADER_SIZE	8192
+#define BNB_SHM_MSG_LEN		256
+
+/* header.state */
+enum bnb_shm_state {
+	BNB_SHM_STARTING = 0,	/* header being filled in */
+	BNB_SHM_RUNNING = 1,	/* counters live */
+	BNB_SHM_EXITED = 2,	/* QEMU exited; counters are final */
+};
+
+/* header.map_status: outcome of the address-to-node mapping check */
+enum bnb_shm_map_status {
+	BNB_MAP_UNCHECKED = 0,	/* guest never ran the calibration */
+	BNB_MAP_CHECKING = 1,	/* calibration phase in progress */
+	BNB_MAP_OK = 2,		/* every node checked, >= threshold */
+	BNB_MAP_FAILED = 3,	/* some node below threshold: no emulated figures */
+};
+
+/* header.flags */
+#define BNB_SHM_F_COUNT		(1u << 0)	/* counters enabled */
+#define BNB_SHM_F_DELAY		(1u << 1)	/* remote-miss delay enabled */
+#define BNB_SHM_F_CACHE		(1u << 2)	/* model cache filter enabled */
+
+/* Accesses seen while the guest touched memory of one node to check the map. */
+struct bnb_shm_map_check {
+	uint64_t total;		/* user-space data accesses in the phase */
+	uint64_t on_node;	/* of those, attributed to the node being checked */
+};
+
+struct bnb_shm_header {
+	uint64_t magic;			/* BNB_SHM_MAGIC */
+	uint32_t version;		/* BNB_SHM_VERSION */
+	uint32_t header_size;		/* offset of vCPU 0's counters */
+	uint32_t vcpu_stride;		/* bytes between two vCPUs' counters */
+	uint32_t n_vcpus;
+	uint32_t n_nodes;
+	uint32_t flags;			/* BNB_SHM_F_* */
+	uint64_t generation;		/* CLOCK_REALTIME ns at plugin start */
+	uint64_t seq;			/* sequence lock over the fields below it */
+	uint32_t state;			/* enum bnb_shm_state */
+	uint32_t map_status;		/* enum bnb_shm_map_status */
+	uint32_t map_nodes_checked;	/* nodes whose check phase ended */
+	uint32_t map_threshold_ppm;	/* pass mark, parts per million (990000) */
+	uint64_t base_ns;		/* emulated local miss latency; a remote miss
+					 * from node c to node m waits
+					 * base_ns * (distance[c][m] - 10) / 10 */
+	uint64_t cache_bytes;		/* model cache size per vCPU (0 = off) */
+	uint32_t cache_ways;
+	uint32_t qemu_pid;
+	uint8_t vcpu_node[BNB_SHM_MAX_VCPUS];	/* node of each vCPU */
+	uint8_t distance[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES]; /* SLIT, row = initiator */
+	struct bnb_shm_map_check map_check[BNB_SHM_MAX_NODES];
+	char map_message[BNB_SHM_MSG_LEN];	/* why the map check failed, NUL-terminated */
+};
+
+struct bnb_shm_vcpu {
+	uint64_t reads[BNB_SHM_MAX_NODES];	/* per memory node */
+	uint64_t writes[BNB_SHM_MAX_NODES];
+	uint64_t misses[BNB_SHM_MAX_NODES];	/* model cache misses, reads + writes */
+	uint64_t io_reads;
+	uint64_t io_writes;
+	uint64_t unknown_reads;
+	uint64_t unknown_writes;
+	uint64_t delayed;			/* remote misses that were delayed */
+	uint64_t delay_ns;			/* total delay injected, host ns */
+} __attribute__((aligned(BNB_SHM_LINE)));
+
+_Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,
+	       "bnb_shm_header outgrew BNB_SHM_HEADER_SIZE");
+_Static_assert(sizeof(struct bnb_shm_vcpu) % BNB_SHM_LINE == 0,
+	       "bnb_shm_vcpu must be whole cache lines");
+
+static inline size_t bnb_shm_size(unsigned int n_vcpus)
+{
+	return BNB_SHM_HEADER_SIZE + (size_t)n_vcpus * sizeof(struct bnb_shm_vcpu);
+}
+
+static inline const struct bnb_shm_vcpu *
+bnb_shm_vcpu_at(const struct bnb_shm_header *h, unsigned int vcpu)
+{
+	return (const struct bnb_shm_vcpu *)((const char *)h + h->header_size +
+					     (size_t)vcpu * h->vcpu_stride);
+}
+
+static inline uint64_t bnb_shm_load(const uint64_t *counter)
+{
+	return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+/* Seqlock read side for the header fields after seq. */
+static inline uint64_t bnb_shm_read_begin(const struct bnb_shm_header *h)
+{
+	uint64_t s;
+
+	while ((s = __atomic_load_n(&h->seq, __ATOMIC_ACQUIRE)) & 1)
+		;
+	return s;
+}
+
+static inline int bnb_shm_read_retry(const struct bnb_shm_header *h, uint64_t s)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&h->seq, __ATOMIC_RELAXED) != s;
+}
+
+/*
+ * Local and remote RAM accesses summed over all vCPUs (reads + writes).
+ * I/O and unknown accesses are in neither.
+ */
+static inline void bnb_shm_sum(const struct bnb_shm_header *h,
+			       uint64_t *local, uint64_t *remote)
+{
+	uint64_t l = 0, r = 0;
+
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		for (unsigned int n = 0; n < h->n_nodes; n++) {
+			uint64_t a = bnb_shm_load(&c->reads[n]) +
+				     bnb_shm_load(&c->writes[n]);
+
+			if (n == h->vcpu_node[v])
+				l += a;
+			else
+				r += a;
+		}
+	}
+	*local = l;
+	*remote = r;
+}
+
+#endif /* BNB_PLUGIN_SHM_H */
