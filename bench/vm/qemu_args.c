@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QEMU command line for a guest of a given topology.
+ *
+ * Node memdevs are declared before anything else and in node order: QEMU
+ * 7.2 lays RAM blocks out in creation order, and the latency plugin's
+ * address-to-node decoding depends on that order.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm.h"
+
+/* Nominal HMAT figures: 100 ns and 20 GB/s locally, scaled by distance. */
+#define HMAT_LOCAL_NS		100
+#define HMAT_LOCAL_MBPS		20480
+
+void argv_add(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->v = realloc(a->v, a->cap * sizeof(*a->v));
+		if (!a->v)
+			abort();
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+void argv_free(struct argv *a)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+int hmat_latency_ns(int distance)
+{
+	return HMAT_LOCAL_NS * distance / BNB_LOCAL_DISTANCE;
+}
+
+/* HMAT bandwidth must be a multiple of 1 MB/s: round down, at least 1. */
+int hmat_bandwidth_mbps(int distance)
+{
+	int bw = HMAT_LOCAL_MBPS * BNB_LOCAL_DISTANCE / distance;
+
+	return bw > 0 ? bw : 1;
+}
+
+/* First CPU of a node, or of the nearest node that has CPUs. */
+static int initiator_of(const struct bnb_topology *t, int node)
+{
+	int i, best = -1;
+
+	if (t->cpus[node])
+		return node;
+	for (i = 0; i < t->nodes; i++)
+		if (t->cpus[i] && (best < 0 || t->dist[i][node] < t->dist[best][node]))
+			best = i;
+	return best;
+}
+
+static void add_numa(const struct vm_config *c, struct argv *a)
+{
+	const struct bnb_topology *t = &c->topo;
+	int i, j, cpu = 0;
+
+	for (i = 0; i < t->nodes; i++) {
+		argv_add(a, "-object");
+		argv_add(a, "memory-backend-ram,id=mem%d,size=%llu", i,
+			 (unsigned long long)t->mem[i]);
+	}
+	for (i = 0; i < t->nodes; i++) {
+		char cpus[32] = "";
+
+		if (t->cpus[i] == 1)
+			snprintf(cpus, sizeof(cpus), ",cpus=%d", cpu);
+		else if (t->cpus[i] > 1)
+			snprintf(cpus, sizeof(cpus), ",cpus=%d-%d", cpu, cpu + t->cpus[i] - 1);
+		cpu += t->cpus[i];
+		argv_add(a, "-numa");
+		if (c->hmat)
+			argv_add(a, "node,nodeid=%d,memdev=mem%d%s,initiator=%d", i, i, cpus,
+				 initiator_of(t, i));
+		else
+			argv_add(a, "node,nodeid=%d,memdev=mem%d%s", i, i, cpus);
+	}
+	/* Every ordered pair, so an asymmetric table stays asymmetric. */
+	for (i = 0; i < t->nodes; i++)
+		for (j = 0; j < t->nodes; j++) {
+			if (i == j)
+				continue;
+			argv_add(a, "-numa");
+			argv_add(a, "dist,src=%d,dst=%d,val=%d", i, j, t->dist[i][j]);
+		}
+	if (!c->hmat)
+		return;
+	for (i = 0; i < t->nodes; i++) {
+		if (!t->cpus[i])
+			continue;
+		for (j = 0; j < t->nodes; j++) {
+			argv_add(a, "-numa");
+			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+				 "data-type=access-latency,latency=%d", i, j,
+				 hmat_latency_ns(t->dist[i][j]));
+			argv_add(a, "-numa");
+			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+				 "data-type=access-bandwidth,bandwidth=%dM", i, j,
+				 hmat_bandwidth_mbps(t->dist[i][j]));
+		}
+	}
+}
+
+static void add_plugin(const struct vm_config *c, struct argv *a)
+{
+	const struct bnb_topology *t = &c->topo;
+	char buf[16384];
+	size_t used;
+	int i, j;
+
+	used = snprintf(buf, sizeof(buf), "%s,nodes=%d,cpus=", c->plugin, t->nodes);
+	for (i = 0; i < t->nodes; i++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%d", i ? ":" : "", t->cpus[i]);
+	used += snprintf(buf + used, sizeof(buf) - used, ",mem_mib=");
+	for (i = 0; i < t->nodes; i++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%llu", i ? ":" : "",
+				 (unsigned long long)(t->mem[i] >> 20));
+	used += snprintf(buf + used, sizeof(buf) - used, ",dist=");
+	for (i = 0; i < t->nodes; i++)
+		for (j = 0; j < t->nodes; j++)
+			used += snprintf(buf + used, sizeof(buf) - used, "%s%d",
+					 i || j ? ":" : "", t->dist[i][j]);
+	for (i = 0; i < c->n_plugin_opts; i++)
+		used += snprintf(buf + used, sizeof(buf) - used, ",%s", c->plugin_opts[i]);
+	argv_add(a, "-plugin");
+	argv_add(a, "%s", buf);
+}
+
+static void add_ports(const struct vm_config *c, struct argv *a)
+{
+	argv_add(a, "-device");
+	argv_add(a, "virtio-serial-pci,id=vser");
+	argv_add(a, "-chardev");
+	argv_add(a, "file,id=out,path=%s/out.log", c->run_dir);
+	argv_add(a, "-device");
+	argv_add(a, "virtserialport,bus=vser.0,chardev=out,name=bnb.out");
+	if (!c->agent_socket)
+		return;
+	argv_add(a, "-chardev");
+	argv_add(a, "socket,id=agent,path=%s,server=on,wait=off", c->agent_socket);
+	argv_add(a, "-device");
+	argv_add(a, "virtserialport,bus=vser.0,chardev=agent,name=bnb.agent");
+}
+
+void qemu_build_args(const struct vm_config *c, struct argv *a)
+{
+	const struct bnb_topology *t = &c->topo;
+
+	argv_add(a, "%s", c->qemu);
+	add_numa(c, a);
+	argv_add(a, "-machine");
+	argv_add(a, "q35%s", c->hmat ? ",hmat=on" : "");
+	argv_add(a, "-accel");
+	argv_add(a, "%s", c->accel == ACCEL_KVM ? "kvm" : "tcg,thread=multi");
+	argv_add(a, "-cpu");
+	argv_add(a, "%s", c->accel == ACCEL_KVM ? "host" : "max");
+	argv_add(a, "-smp");
+	argv_add(a, "%d", topo_total_cpus(t));
+	argv_add(a, "-m");
+	argv_add(a, "%lluM", (unsigned long long)(topo_total_mem(t) >> 20));
+	argv_add(a, "-nodefaults");
+	argv_add(a, "-no-user-config");
+	argv_add(a, "-nographic");
+	argv_add(a, "-no-reboot");
+	argv_add(a, "-chardev");
+	argv_add(a, "stdio,id=con,signal=off");
+	argv_add(a, "-serial");
+	argv_add(a, "chardev:con");
+	argv_add(a, "-qmp");
+	argv_add(a, "unix:%s/qmp.sock,server=on,wait=off", c->run_dir);
+	argv_add(a, "-fw_cfg");
+	argv_add(a, "name=opt/bnb/cmd,file=%s/cmd", c->run_dir);
+	add_ports(c, a);
+	if (c->plugin)
+		add_plugin(c, a);
+	argv_add(a, "-kernel");
+	argv_add(a, "%s", c->kernel);
+	argv_add(a, "-initrd");
+	argv_add(a, "%s", c->initrd);
+	argv_add(a, "-append");
+	argv_add(a, "console=ttyS0 loglevel=%d panic=-1 numa_balancing=%s%s%s",
+		 c->loglevel, c->balancing ? "enable" : "disable",
+		 c->append ? " " : "", c->append ? c->append : "");
+}

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run one guest: start QEMU with the console on a pipe, watch the console
+ * for /init's markers and for kernel trouble, bound the whole boot by a
+ * timeout (QMP quit, then SIGKILL), and record the outcome.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vm.h"
+
+#define TAIL_LINES	20
+#define LINE_MAX_LEN	1024
+#define QUIT_GRACE_MS	3000
+/* After the exit marker or a panic, QEMU should be gone within this. */
+#define SETTLE_MS	15000
+
+struct console {
+	int log_fd;
+	char line[LINE_MAX_LEN];
+	size_t len;
+	char tail[TAIL_LINES][LINE_MAX_LEN];
+	int tail_next, tail_count;
+};
+
+struct outcome {
+	bool ran, exited, panicked, timed_out, interrupted;
+	int exit_code, warnings;
+	long boot_ms;
+	char panic_line[LINE_MAX_LEN];
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static void console_line(struct console *con, struct outcome *o, long start)
+{
+	enum console_event ev;
+	int code;
+
+	con->line[con->len] = '\0';
+	if (con->len && con->line[con->len - 1] == '\r')
+		con->line[--con->len] = '\0';
+	snprintf(con->tail[con->tail_next], LINE_MAX_LEN, "%s", con->line);
+	con->tail_next = (con->tail_next + 1) % TAIL_LINES;
+	if (con->tail_count < TAIL_LINES)
+		con->tail_count++;
+
+	ev = console_classify(con->line, &code);
+	switch (ev) {
+	case CON_RUN:
+		if (!o->ran)
+			o->boot_ms = now_ms() - start;
+		o->ran = true;
+		break;
+	case CON_EXIT:
+		o->exited = true;
+		o->exit_code = code;
+		break;
+	case CON_PANIC:
+		if (!o->panicked)
+			snprintf(o->panic_line, LINE_MAX_LEN, "%s", con->line);
+		o->panicked = true;
+		break;
+	case CON_WARNING:
+		o->warnings++;
+		break;
+	case CON_NONE:
+		break;
+	}
+	con->len = 0;
+}
+
+/* Log every byte as it comes; classify whole lines. */
+static void console_feed(struct console *con, struct outcome *o,
+			 const char *buf, ssize_t n, long start)
+{
+	ssize_t i;
+
+	if (write(con->log_fd, buf, n) != n)
+		perror("bnb-vm: console log");
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			console_line(con, o, start);
+			continue;
+		}
+		if (con->len < LINE_MAX_LEN - 1)
+			con->line[con->len++] = buf[i];
+	}
+}
+
+static void print_tail(const struct console *con)
+{
+	int i, idx;
+
+	fprintf(stderr, "bnb-vm: last %d console lines:\n", con->tail_count);
+	for (i = 0; i < con->tail_count; i++) {
+		idx = (con->tail_next - con->tail_count + i + TAIL_LINES) % TAIL_LINES;
+		fprintf(stderr, "  | %s\n", con->tail[idx]);
+	}
+}
+
+/* Ask QEMU politely to quit over QMP; failures just lead to SIGKILL. */
+static void qmp_quit(const char *run_dir)
+{
+	static const char msg[] = "{\"execute\":\"qmp_capabilities\"}\n"
+				  "{\"execute\":\"quit\"}\n";
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char buf[512];
+	int fd;
+
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/qmp.sock", run_dir);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof(buf)) > 0 &&
+		    write(fd, msg, sizeof(msg) - 1) < 0)
+			perror("bnb-vm: qmp");
+	}
+	close(fd);
+}
+
+/* Wait for the child up to ms; returns true when it is gone. */
+static bool reap_within(pid_t pid, int *wstatus, long ms)
+{
+	long deadline = now_ms() + ms;
+
+	do {
+		if (waitpid(pid, wstatus, WNOHANG) == pid)
+			return true;
+		usleep(20000);
+	} while (now_ms() < deadline);
+	return false;
+}
+
+static void stop_qemu(const struct vm_config *c, pid_t pid, int *wstatus)
+{
+	qmp_quit(c->run_dir);
+	if (reap_within(pid, wstatus, QUIT_GRACE_MS))
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, wstatus, 0);
+}
+
+static pid_t spawn_qemu(const struct vm_config *c, int *out_fd)
+{
+	struct argv args = { 0 };
+	char path[4096];
+	int pipefd[2], errfd, nullfd;
+	pid_t pid;
+
+	qemu_build_args(c, &args);
+	snprintf(path, sizeof(path), "%s/qemu.log", c->run_dir);
+	errfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (errfd < 0 || nullfd < 0 || pipe2(pipefd, O_CLOEXEC)) {
+		perror("bnb-vm: qemu log or pipe");
+		argv_free(&args);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(nullfd, 0);
+		dup2(pipefd[1], 1);
+		dup2(errfd, 2);
+		execvp(args.v[0], args.v);
+		fprintf(stderr, "bnb-vm: cannot run %s: %s\n", args.v[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	close(errfd);
+	close(nullfd);
+	argv_free(&args);
+	if (pid < 0) {
+		close(pipefd[0]);
+		return -1;
+	}
+	*out_fd = pipefd[0];
+	return pid;
+}
+
+/* The deadline that applies now: the boot timeout, or a short settle time. */
+static long current_deadline(const struct outcome *o, long start, long timeout_ms,
+			     long *settle_since)
+{
+	if ((o->exited || o->panicked) && !*settle_since)
+		*settle_since = now_ms();
+	if (*settle_since && *settle_since + SETTLE_MS < start + timeout_ms)
+		return *settle_since + SETTLE_MS;
+	return start + timeout_ms;
+}
+
+static void watch(const struct vm_config *c, pid_t pid, int fd,
+		  struct console *con, struct outcome *o, int *wstatus)
+{
+	long start = now_ms(), settle_since = 0, deadline, left;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	ssize_t n;
+
+	for (;;) {
+		deadline = current_deadline(o, start, c->timeout_s * 1000L, &settle_since);
+		left = deadline - now_ms();
+		if (stop_signal) {
+			o->interrupted = true;
+			break;
+		}
+		if (left <= 0) {
+			o->timed_out = !o->exited && !o->panicked;
+			break;
+		}
+		if (poll(&p, 1, left) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* QEMU closed its stdout: it is exiting. */
+			waitpid(pid, wstatus, 0);
+			return;
+		}
+		console_feed(con, o, buf, n, start);
+	}
+	stop_qemu(c, pid, wstatus);
+}
+
+static enum vm_status classify(const struct outcome *o, int wstatus, char *reason, size_t len)
+{
+	if (o->panicked) {
+		snprintf(reason, len, "kernel trouble: %s", o->panic_line);
+		return VM_PANIC;
+	}
+	if (o->interrupted) {
+		snprintf(reason, len, "interrupted by signal %d", (int)stop_signal);
+		return VM_TIMEOUT;
+	}
+	if (o->timed_out) {
+		snprintf(reason, len, "guest hung: %s", o->ran ?
+			 "the guest command did not finish in time" :
+			 "the guest did not reach its command in time");
+		return VM_TIMEOUT;
+	}
+	if (o->exited && o->exit_code == 0) {
+		snprintf(reason, len, "guest command exited 0");
+		return VM_OK;
+	}
+	if (o->exited) {
+		snprintf(reason, len, "guest command exited %d", o->exit_code);
+		return VM_GUEST_FAILED;
+	}
+	snprintf(reason, len, "QEMU ended (%s %d) before the guest command finished",
+		 WIFSIGNALED(wstatus) ? "signal" : "status",
+		 WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
+	return VM_LAUNCH_ERROR;
+}
+
+static const char *const status_names[] = {
+	[VM_OK] = "ok",
+	[VM_GUEST_FAILED] = "failed",
+	[VM_USAGE] = "usage",
+	[VM_TIMEOUT] = "timeout",
+	[VM_PANIC] = "panic",
+	[VM_LAUNCH_ERROR] = "launch-error",
+};
+
+static void write_result(const struct vm_config *c, enum vm_status st,
+			 const struct outcome *o, const char *reason, long wall_ms)
+{
+	char path[4096], text[2048];
+
+	snprintf(text, sizeof(text),
+		 "status=%s\nexit_code=%d\nboot_ms=%ld\nwall_ms=%ld\nwarnings=%d\n"
+		 "interrupted=%d\nreason=%s\n",
+		 status_names[st], o->exited ? o->exit_code : -1,
+		 o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted, reason);
+	snprintf(path, sizeof(path), "%s/result", c->run_dir);
+	if (write_file(path, text))
+		perror("bnb-vm: result");
+}
+
+static int write_cmd(const struct vm_config *c)
+{
+	char path[4096], *text;
+	int ret;
+
+	if (asprintf(&text, "%s\n", c->cmd) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/cmd", c->run_dir);
+	ret = write_file(path, text);
+	free(text);
+	return ret;
+}
+
+static int open_console_log(const struct vm_config *c)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/console.log", c->run_dir);
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+enum vm_status vm_run(const struct vm_config *c)
+{
+	struct console con = { 0 };
+	struct outcome o = { .exit_code = -1 };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char reason[LINE_MAX_LEN + 64];
+	int fd, wstatus = 0;
+	enum vm_status st;
+	long start;
+	pid_t pid;
+
+	if (write_cmd(c)) {
+		fprintf(stderr, "bnb-vm: cannot write %s/cmd: %s\n", c->run_dir, strerror(errno));
+		return VM_LAUNCH_ERROR;
+	}
+	con.log_fd = open_console_log(c);
+	if (con.log_fd < 0) {
+		fprintf(stderr, "bnb-vm: cannot write %s/console.log: %s\n",
+			c->run_dir, strerror(errno));
+		return VM_LAUNCH_ERROR;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	start = now_ms();
+	pid = spawn_qemu(c, &fd);
+	if (pid < 0) {
+		close(con.log_fd);
+		return VM_LAUNCH_ERROR;
+	}
+	watch(c, pid, fd, &con, &o, &wstatus);
+	close(fd);
+	if (con.len)
+		console_line(&con, &o, start);
+	close(con.log_fd);
+
+	st = classify(&o, wstatus, reason, sizeof(reason));
+	write_result(c, st, &o, reason, now_ms() - start);
+	if (st != VM_OK && st != VM_GUEST_FAILED) {
+		fprintf(stderr, "bnb-vm: %s (run dir %s)\n", reason, c->run_dir);
+		print_tail(&con);
+	} else if (st == VM_GUEST_FAILED) {
+		fprintf(stderr, "bnb-vm: %s (output in %s/out.log)\n", reason, c->run_dir);
+	}
+	return st;
+}

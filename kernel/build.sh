@@ -1,0 +1,141 @@
+#!/bin/bash
+# Build the guest kernel out of tree, in the cache, never in the repository.
+#
+#   kernel/build.sh [--ksrc DIR] [--patches none|DIR] [--debug] [--link DIR] [--print-key]
+#
+# Default source: Debian's /usr/src/linux-source-6.1.tar.xz, extracted once
+# into $CACHE/src and kept as a git tree so that switching patch sets only
+# rewrites the files the patches touch (make then rebuilds just those).
+# A finished kernel is stored in $CACHE/kernels/KEY, KEY being a hash of
+# every input; an unchanged input finds it there and builds nothing.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${BNB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/balancenuma-bench}
+tarball=/usr/src/linux-source-6.1.tar.xz
+ksrc=
+patchdir=$here/patches
+debug=0
+link=
+print_key=0
+
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ksrc) ksrc=$(realpath "${2:?--ksrc needs a directory}"); shift ;;
+	--patches) patchdir=${2:?--patches needs none or a directory}; shift ;;
+	--debug) debug=1 ;;
+	--link) link=${2:?--link needs a path}; shift ;;
+	--print-key) print_key=1 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift
+done
+
+fragments=("$here/config/guest.config")
+[ "$debug" = 1 ] && fragments+=("$here/config/debug.config")
+for f in "${fragments[@]}"; do
+	[ -r "$f" ] || die "config fragment $f is missing"
+done
+
+# The patches, in series order (comments and blank lines skipped).
+patches=()
+if [ "$patchdir" != none ]; then
+	[ -r "$patchdir/series" ] || die "no series file in $patchdir"
+	while read -r p; do
+		p=${p%%#*}
+		p=${p//[[:space:]]/}
+		[ -n "$p" ] || continue
+		[ -r "$patchdir/$p" ] || die "series names $p, which is not in $patchdir"
+		patches+=("$patchdir/$p")
+	done < "$patchdir/series"
+fi
+
+# Identity of the source tree.
+if [ -n "$ksrc" ]; then
+	[ -f "$ksrc/Makefile" ] || die "$ksrc is not a kernel tree"
+	if git -C "$ksrc" rev-parse HEAD >/dev/null 2>&1; then
+		srcid="$(git -C "$ksrc" rev-parse HEAD):$(git -C "$ksrc" diff HEAD | sha256sum)"
+	else
+		# Not a git tree: nothing cheap tells us it is unchanged, so let
+		# make decide (it is incremental anyway).
+		srcid="$(date +%s%N)"
+	fi
+	srcbase="ksrc:$ksrc"
+else
+	[ -r "$tarball" ] || die "$tarball is missing: run 'make deps'"
+	srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1)
+	srcbase="debian:linux-source-6.1:$srcver"
+	srcid=$srcbase
+fi
+
+hash_of() { sha256sum | cut -c1-16; }
+compiler=$(gcc --version | head -n1)
+# The object directory outlives patch changes (that is what makes them
+# incremental); only the tree, the compiler and the config select it.
+confkey=$( { echo "$srcbase"; echo "$compiler";
+	cat "${fragments[@]}"; } | hash_of)
+key=$( { echo "$srcbase"; echo "$srcid"; echo "$compiler"; cat "${fragments[@]}";
+	for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
+
+if [ "$print_key" = 1 ]; then
+	echo "$key"
+	exit 0
+fi
+
+out=$cache/kernels/$key
+publish_link() {
+	[ -n "$link" ] || return 0
+	mkdir -p "$(dirname "$link")"
+	ln -sfn "$out" "$link"
+}
+
+if [ -f "$out/bzImage" ]; then
+	publish_link
+	echo "kernel: up to date ($out/bzImage)"
+	exit 0
+fi
+
+mkdir -p "$cache"
+exec 9>"$cache/lock"
+flock 9
+
+# shellcheck source=kernel/tree.sh
+. "$here/tree.sh"
+
+if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then
+	tree=$ksrc
+elif [ -n "$ksrc" ]; then
+	tree=$cache/ksrc/$(echo "$ksrc" | hash_of)
+	copy_user_tree "$ksrc" "$tree"
+	apply_series "$tree" "${patches[@]}"
+else
+	tree=$cache/src/linux-source-6.1-$srcver
+	prepare_debian_tree "$tarball" "$tree"
+	reset_tree "$tree"
+	apply_series "$tree" "${patches[@]}"
+fi
+
+obj=$cache/obj/$confkey
+configure_obj "$tree" "$obj" "${fragments[@]}"
+
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export KBUILD_BUILD_TIMESTAMP='balancenuma-bench' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
+start=$(date +%s)
+echo "kernel: building $key in $obj"
+make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" -s bzImage
+echo "kernel: built in $(( $(date +%s) - start )) s"
+
+mkdir -p "$out.tmp"
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
+{
+	echo "source=$srcid"
+	echo "compiler=$compiler"
+	echo "fragments=${fragments[*]}"
+	echo "patches=${patches[*]##*/}"
+} > "$out.tmp/info"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+publish_link
+echo "kernel: $out/bzImage"

@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# Source-tree helpers for kernel/build.sh and kernel/check.sh (sourced).
+
+# Extract the Debian tarball once and record the pristine state in git, so
+# that later resets rewrite only files a patch had changed.
+prepare_debian_tree() {
+	local tarball=$1 tree=$2 tmp
+
+	[ -f "$tree/.bnb-pristine" ] && return 0
+	echo "kernel: extracting $tarball (once)"
+	tmp=$tree.extract
+	rm -rf "$tmp" "$tree"
+	mkdir -p "$tmp"
+	tar -C "$tmp" -xf "$tarball"
+	mv "$tmp"/linux-source-6.1 "$tree"
+	rmdir "$tmp"
+	git -C "$tree" init -q
+	git -C "$tree" -c core.autocrlf=false add -A
+	git -C "$tree" -c user.name=bnb -c user.email=bnb@localhost \
+		commit -q -m pristine
+	touch "$tree/.bnb-pristine"
+}
+
+# Back to the pristine state. git rewrites only files that differ, so
+# unpatched files keep their timestamps and make leaves their objects alone.
+reset_tree() {
+	local tree=$1
+
+	git -C "$tree" checkout -q -f HEAD
+	git -C "$tree" clean -q -f -d -x -e .bnb-pristine
+}
+
+# Apply patches in order; the first one that does not apply stops the
+# build with its name and the failing hunk.
+apply_series() {
+	local tree=$1 p
+	shift
+
+	for p in "$@"; do
+		if ! git -C "$tree" apply --check "$p" 2>/dev/null; then
+			echo "kernel: patch $(basename "$p") does not apply:" >&2
+			git -C "$tree" apply --check -v "$p" 2>&1 | sed -n '/^error\|^Checking\|^Hunk\|^ /p' | head -40 >&2
+			exit 1
+		fi
+		git -C "$tree" apply "$p"
+	done
+	[ $# -eq 0 ] || echo "kernel: applied $# patch(es)"
+}
+
+# A user's tree is never modified: patches go onto a copy in the cache.
+copy_user_tree() {
+	local src=$1 dst=$2
+
+	mkdir -p "$dst"
+	cp -a --no-preserve=ownership -u "$src"/. "$dst"/
+	rm -rf "$dst/.git"
+	git -C "$dst" init -q
+	git -C "$dst" add -A
+	git -C "$dst" -c user.name=bnb -c user.email=bnb@localhost commit -q -m base
+}
+
+# tinyconfig, then our fragments on top. Every option a fragment asks for
+# must survive olddefconfig, or a dependency is missing and we say which.
+configure_obj() {
+	local tree=$1 obj=$2 stamp want line opt missing=()
+	shift 2
+
+	stamp=$(cat "$@" | sha256sum | cut -c1-16)
+	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.bnb-config" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	mkdir -p "$obj"
+	make -C "$tree" O="$obj" -s tinyconfig >/dev/null
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
+	make -C "$tree" O="$obj" -s olddefconfig >/dev/null
+	for want in "$@"; do
+		while read -r line; do
+			case $line in
+			CONFIG_*=*) ;;
+			*) continue ;;
+			esac
+			opt=${line%%=*}
+			grep -qx "$line" "$obj/.config" || missing+=("$line (have: $(grep -E "^$opt=|^# $opt " "$obj/.config" || echo unset))")
+		done < "$want"
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		printf 'kernel: config option not satisfied: %s\n' "${missing[@]}" >&2
+		exit 1
+	fi
+	echo "$stamp" > "$obj/.bnb-config"
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the VM launcher: topology input, QEMU arguments, console. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../bench/vm/vm.h"
+
+static struct bnb_topology topo;
+static char err[BNB_ERRLEN];
+
+static void two_nodes(void)
+{
+	topo_init(&topo, 2);
+	err[0] = '\0';
+}
+
+TestSuite(topology, .init = two_nodes);
+
+Test(topology, defaults_are_valid)
+{
+	cr_assert_eq(topo_validate(&topo, err), 0, "%s", err);
+	cr_assert_eq(topo_total_cpus(&topo), 2);
+	cr_assert_eq(topo_total_mem(&topo), 1024ULL << 20);
+	cr_assert_eq(topo.dist[0][1], 20);
+	cr_assert_eq(topo.dist[1][1], 10);
+}
+
+Test(topology, asymmetric_matrix_kept_as_given)
+{
+	topo_init(&topo, 3);
+	cr_assert_eq(topo_parse_distance(&topo, "10,16,22;17,10,16;22,16,10", err), 0, "%s", err);
+	cr_assert_eq(topo.dist[0][1], 16);
+	cr_assert_eq(topo.dist[1][0], 17);
+	cr_assert_eq(topo.dist[2][0], 22);
+	cr_assert_eq(topo_validate(&topo, err), 0, "%s", err);
+}
+
+Test(topology, slash_separates_rows_too)
+{
+	cr_assert_eq(topo_parse_distance(&topo, "10,30/30,10", err), 0, "%s", err);
+	cr_assert_eq(topo.dist[1][0], 30);
+}
+
+Test(topology, matrix_not_square_rows)
+{
+	cr_assert_neq(topo_parse_distance(&topo, "10,20;20,10;10,10", err), 0);
+	cr_assert(strstr(err, "not square"), "%s", err);
+}
+
+Test(topology, matrix_not_square_columns)
+{
+	cr_assert_neq(topo_parse_distance(&topo, "10,20,30;20,10", err), 0);
+	cr_assert(strstr(err, "row 0") && strstr(err, "not square"), "%s", err);
+}
+
+Test(topology, value_outside_range)
+{
+	cr_assert_neq(topo_parse_distance(&topo, "10,256;20,10", err), 0);
+	cr_assert(strstr(err, "[0][1]") && strstr(err, "10..255"), "%s", err);
+	cr_assert_neq(topo_parse_distance(&topo, "10,9;20,10", err), 0);
+	cr_assert_neq(topo_parse_distance(&topo, "10,x;20,10", err), 0);
+}
+
+Test(topology, self_distance_must_be_10)
+{
+	cr_assert_eq(topo_parse_distance(&topo, "12,20;20,10", err), 0);
+	cr_assert_neq(topo_validate(&topo, err), 0);
+	cr_assert(strstr(err, "self-distance [0][0] is 12"), "%s", err);
+}
+
+Test(topology, remote_distance_of_10_is_refused)
+{
+	/* Linux ignores a SLIT whose remote entries are not above 10. */
+	cr_assert_eq(topo_parse_distance(&topo, "10,10;20,10", err), 0);
+	cr_assert_neq(topo_validate(&topo, err), 0);
+	cr_assert(strstr(err, "[0][1]"), "%s", err);
+}
+
+Test(topology, memory_must_be_2mib_multiple)
+{
+	cr_assert_neq(topo_parse_mem(&topo, "511M", err), 0);
+	cr_assert(strstr(err, "2 MiB"), "%s", err);
+	cr_assert_neq(topo_parse_mem(&topo, "1000K", err), 0);
+	cr_assert_eq(topo_parse_mem(&topo, "256M,1G", err), 0, "%s", err);
+	cr_assert_eq(topo.mem[0], 256ULL << 20);
+	cr_assert_eq(topo.mem[1], 1ULL << 30);
+}
+
+Test(topology, memory_list_length)
+{
+	cr_assert_neq(topo_parse_mem(&topo, "256M,256M,256M", err), 0);
+	cr_assert(strstr(err, "one per node"), "%s", err);
+}
+
+Test(topology, sizes)
+{
+	uint64_t b;
+
+	cr_assert_eq(parse_size("512", &b), 0);
+	cr_assert_eq(b, 512ULL << 20);
+	cr_assert_eq(parse_size("2G", &b), 0);
+	cr_assert_eq(b, 2ULL << 30);
+	cr_assert_eq(parse_size("4096KiB", &b), 0);
+	cr_assert_eq(b, 4ULL << 20);
+	cr_assert_eq(parse_size("64MB", &b), 0);
+	cr_assert_eq(b, 64ULL << 20);
+	cr_assert_neq(parse_size("", &b), 0);
+	cr_assert_neq(parse_size("-1M", &b), 0);
+	cr_assert_neq(parse_size("12T", &b), 0);
+	cr_assert_neq(parse_size("1Mx", &b), 0);
+}
+
+Test(topology, zero_cpus_in_total)
+{
+	cr_assert_eq(topo_parse_cpus(&topo, "0", err), 0);
+	cr_assert_neq(topo_validate(&topo, err), 0);
+	cr_assert(strstr(err, "zero CPUs"), "%s", err);
+}
+
+Test(topology, memory_only_node_is_fine)
+{
+	cr_assert_eq(topo_parse_cpus(&topo, "2,0", err), 0);
+	cr_assert_eq(topo_validate(&topo, err), 0, "%s", err);
+	cr_assert_eq(topo_cpu_node(&topo, 1), 0);
+	cr_assert_eq(topo_cpu_node(&topo, 2), -1);
+}
+
+Test(topology, node_count_bounds)
+{
+	cr_assert_neq(topo_parse_nodes(&topo, "65", err), 0);
+	cr_assert(strstr(err, "1 to 64"), "%s", err);
+	cr_assert_neq(topo_parse_nodes(&topo, "0", err), 0);
+	cr_assert_eq(topo_parse_nodes(&topo, "64", err), 0);
+	cr_assert_eq(topo_validate(&topo, err), 0, "%s", err);
+}
+
+Test(topology, cpu_numbering_is_node_by_node)
+{
+	cr_assert_eq(topo_parse_cpus(&topo, "2,3", err), 0);
+	cr_assert_eq(topo_cpu_node(&topo, 0), 0);
+	cr_assert_eq(topo_cpu_node(&topo, 1), 0);
+	cr_assert_eq(topo_cpu_node(&topo, 2), 1);
+	cr_assert_eq(topo_cpu_node(&topo, 4), 1);
+	cr_assert_eq(topo_cpu_node(&topo, 5), -1);
+}
+
+Test(topology, wnuma_is_mean_remote_distance)
+{
+	topo_init(&topo, 3);
+	cr_assert_eq(topo_parse_distance(&topo, "10,20,30;20,10,20;30,20,10", err), 0);
+	/* (20+30+20+20+30+20)/6 = 23.33 -> 2.333 */
+	cr_assert_float_eq(topo_wnuma(&topo), 70.0 / 30.0, 1e-9);
+	topo_init(&topo, 1);
+	cr_assert_float_eq(topo_wnuma(&topo), 1.0, 1e-9);
+}
+
+Test(topology, format_round_trips)
+{
+	struct bnb_topology back;
+	char buf[256];
+
+	cr_assert_eq(topo_parse_distance(&topo, "10,25;31,10", err), 0);
+	cr_assert_eq(topo_format_distance(&topo, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "10,25;31,10");
+	topo_init(&back, 2);
+	cr_assert_eq(topo_parse_distance(&back, buf, err), 0);
+	cr_assert_eq(back.dist[1][0], 31);
+}
+
+/* QEMU command line */
+
+static struct vm_config cfg;
+static struct argv args;
+
+static void config(void)
+{
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&args, 0, sizeof(args));
+	topo_init(&cfg.topo, 2);
+	cfg.qemu = "qemu";
+	cfg.kernel = "K";
+	cfg.initrd = "I";
+	cfg.run_dir = "/r";
+	cfg.hmat = true;
+	cfg.balancing = true;
+	cfg.loglevel = 5;
+}
+
+static void release(void)
+{
+	argv_free(&args);
+}
+
+static int find_arg(const char *text)
+{
+	int i;
+
+	for (i = 0; i < args.n; i++)
+		if (!strcmp(args.v[i], text))
+			return i;
+	return -1;
+}
+
+static int find_prefix(const char *text)
+{
+	int i;
+
+	for (i = 0; i < args.n; i++)
+		if (!strncmp(args.v[i], text, strlen(text)))
+			return i;
+	return -1;
+}
+
+TestSuite(qemu_args, .init = config, .fini = release);
+
+Test(qemu_args, memdevs_first_and_in_node_order)
+{
+	cfg.topo.mem[1] = 256ULL << 20;
+	qemu_build_args(&cfg, &args);
+	cr_assert_str_eq(args.v[1], "-object");
+	cr_assert_str_eq(args.v[2], "memory-backend-ram,id=mem0,size=536870912");
+	cr_assert_str_eq(args.v[4], "memory-backend-ram,id=mem1,size=268435456");
+	cr_assert_neq(find_arg("node,nodeid=1,memdev=mem1,cpus=1,initiator=1"), -1);
+}
+
+Test(qemu_args, every_ordered_pair_has_a_distance)
+{
+	cfg.topo.dist[0][1] = 21;
+	cfg.topo.dist[1][0] = 34;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("dist,src=0,dst=1,val=21"), -1);
+	cr_assert_neq(find_arg("dist,src=1,dst=0,val=34"), -1);
+}
+
+Test(qemu_args, hmat_scaled_by_distance)
+{
+	cfg.topo.dist[0][1] = 30;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("q35,hmat=on"), -1);
+	cr_assert_neq(find_arg("hmat-lb,initiator=0,target=1,hierarchy=memory,"
+			       "data-type=access-latency,latency=300"), -1);
+	cr_assert_neq(find_arg("hmat-lb,initiator=0,target=0,hierarchy=memory,"
+			       "data-type=access-latency,latency=100"), -1);
+	cr_assert_eq(hmat_bandwidth_mbps(20), 10240);
+}
+
+Test(qemu_args, no_hmat)
+{
+	cfg.hmat = false;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("q35"), -1);
+	cr_assert_eq(find_prefix("hmat-lb"), -1);
+	cr_assert_neq(find_arg("node,nodeid=0,memdev=mem0,cpus=0"), -1);
+}
+
+Test(qemu_args, memory_only_node_gets_nearest_initiator)
+{
+	topo_init(&cfg.topo, 3);
+	cfg.topo.cpus[2] = 0;
+	cfg.topo.dist[1][2] = 15;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("node,nodeid=2,memdev=mem2,initiator=1"), -1);
+	cr_assert_eq(find_prefix("hmat-lb,initiator=2"), -1);
+}
+
+Test(qemu_args, balancing_and_cmdline)
+{
+	cfg.balancing = false;
+	cfg.append = "foo=1";
+	qemu_build_args(&cfg, &args);
+	cr_assert_str_eq(args.v[args.n - 1],
+			 "console=ttyS0 loglevel=5 panic=-1 numa_balancing=disable foo=1");
+}
+
+Test(qemu_args, plugin_gets_topology)
+{
+	cfg.plugin = "/p.so";
+	cfg.plugin_opts[0] = "shm=/x";
+	cfg.n_plugin_opts = 1;
+	cfg.topo.cpus[1] = 2;
+	cfg.topo.dist[1][0] = 25;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("/p.so,nodes=2,cpus=1:2,mem_mib=512:512,dist=10:20:25:10,shm=/x"), -1);
+}
+
+Test(qemu_args, agent_port_only_when_asked)
+{
+	qemu_build_args(&cfg, &args);
+	cr_assert_eq(find_prefix("socket,id=agent"), -1);
+	argv_free(&args);
+	cfg.agent_socket = "/s";
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("socket,id=agent,path=/s,server=on,wait=off"), -1);
+	cr_assert_neq(find_arg("virtserialport,bus=vser.0,chardev=agent,name=bnb.agent"), -1);
+}
+
+Test(qemu_args, tcg_multithreaded_by_default)
+{
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("tcg,thread=multi"), -1);
+	cr_assert_neq(find_arg("name=opt/bnb/cmd,file=/r/cmd"), -1);
+}
+
+/* Console classification */
+
+Test(console, markers)
+{
+	int code = -1;
+
+	cr_assert_eq(console_classify("bnb-init: run uptime=1.2", &code), CON_RUN);
+	cr_assert_eq(console_classify("bnb-exit: 0", &code), CON_EXIT);
+	cr_assert_eq(code, 0);
+	cr_assert_eq(console_classify("bnb-exit: 42", &code), CON_EXIT);
+	cr_assert_eq(code, 42);
+	cr_assert_eq(console_classify("bnb-exit: x", &code), CON_NONE);
+	cr_assert_eq(console_classify("bnb-exit: 999", &code), CON_NONE);
+	cr_assert_eq(console_classify("say bnb-exit: 0", &code), CON_NONE);
+}
+
+Test(console, kernel_trouble)
+{
+	int code;
+
+	cr_assert_eq(console_classify("[ 1.0] Kernel panic - not syncing: VFS", &code), CON_PANIC);
+	cr_assert_eq(console_classify("BUG: unable to handle page fault", &code), CON_PANIC);
+	cr_assert_eq(console_classify("Oops: 0002 [#1] SMP", &code), CON_PANIC);
+	cr_assert_eq(console_classify("WARNING: CPU: 0 PID: 1 at mm/x.c:1", &code), CON_WARNING);
+	cr_assert_eq(console_classify("Freeing unused kernel memory", &code), CON_NONE);
+}
