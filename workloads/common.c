@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common.h"
+
+void wl_common_defaults(struct wl_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->iterations = 1;
+	c->placement = WL_LOCAL;
+	c->node = 0;
+	c->mem_node = -1;
+	c->locality_every = 1;
+	c->samples = 256;
+}
+
+void wl_parse_or_exit(const struct wl_prog *prog, int argc, char **argv)
+{
+	char err[512];
+
+	switch (wl_parse(prog, argc, argv, err, sizeof(err))) {
+	case WL_PARSE_OK:
+		return;
+	case WL_PARSE_HELP:
+		exit(0);
+	case WL_PARSE_ERROR:
+		fprintf(stderr, "%s: %s\n", prog->name, err);
+		exit(WL_EXIT_USAGE);
+	}
+}
+
+void wl_topo_or_exit(const char *prog, struct wl_topo *topo)
+{
+	if (!wl_topo_read(topo))
+		return;
+	fprintf(stderr, "%s: cannot read the NUMA topology\n", prog);
+	exit(1);
+}
+
+void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_topo *topo,
+			uint64_t footprint, enum wl_spread spread)
+{
+	char err[512];
+
+	if (wl_resolve(c, topo, footprint, spread, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		exit(WL_EXIT_USAGE);
+	}
+}
+
+double wl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void wl_sleep_until(double deadline)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)deadline;
+	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int wl_register_pid(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+	FILE *f;
+	int ok;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/pids", dir);
+	f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "cannot register with the agent: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	/* one short write, so concurrent registrations do not interleave */
+	ok = fprintf(f, "%d\n", (int)getpid()) > 0;
+	ok &= fclose(f) == 0;
+	return ok ? 1 : -1;
+}
+
+long long wl_vmstat(const char *name)
+{
+	char key[64];
+	long long val, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			found = val;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}

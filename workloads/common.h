@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every workload shares: the common options, the start-up sequence
+ * (parse, read the topology, check, exit 2 on bad input before anything
+ * runs), the clock, and registering with the guest agent.
+ */
+#ifndef WL_COMMON_H
+#define WL_COMMON_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "csvout.h"
+#include "locality.h"
+#include "opts.h"
+#include "place.h"
+#include "topo.h"
+
+#define WL_EXIT_USAGE 2
+
+/* Option table entries for the fields of struct wl_common @c. */
+#define WL_COMMON_SIZE(c, help) { "size", WL_OPT_SIZE, &(c).size, NULL, help }
+#define WL_COMMON_THREADS(c, help) { "threads", WL_OPT_UINT, &(c).threads, NULL, help }
+#define WL_COMMON_ITERATIONS(c, help) \
+	{ "iterations", WL_OPT_UINT, &(c).iterations, NULL, help }
+#define WL_COMMON_PLACEMENT(c, help) \
+	{ "placement", WL_OPT_CHOICE, &(c).placement, wl_placement_names, help }
+#define WL_COMMON_NODE(c, help) { "node", WL_OPT_NODE, &(c).node, NULL, help }
+#define WL_COMMON_MEM_NODE(c) { "mem-node", WL_OPT_NODE, &(c).mem_node, NULL, \
+	"node the memory is bound to (remote) or first touched on (misplaced); " \
+	"default: the next node after --node" }
+#define WL_COMMON_LOCALITY(c) \
+	{ "locality-every", WL_OPT_UINT, &(c).locality_every, NULL, \
+	  "sample page locality with move_pages(2) every N rows, 0 never" }, \
+	{ "samples", WL_OPT_UINT, &(c).samples, NULL, "pages sampled for locality" }
+
+/* Defaults shared by every workload; each then sets its own size etc. */
+void wl_common_defaults(struct wl_common *c);
+
+/*
+ * Parse argv against @prog; exits 0 after --help and 2 after printing
+ * "prog: reason" for bad input.
+ */
+void wl_parse_or_exit(const struct wl_prog *prog, int argc, char **argv);
+
+/* Read the topology of the running system, or exit 1. */
+void wl_topo_or_exit(const char *prog, struct wl_topo *topo);
+
+/* Resolve @c against @topo (wl_resolve), or exit 2 with one line. */
+void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_topo *topo,
+			uint64_t footprint, enum wl_spread spread);
+
+/* Options and state of the workloads that report every interval. */
+#define WL_OPT_INTERVAL(var) { "interval-ms", WL_OPT_UINT, &(var), NULL, \
+	"milliseconds per output row" }
+
+/* Sleep until @deadline on CLOCK_MONOTONIC (seconds as from wl_now()). */
+void wl_sleep_until(double deadline);
+
+/* Seconds on CLOCK_MONOTONIC. */
+double wl_now(void);
+
+/*
+ * Append our pid to DIR/pids when DIR exists (DIR is /run/bnb in the guest),
+ * so the guest agent follows this process's pages. 1: registered, 0: no
+ * DIR, -1: DIR exists but the write failed.
+ */
+int wl_register_pid(const char *dir);
+#define WL_AGENT_DIR "/run/bnb"
+
+/* A counter from /proc/vmstat, or -1 when the kernel does not have it. */
+long long wl_vmstat(const char *name);
+
+#endif

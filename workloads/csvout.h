@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The workload output contract (docs/HACKING.md, "Workload output"):
+ * "# unit rate=UNIT", a CSV header starting t_s,rate,locality, one row per
+ * iteration or interval, and a final "# summary key=value ..." line. Every
+ * line is flushed as it is written so a killed run keeps its rows.
+ */
+#ifndef WL_CSVOUT_H
+#define WL_CSVOUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct wl_out {
+	FILE *f;
+	unsigned int extra;	/* columns after t_s,rate,locality */
+	unsigned int rows;
+	double rate_sum;
+};
+
+/* @columns: names of the extra columns, NULL-terminated (may be NULL). */
+void wl_out_begin(struct wl_out *o, FILE *f, const char *unit,
+		  const char *const *columns);
+
+/* One row; NaN in @locality or in @values leaves the cell empty. */
+void wl_out_row(struct wl_out *o, double t_s, double rate, double locality,
+		const double *values);
+
+void wl_out_comment(struct wl_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The closing line: status, work_s, rate_mean (mean of the row rates, 0
+ * without rows), then the caller's own "key=value ..." text, if any.
+ */
+void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

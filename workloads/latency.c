@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency: a pointer chase over a random cyclic permutation of the cache
+ * lines of a buffer bound to node M, run from a CPU of node C, for every
+ * (C, M) pair: the load-to-use latency matrix in ns, for a working set
+ * larger than the caches and for a cache-resident one. Every load depends
+ * on the previous one, so neither prefetching nor overlap hides latency.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+#define LINE 64
+
+static struct wl_common com;
+static uint64_t cache_size = 16 << 10;
+static unsigned int loads_m = 4, seed = 1;
+
+static const struct wl_opt opts[] = {
+	WL_COMMON_SIZE(com, "working set of the main chase (bytes)"),
+	{ "cache-size", WL_OPT_SIZE, &cache_size, NULL,
+	  "working set of the cache-resident chase, 0 skips it" },
+	{ "loads", WL_OPT_UINT, &loads_m, NULL, "millions of loads timed per (C, M) pair" },
+	{ "seed", WL_OPT_UINT, &seed, NULL, "seed of the random permutation" },
+	WL_COMMON_LOCALITY(com),
+	{ 0 },
+};
+static const struct wl_prog prog = {
+	"latency", "Pointer-chase latency matrix: every CPU node against every memory node.",
+	opts,
+};
+
+static uint64_t next_random(uint64_t *state)
+{
+	/* xorshift64*: plenty for shuffling */
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * Link the lines of @buf into one cycle in random order (Sattolo's
+ * shuffle gives a single cycle); then walk it once to prove it is one.
+ */
+static int build_chain(char *buf, size_t lines, uint64_t rng)
+{
+	size_t *order = malloc(lines * sizeof(*order)), i, j, tmp, steps;
+	void **p;
+
+	if (!order)
+		return -1;
+	for (i = 0; i < lines; i++)
+		order[i] = i;
+	for (i = lines - 1; i > 0; i--) {
+		j = next_random(&rng) % i;
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < lines; i++)
+		*(void **)(buf + order[i] * LINE) = buf + order[(i + 1) % lines] * LINE;
+	free(order);
+	p = (void **)buf;
+	for (steps = 1, p = *p; p != (void **)buf && steps <= lines; steps++)
+		p = *p;
+	if (steps == lines)
+		return 0;
+	fprintf(stderr, "latency: the chain has a cycle of %zu lines, not %zu\n", steps, lines);
+	return -1;
+}
+
+static void *volatile chase_end;	/* keeps the chase from being optimised out */
+
+static double chase_ns(void *start, uint64_t loads)
+{
+	void **p = start;
+	uint64_t i;
+	double t0, t;
+
+	for (i = 0; i < loads / 8; i++)	/* warm-up: caches and TLB */
+		p = *p;
+	t0 = wl_now();
+	for (i = 0; i < loads; i++)
+		p = *p;
+	t = wl_now() - t0;
+	chase_end = p;
+	return t * 1e9 / (double)loads;
+}
+
+struct buffers {
+	char *buf[WL_MAX_NODES];
+	size_t bytes;
+};
+
+static int make_buffers(struct buffers *b, size_t bytes, const struct wl_topo *topo)
+{
+	int m;
+
+	b->bytes = bytes;
+	for (m = 0; m < topo->nodes; m++) {
+		if (!topo->present[m])
+			continue;
+		b->buf[m] = wl_map(bytes, false);
+		if (!b->buf[m] || wl_bind_memory(b->buf[m], bytes, WL_LOCAL, m, topo) ||
+		    build_chain(b->buf[m], bytes / LINE, seed + (uint64_t)m * 7919))
+			return -1;
+	}
+	return 0;
+}
+
+static double page_locality(const struct buffers *b, int cpu_node, int mem_node)
+{
+	struct wl_sample s;
+	double loc;
+
+	if (wl_sample_init(&s, com.samples, 0))
+		return NAN;
+	wl_sample_add(&s, b->buf[mem_node], b->bytes, com.samples, 0, 1);
+	loc = wl_sample_query(&s) ? NAN : wl_sample_locality(&s, &cpu_node);
+	wl_sample_free(&s);
+	return loc;
+}
+
+struct matrix {
+	double ns[WL_MAX_NODES][WL_MAX_NODES];
+	double local_sum, remote_sum;
+	unsigned int local_n, remote_n;
+};
+
+/* One row per (C, M) pair for the working set of @b. */
+static void measure(const struct buffers *b, const struct wl_topo *topo, struct wl_out *out,
+		    double start, struct matrix *mx, unsigned int *row)
+{
+	uint64_t loads = (uint64_t)loads_m * 1000000;
+	double values[4], loc;
+	int c, m;
+
+	for (c = 0; c < topo->nodes; c++) {
+		if (!topo->cpus[c] || wl_run_on(c))
+			continue;
+		for (m = 0; m < topo->nodes; m++) {
+			if (!topo->present[m])
+				continue;
+			values[3] = mx->ns[c][m] = chase_ns(b->buf[m], loads);
+			values[0] = c;
+			values[1] = m;
+			values[2] = (double)b->bytes;
+			++*row;
+			loc = com.locality_every && *row % com.locality_every == 0 ?
+			      page_locality(b, c, m) : NAN;
+			wl_out_row(out, wl_now() - start, 1e3 / values[3], loc, values);
+			if (c == m) {
+				mx->local_sum += values[3];
+				mx->local_n++;
+			} else {
+				mx->remote_sum += values[3];
+				mx->remote_n++;
+			}
+		}
+	}
+	wl_run_on(-1);
+}
+
+static void print_matrix(struct wl_out *out, const struct matrix *mx, size_t bytes,
+			 const struct wl_topo *topo)
+{
+	char line[1024];
+	size_t used;
+	int c, m;
+
+	wl_out_comment(out, "matrix ws_bytes=%zu ns per load, rows: CPU node, "
+		       "columns: memory node", bytes);
+	for (c = 0; c < topo->nodes; c++) {
+		if (!topo->cpus[c])
+			continue;
+		used = (size_t)snprintf(line, sizeof(line), "node%d", c);
+		for (m = 0; m < topo->nodes && used < sizeof(line); m++)
+			if (topo->present[m])
+				used += (size_t)snprintf(line + used, sizeof(line) - used,
+							 " %8.2f", mx->ns[c][m]);
+		wl_out_comment(out, "%s", line);
+	}
+}
+
+static void check_args(const struct wl_topo *topo)
+{
+	const char *why = NULL;
+	int m;
+
+	if (com.size < 2 * LINE)
+		why = "--size must hold at least two 64-byte lines";
+	else if (cache_size && cache_size < 2 * LINE)
+		why = "--cache-size must be 0 or hold at least two 64-byte lines";
+	else if (!loads_m)
+		why = "--loads must be greater than 0";
+	for (m = 0; !why && m < topo->nodes; m++)
+		if (topo->present[m] && com.size + cache_size > topo->mem[m])
+			why = "--size is larger than the memory of a node";
+	if (!why)
+		return;
+	fprintf(stderr, "latency: %s\n", why);
+	exit(WL_EXIT_USAGE);
+}
+
+static const char *const columns[] = { "cpu_node", "mem_node", "ws_bytes", "ns_per_load",
+				       NULL };
+
+int main(int argc, char **argv)
+{
+	static struct matrix big, small;
+	struct buffers main_ws = { 0 }, cache_ws = { 0 };
+	struct wl_topo topo;
+	struct wl_out out;
+	unsigned int row = 0;
+	double start;
+
+	wl_common_defaults(&com);
+	com.size = 64ull << 20;
+	wl_parse_or_exit(&prog, argc, argv);
+	wl_topo_or_exit(prog.name, &topo);
+	wl_resolve_or_exit(prog.name, &com, &topo, com.size, WL_ONE_NODE);
+	check_args(&topo);
+	wl_register_pid(WL_AGENT_DIR);
+	if (make_buffers(&main_ws, com.size / LINE * LINE, &topo) ||
+	    (cache_size && make_buffers(&cache_ws, cache_size / LINE * LINE, &topo))) {
+		fprintf(stderr, "latency: cannot build the chains\n");
+		return 1;
+	}
+	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%u000000 seed=%u\n",
+	       topo.nodes, main_ws.bytes, cache_ws.bytes, loads_m, seed);
+	wl_out_begin(&out, stdout, "Mloads/s", columns);
+	start = wl_now();
+	measure(&main_ws, &topo, &out, start, &big, &row);
+	if (cache_size)
+		measure(&cache_ws, &topo, &out, start, &small, &row);
+	print_matrix(&out, &big, main_ws.bytes, &topo);
+	if (cache_size)
+		print_matrix(&out, &small, cache_ws.bytes, &topo);
+	wl_out_summary(&out, true, wl_now() - start,
+		       "local_ns=%.2f remote_ns=%.2f remote_over_local=%.3f cache_local_ns=%.2f",
+		       big.local_n ? big.local_sum / big.local_n : NAN,
+		       big.remote_n ? big.remote_sum / big.remote_n : NAN,
+		       big.local_n && big.remote_n ?
+		       (big.remote_sum / big.remote_n) / (big.local_sum / big.local_n) : NAN,
+		       small.local_n ? small.local_sum / small.local_n : NAN);
+	return 0;
+}

@@ -1,0 +1,30 @@
+# Guest workload generators: static binaries shipped in the initramfs.
+# Each links its own main object with the shared library objects below;
+# the unit tests link the same sources built as host objects.
+
+WL_LIB_SRCS := common.c opts.c topo.c place.c locality.c csvout.c hist.c smaps.c
+WL_GUEST_LIB := $(addprefix $(BUILD)/gobj/workloads/,$(WL_LIB_SRCS:.c=.o))
+WL_HOST_LIB := $(addprefix $(BUILD)/obj/workloads/,$(WL_LIB_SRCS:.c=.o))
+WL_NAMES := stream prodcons thp numa01 numa02 latency
+
+WL_BINS := $(addprefix $(GUEST_BIN)/,$(WL_NAMES))
+GUEST_PROGS += $(WL_BINS)
+
+# numa01 and numa02 are one program built twice, told apart at compile time
+$(BUILD)/gobj/workloads/numa01.o: workloads/numa0x.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DNUMA0X=1 -MMD -MP -c -o $@ $<
+$(BUILD)/gobj/workloads/numa02.o: workloads/numa0x.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DNUMA0X=2 -MMD -MP -c -o $@ $<
+
+$(WL_BINS): $(GUEST_BIN)/%: $(BUILD)/gobj/workloads/%.o $(WL_GUEST_LIB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma -lm
+
+WL_TESTS := $(TEST_BIN)/test_workloads_opts $(TEST_BIN)/test_workloads_output
+UNIT_TESTS += $(WL_TESTS)
+
+$(WL_TESTS): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(WL_HOST_LIB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream: the four STREAM kernels (copy, scale, add, triad) over three
+ * arrays of doubles, split among threads; one CSV row per iteration with
+ * the bandwidth of each kernel, and the arrays checked at the end against
+ * the values the same arithmetic must give.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+#define MB 1e6
+/* |scalar| < 1 keeps the values finite over any number of iterations */
+#define SCALAR 0.4
+#define MAX_ITERATIONS 10000
+
+enum kernel { COPY, SCALE, ADD, TRIAD, NKERNELS };
+
+/* arrays touched by each kernel: copy and scale move 2, add and triad 3 */
+static const unsigned int kernel_arrays[NKERNELS] = { 2, 2, 3, 3 };
+
+static struct wl_common com;
+static const struct wl_opt opts[] = {
+	WL_COMMON_SIZE(com, "bytes per array (three arrays)"),
+	WL_COMMON_THREADS(com, "worker threads, 0: every CPU of --node"),
+	WL_COMMON_ITERATIONS(com, "iterations of the four kernels"),
+	WL_COMMON_PLACEMENT(com, "where the arrays go relative to the threads"),
+	WL_COMMON_NODE(com, "node whose CPUs run the threads"),
+	WL_COMMON_MEM_NODE(com),
+	WL_COMMON_LOCALITY(com),
+	{ 0 },
+};
+static const struct wl_prog prog = {
+	"stream", "STREAM-style memory bandwidth: copy, scale, add, triad per iteration.",
+	opts,
+};
+
+struct shared {
+	double *a, *b, *c;
+	size_t n;
+	pthread_barrier_t barrier;
+	struct wl_where where;
+	struct wl_sample sample;
+	int *owner_node;	/* node of each thread's CPU, for locality */
+	struct wl_out out;
+	double start, times[NKERNELS];
+	bool failed;
+};
+
+struct worker {
+	struct shared *sh;
+	unsigned int idx;
+	size_t begin, end;
+};
+
+static void run_kernel(struct shared *sh, enum kernel k, size_t begin, size_t end)
+{
+	double *restrict a = sh->a, *restrict b = sh->b, *restrict c = sh->c;
+	size_t j;
+
+	switch (k) {
+	case COPY:
+		for (j = begin; j < end; j++)
+			c[j] = a[j];
+		break;
+	case SCALE:
+		for (j = begin; j < end; j++)
+			b[j] = SCALAR * c[j];
+		break;
+	case ADD:
+		for (j = begin; j < end; j++)
+			c[j] = a[j] + b[j];
+		break;
+	case TRIAD:
+		for (j = begin; j < end; j++)
+			a[j] = b[j] + SCALAR * c[j];
+		break;
+	default:
+		break;
+	}
+}
+
+static void report(struct shared *sh, unsigned int iter)
+{
+	double mbs[NKERNELS + 1], total_t = 0, total_mb = 0, locality = NAN;
+	double array_mb = (double)sh->n * sizeof(double) / MB;
+	int k;
+
+	mbs[0] = iter + 1;
+	for (k = 0; k < NKERNELS; k++) {
+		mbs[k + 1] = kernel_arrays[k] * array_mb / sh->times[k];
+		total_t += sh->times[k];
+		total_mb += kernel_arrays[k] * array_mb;
+	}
+	if (com.locality_every && (iter + 1) % com.locality_every == 0 &&
+	    !wl_sample_query(&sh->sample))
+		locality = wl_sample_locality(&sh->sample, sh->owner_node);
+	wl_out_row(&sh->out, wl_now() - sh->start, total_mb / total_t, locality, mbs);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	unsigned int it;
+	double t0 = 0;
+	int k;
+
+	if (sh->where.touch >= 0)
+		wl_run_on(sh->where.touch);
+	for (size_t j = w->begin; j < w->end; j++) {
+		sh->a[j] = 1.0;
+		sh->b[j] = 2.0;
+		sh->c[j] = 0.0;
+	}
+	pthread_barrier_wait(&sh->barrier);
+	wl_run_on(sh->where.run);
+	if (!w->idx)
+		sh->start = wl_now();
+	for (it = 0; it < com.iterations; it++) {
+		for (k = 0; k < NKERNELS; k++) {
+			pthread_barrier_wait(&sh->barrier);
+			if (!w->idx)
+				t0 = wl_now();
+			run_kernel(sh, k, w->begin, w->end);
+			sh->owner_node[w->idx] = sh->where.run >= 0 ? sh->where.run :
+						 wl_current_node();
+			pthread_barrier_wait(&sh->barrier);
+			if (!w->idx)
+				sh->times[k] = wl_now() - t0;
+		}
+		if (!w->idx)
+			report(sh, it);
+	}
+	return NULL;
+}
+
+/* Elements of @array differing from @want by more than rounding; STREAM's check. */
+static size_t count_wrong(const double *array, size_t n, double want)
+{
+	size_t j, wrong = 0;
+
+	for (j = 0; j < n; j++)
+		wrong += fabs(array[j] - want) > 1e-13 * fabs(want);
+	return wrong;
+}
+
+static bool verify(const struct shared *sh)
+{
+	double a = 1.0, b = 2.0, c = 0.0;
+	size_t wa, wb, wc;
+	unsigned int it;
+
+	for (it = 0; it < com.iterations; it++) {
+		c = a;
+		b = SCALAR * c;
+		c = a + b;
+		a = b + SCALAR * c;
+	}
+	wa = count_wrong(sh->a, sh->n, a);
+	wb = count_wrong(sh->b, sh->n, b);
+	wc = count_wrong(sh->c, sh->n, c);
+	if (!(wa | wb | wc))
+		return true;
+	fprintf(stderr, "stream: verification failed: wrong elements a=%zu b=%zu c=%zu "
+		"of %zu\n", wa, wb, wc, sh->n);
+	return false;
+}
+
+static int setup(struct shared *sh, const struct wl_topo *topo)
+{
+	size_t bytes = sh->n * sizeof(double);
+	unsigned int per_array = com.samples / 3 ? com.samples / 3 : 1;
+	double **arrays[] = { &sh->a, &sh->b, &sh->c };
+
+	wl_where(&com, topo, 0, &sh->where);
+	sh->owner_node = calloc(com.threads, sizeof(*sh->owner_node));
+	if (!sh->owner_node || wl_sample_init(&sh->sample, 3 * per_array, 0))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		*arrays[i] = wl_map(bytes, false);
+		if (!*arrays[i] ||
+		    wl_bind_memory(*arrays[i], bytes, com.placement, sh->where.mem, topo))
+			return -1;
+		wl_sample_add(&sh->sample, *arrays[i], bytes, per_array, 0, com.threads);
+	}
+	return pthread_barrier_init(&sh->barrier, NULL, com.threads);
+}
+
+static const char *const columns[] = {
+	"iter", "copy_mbs", "scale_mbs", "add_mbs", "triad_mbs", NULL,
+};
+
+int main(int argc, char **argv)
+{
+	static struct shared sh;
+	struct wl_topo topo;
+	struct worker *workers;
+	pthread_t *tids;
+	unsigned int i;
+	bool ok;
+
+	wl_common_defaults(&com);
+	com.size = 32ull << 20;
+	com.iterations = 50;
+	wl_parse_or_exit(&prog, argc, argv);
+	wl_topo_or_exit(prog.name, &topo);
+	wl_resolve_or_exit(prog.name, &com, &topo, 3 * com.size, WL_ONE_NODE);
+	sh.n = com.size / sizeof(double);
+	if (sh.n < com.threads || com.iterations > MAX_ITERATIONS) {
+		fprintf(stderr, "stream: %s\n", sh.n < com.threads ?
+			"--size must hold at least one double per thread" :
+			"--iterations must be at most 10000");
+		return WL_EXIT_USAGE;
+	}
+	wl_register_pid(WL_AGENT_DIR);
+	workers = calloc(com.threads, sizeof(*workers));
+	tids = calloc(com.threads, sizeof(*tids));
+	if (!workers || !tids || setup(&sh, &topo)) {
+		fprintf(stderr, "stream: cannot set up %u threads over 3 x %zu doubles\n",
+			com.threads, sh.n);
+		return 1;
+	}
+	printf("# stream placement=%s run_node=%d mem_node=%d threads=%u array_bytes=%zu "
+	       "iterations=%u\n", wl_placement_names[com.placement], sh.where.run,
+	       sh.where.mem, com.threads, sh.n * sizeof(double), com.iterations);
+	wl_out_begin(&sh.out, stdout, "MB/s", columns);
+	for (i = 0; i < com.threads; i++) {
+		workers[i] = (struct worker){ &sh, i, sh.n * i / com.threads,
+					      sh.n * (i + 1) / com.threads };
+		if (pthread_create(&tids[i], NULL, worker_main, &workers[i])) {
+			fprintf(stderr, "stream: cannot start thread %u\n", i);
+			return 1;
+		}
+	}
+	for (i = 0; i < com.threads; i++)
+		pthread_join(tids[i], NULL);
+	ok = verify(&sh);
+	wl_out_summary(&sh.out, ok, wl_now() - sh.start, "threads=%u verified=%s",
+		       com.threads, ok ? "yes" : "no");
+	return ok ? 0 : 1;
+}
