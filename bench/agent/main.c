@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bnb-agent - guest side of the collector protocol (bench/include/bnb_wire.h).
+ *
+ *   bnb-agent [options] PORT            serve a virtio-serial port device
+ *   bnb-agent [options] --unix-listen PATH   serve a unix socket (host tests)
+ *   bnb-agent [options] --stdio         serve stdin/stdout
+ *
+ * It blocks in read() until the host asks, answers one snapshot and goes
+ * back to sleep: between requests it costs nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+static struct reply reply;
+static int vmstat_fd = -1;
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: bnb-agent [--pid PID]... [--pid-file FILE] [--counter-prefix P]...\n"
+		"                 [--sysfs-nodes DIR] (PORT | --unix-listen PATH | --stdio)\n");
+	exit(2);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static bool write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= n;
+	}
+	return true;
+}
+
+static void answer(int fd, unsigned long long seq, bool maps)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	reply_reset(&reply);
+	reply_add(&reply, "bnb %d %llu %llu\n", BNB_WIRE_VERSION, seq,
+		  (unsigned long long)now.tv_sec * 1000000000ULL + now.tv_nsec);
+	vmstat_emit(vmstat_fd, &reply);
+	meminfo_emit(&reply);
+	if (maps)
+		maps_emit(&reply);
+	reply_finish(&reply);
+	write_all(fd, reply.buf, reply.len);
+}
+
+/* "get SEQ FLAGS": anything else is ignored, the host will time out. */
+static void handle_request(int fd, const char *line)
+{
+	unsigned long long seq;
+	const char *end;
+
+	if (strncmp(line, "get ", 4) || !parse_u64(line + 4, &end, &seq) || *end != ' ')
+		return;
+	end++;
+	if (!strcmp(end, BNB_WIRE_FLAG_MAPS))
+		answer(fd, seq, true);
+	else if (!strcmp(end, BNB_WIRE_FLAG_NONE))
+		answer(fd, seq, false);
+}
+
+/* Serve one connection until EOF or error; returns the read() result. */
+static ssize_t serve(int in, int out)
+{
+	char req[BNB_WIRE_MAX_REQUEST + 1];
+	size_t have = 0;
+	bool skipping = false;
+
+	for (;;) {
+		ssize_t n = read(in, req + have, BNB_WIRE_MAX_REQUEST - have);
+		char *line = req, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n;
+		have += n;
+		while ((nl = memchr(line, '\n', have - (line - req)))) {
+			*nl = '\0';
+			if (!skipping)
+				handle_request(out, line);
+			skipping = false;
+			line = nl + 1;
+		}
+		have -= line - req;
+		memmove(req, line, have);
+		if (have == BNB_WIRE_MAX_REQUEST) {
+			skipping = true;	/* overlong request: drop it */
+			have = 0;
+		}
+	}
+}
+
+/*
+ * A virtio-serial port reads 0 while no host is connected: poll for the
+ * collector at a slow rate rather than spinning.
+ */
+static int serve_port(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "bnb-agent: cannot open port %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		if (serve(fd, fd) < 0 && errno != EAGAIN)
+			sleep_ms(1000);
+		else
+			sleep_ms(100);
+	}
+}
+
+static int serve_unix(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "bnb-agent: socket path too long: %s\n", path);
+		return 2;
+	}
+	strcpy(sa.sun_path, path);
+	unlink(path);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 1)) {
+		fprintf(stderr, "bnb-agent: cannot listen on %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		int fd = accept(lfd, NULL, NULL);
+
+		if (fd < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		serve(fd, fd);
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "pid-file", required_argument, NULL, 'f' },
+		{ "counter-prefix", required_argument, NULL, 'c' },
+		{ "sysfs-nodes", required_argument, NULL, 's' },
+		{ "unix-listen", required_argument, NULL, 'u' },
+		{ "stdio", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *nodes_dir = "/sys/devices/system/node";
+	const char *unix_path = NULL;
+	bool stdio = false;
+	int c;
+
+	maps_set_pid_file("/run/bnb/pids");
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': {
+			char *end;
+			long pid = strtol(optarg, &end, 10);
+
+			if (*end || pid <= 0) {
+				fprintf(stderr, "bnb-agent: bad --pid '%s'\n", optarg);
+				return 2;
+			}
+			maps_add_pid(pid);
+			break;
+		}
+		case 'f': maps_set_pid_file(optarg); break;
+		case 'c': vmstat_add_prefix(optarg); break;
+		case 's': nodes_dir = optarg; break;
+		case 'u': unix_path = optarg; break;
+		case 'i': stdio = true; break;
+		default: usage();
+		}
+	}
+	if ((optind < argc) + !!unix_path + stdio != 1 || argc - optind > 1)
+		usage();
+
+	vmstat_fd = vmstat_open();
+	if (vmstat_fd < 0)
+		fprintf(stderr, "bnb-agent: /proc/vmstat: %s\n", strerror(errno));
+	if (meminfo_open(nodes_dir) == 0)
+		fprintf(stderr, "bnb-agent: no node meminfo under %s\n", nodes_dir);
+
+	if (stdio)
+		return serve(0, 1) < 0;
+	if (unix_path)
+		return serve_unix(unix_path);
+	return serve_port(argv[optind]);
+}

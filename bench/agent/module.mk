@@ -1,0 +1,15 @@
+# bench/agent: the guest agent answering the collector (bench/include/bnb_wire.h).
+# Built for the guest (static) and, for host-side tests of the collector
+# against the real agent, for the host too.
+AGENT_SRCS := main.c reply.c vmstat.c meminfo.c maps.c
+BNB_AGENT := $(GUEST_BIN)/bnb-agent
+BNB_AGENT_HOST := $(BUILD)/host-agent/bnb-agent
+GUEST_PROGS += $(BNB_AGENT)
+
+$(BNB_AGENT): $(addprefix $(BUILD)/gobj/bench/agent/,$(AGENT_SRCS:.c=.o))
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
+
+$(BNB_AGENT_HOST): $(addprefix $(BUILD)/obj/bench/agent/,$(AGENT_SRCS:.c=.o))
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^

@@ -1,0 +1,26 @@
+# bench/collector: the host collector, bnb-collect (FORMAT.md lists its output).
+COLLECT_LIB_SRCS := errmsg.c reply.c cost.c window.c csv.c series.c plugin.c \
+	timeseries.c summary.c conn.c sampler.c
+COLLECT_OBJS := $(addprefix $(BUILD)/obj/bench/collector/,$(COLLECT_LIB_SRCS:.c=.o)) \
+	$(BUILD)/obj/bench/vm/topology.o
+BNB_COLLECT := $(HOST_BIN)/bnb-collect
+HOST_PROGS += $(BNB_COLLECT)
+
+$(BNB_COLLECT): $(BUILD)/obj/bench/collector/main.o $(COLLECT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ -ljson-c -lm
+
+COLLECT_TESTS := test_collector_reply test_collector_cost test_collector_window \
+	test_collector_output test_collector_agent
+UNIT_TESTS += $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS))
+
+# The end-to-end test runs the real agent, built for the host.
+$(TEST_BIN)/test_collector_agent: | $(BNB_AGENT_HOST) $(BNB_COLLECT)
+
+$(addprefix $(TEST_BIN)/,$(COLLECT_TESTS)): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(COLLECT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lm
+
+$(BUILD)/obj/tests/unit/test_collector_%.o: CFLAGS += -Ibench/collector
+$(BUILD)/obj/tests/unit/test_collector_agent.o: CFLAGS += -DBNB_BUILD_DIR=\"$(CURDIR)/$(BUILD)\"
+$(BUILD)/obj/bench/fuzz/%.o: CFLAGS += -Ibench/collector

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The plugin's shared-memory counters, read-only; see plugin.h. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bnb_plugin_shm.h"
+#include "errmsg.h"
+#include "plugin.h"
+
+int plugin_check_header(const void *map, size_t file_size, char *err, size_t errlen)
+{
+	const struct bnb_shm_header *h = map;
+	size_t need;
+
+	if (file_size < sizeof(*h))
+		return errmsg(err, errlen, "file of %zu bytes is smaller than the header", file_size);
+	if (h->magic != BNB_SHM_MAGIC)
+		return errmsg(err, errlen, "bad magic %#llx", (unsigned long long)h->magic);
+	if (h->version != BNB_SHM_VERSION)
+		return errmsg(err, errlen, "version %u, expected %d", h->version, BNB_SHM_VERSION);
+	if (h->header_size < sizeof(*h) || h->header_size % BNB_SHM_LINE)
+		return errmsg(err, errlen, "header_size %u is invalid", h->header_size);
+	if (h->vcpu_stride < sizeof(struct bnb_shm_vcpu) || h->vcpu_stride % BNB_SHM_LINE)
+		return errmsg(err, errlen, "vcpu_stride %u is invalid", h->vcpu_stride);
+	if (h->n_vcpus == 0 || h->n_vcpus > BNB_SHM_MAX_VCPUS)
+		return errmsg(err, errlen, "n_vcpus %u is not 1..%d", h->n_vcpus, BNB_SHM_MAX_VCPUS);
+	if (h->n_nodes == 0 || h->n_nodes > BNB_SHM_MAX_NODES)
+		return errmsg(err, errlen, "n_nodes %u is not 1..%d", h->n_nodes, BNB_SHM_MAX_NODES);
+	need = h->header_size + (size_t)h->n_vcpus * h->vcpu_stride;
+	if (need > file_size)
+		return errmsg(err, errlen, "%u vCPUs need %zu bytes, file has %zu",
+			    h->n_vcpus, need, file_size);
+	for (unsigned v = 0; v < h->n_vcpus; v++)
+		if (h->vcpu_node[v] >= h->n_nodes)
+			return errmsg(err, errlen, "vCPU %u on node %u of %u", v,
+				    h->vcpu_node[v], h->n_nodes);
+	return 0;
+}
+
+void plugin_close(struct plugin_state *p)
+{
+	if (p->map)
+		munmap((void *)p->map, p->map_size);
+	p->map = NULL;
+}
+
+static bool plugin_map(struct plugin_state *p, char *err, size_t errlen)
+{
+	struct stat st;
+	void *map;
+	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		errmsg(err, errlen, "%s: cannot open (%m)", p->path);
+		return false;
+	}
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct bnb_shm_header)) {
+		errmsg(err, errlen, "%s: not yet sized by the plugin", p->path);
+		close(fd);
+		return false;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		errmsg(err, errlen, "%s: mmap failed (%m)", p->path);
+		return false;
+	}
+	p->map = map;
+	p->map_size = st.st_size;
+	p->generation = ((const struct bnb_shm_header *)map)->generation;
+	return true;
+}
+
+/*
+ * The file stays mapped between samples.  A truncated file would turn
+ * reads into SIGBUS, so the size is re-checked (one stat) before reading.
+ */
+static bool still_whole(struct plugin_state *p)
+{
+	struct stat st;
+
+	return !stat(p->path, &st) && (size_t)st.st_size >= p->map_size;
+}
+
+/*
+ * Local and remote RAM accesses of all vCPUs.  The geometry comes from
+ * the validated copy of the header, never from the live mapping.
+ */
+static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
+			 uint64_t *local, uint64_t *remote)
+{
+	uint64_t l = 0, r = 0;
+
+	for (unsigned v = 0; v < geom->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = (const void *)((const char *)base +
+			geom->header_size + (size_t)v * geom->vcpu_stride);
+
+		for (unsigned n = 0; n < geom->n_nodes; n++) {
+			uint64_t a = bnb_shm_load(&c->reads[n]) + bnb_shm_load(&c->writes[n]);
+
+			if (n == geom->vcpu_node[v])
+				l += a;
+			else
+				r += a;
+		}
+	}
+	*local = l;
+	*remote = r;
+}
+
+bool plugin_read(struct plugin_state *p, uint64_t *local, uint64_t *remote,
+		 char *err, size_t errlen)
+{
+	const struct bnb_shm_header *h;
+	struct bnb_shm_header copy;
+
+	if (p->map && (!still_whole(p) ||
+		       ((const struct bnb_shm_header *)p->map)->generation != p->generation))
+		plugin_close(p);
+	if (!p->map && !plugin_map(p, err, errlen))
+		return false;
+	h = p->map;
+	/* Validate a private copy so the plugin cannot change it under us. */
+	memcpy(&copy, h, sizeof(copy));
+	if (plugin_check_header(&copy, p->map_size, err, errlen)) {
+		plugin_close(p);
+		return false;
+	}
+	if (copy.state == BNB_SHM_STARTING) {
+		errmsg(err, errlen, "plugin still starting");
+		return false;
+	}
+	if (!(copy.flags & BNB_SHM_F_COUNT)) {
+		errmsg(err, errlen, "plugin counters are disabled");
+		return false;
+	}
+	sum_accesses(h, &copy, local, remote);
+	return true;
+}

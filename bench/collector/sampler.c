@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sampling loop.  Sampling instants are absolute (t0 + k * interval,
+ * clock_nanosleep TIMER_ABSTIME), so the rate does not drift with the
+ * time each sample takes; an instant that has already passed is skipped
+ * and counted as late rather than caught up in a burst.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "conn.h"
+#include "sampler.h"
+#include "series.h"
+#include "summary.h"
+#include "timeseries.h"
+
+#define SUMMARY_EVERY	50	/* samples between interim summaries */
+
+struct run {
+	const struct sampler_opts *o;
+	struct conn conn;
+	struct series s;
+	struct bnb_reply reply;
+	struct csv csv;
+	FILE *csv_file;
+	bool header_done;
+	struct run_info info;
+	uint64_t start_ns, last_good_ns;
+	unsigned long long seq;
+	unsigned stale;
+};
+
+static void write_header(struct run *run, const struct bnb_reply *first)
+{
+	series_columns(&run->s, first);
+	timeseries_header(&run->csv, &run->s);
+	run->header_done = true;
+}
+
+static void sleep_until(uint64_t t_ns)
+{
+	struct timespec ts = { t_ns / 1000000000ULL, t_ns % 1000000000ULL };
+
+	/* EINTR (a signal) just ends the sleep early: the loop checks stop. */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static void good_sample(struct run *run, uint64_t req_ns, uint64_t rep_ns)
+{
+	struct sample_time t = { req_ns, rep_ns, run->reply.guest_ns };
+
+	if (!run->header_done)
+		write_header(run, &run->reply);
+	if (run->reply.unknown_lines)
+		series_warn(&run->s, "%u reply lines of unknown type skipped",
+			    run->reply.unknown_lines);
+	if (run->reply.missing & MISSING_VMSTAT)
+		series_warn(&run->s, "agent could not read /proc/vmstat");
+	series_update(&run->s, &run->reply, &t);
+	timeseries_row(&run->csv, &run->s);
+	run->last_good_ns = rep_ns;
+	if (run->s.samples % SUMMARY_EVERY == 0)
+		summary_write(run->o->out_dir, &run->s, &run->info);
+}
+
+/* One request; returns the end reason, or NULL to go on. */
+static const char *one_sample(struct run *run, volatile sig_atomic_t *stop)
+{
+	const struct sampler_opts *o = run->o;
+	bool started = run->s.samples > 0;
+	bool maps = o->maps_every && run->s.samples % o->maps_every == 0;
+	uint64_t req_ns = now_ns(), limit;
+	unsigned stale = run->stale;
+	char why[256];
+	int sent;
+
+	sent = conn_request(&run->conn, ++run->seq, maps);
+	if (sent < 0)
+		return "agent-gone";
+	switch (sent ? AWAIT_TIMEOUT :
+		conn_await(&run->conn, run->seq, req_ns + o->reply_timeout_ms * 1000000ULL,
+			   &run->reply, why, sizeof(why), &run->stale, stop)) {
+	case AWAIT_OK:
+		good_sample(run, req_ns, now_ns());
+		return NULL;
+	case AWAIT_GONE:
+		return "agent-gone";
+	case AWAIT_INTERRUPTED:
+		return NULL;
+	case AWAIT_MALFORMED:
+	case AWAIT_TIMEOUT:
+		break;
+	}
+	if (sent)
+		snprintf(why, sizeof(why), "agent is not reading requests");
+	/* While the guest boots, silence is expected: not a dropped sample. */
+	if (started) {
+		run->info.dropped++;
+		series_warn(&run->s, "%s", why);
+		if (run->stale != stale)
+			series_warn(&run->s, "%u late replies dropped so far", run->stale);
+	}
+	limit = started ? o->stall_timeout_ms : o->start_timeout_ms;
+	if (now_ns() - (started ? run->last_good_ns : run->start_ns) >= limit * 1000000ULL)
+		return started ? "agent-timeout" : "no-agent";
+	return NULL;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "sigint" : sig == SIGTERM ? "sigterm" : "signal";
+}
+
+static const char *loop(struct run *run, volatile sig_atomic_t *stop)
+{
+	const uint64_t interval = run->o->interval_ms * 1000000ULL;
+	uint64_t next = now_ns();
+	const char *end;
+
+	for (;;) {
+		if (*stop)
+			return signal_name(*stop);
+		if (now_ns() > next + interval / 2)
+			run->info.late++;
+		end = one_sample(run, stop);
+		if (end)
+			return end;
+		if (run->csv.error)
+			return "write-error";
+		if (run->o->max_samples && run->s.samples >= run->o->max_samples)
+			return "max-samples";
+		next += interval;
+		while (next + interval / 2 < now_ns()) {
+			next += interval;
+			run->info.late++;
+		}
+		sleep_until(next);
+	}
+}
+
+static FILE *open_csv(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "bnb-collect: cannot create %s: %s\n", dir, strerror(errno));
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/timeseries.csv", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		fprintf(stderr, "bnb-collect: cannot create %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	return fdopen(fd, "w");
+}
+
+static void finish(struct run *run, const char *end)
+{
+	uint64_t t = now_ns();
+	double t_s = run->s.samples ? (t - run->s.t0_ns) / 1e9 : 0;
+
+	if (!run->header_done) {
+		struct bnb_reply none = { 0 };
+
+		write_header(run, &none);
+	}
+	timeseries_end(&run->csv, &run->s, t_s, end);
+	run->info.end = end;
+	run->info.duration_s = (t - run->start_ns) / 1e9;
+	summary_write(run->o->out_dir, &run->s, &run->info);
+	fprintf(stderr, "bnb-collect: %llu samples, %llu dropped, %llu late, end: %s\n",
+		run->s.samples, run->info.dropped, run->info.late, end);
+}
+
+static bool clean_end(const char *end)
+{
+	static const char *const ok[] = {
+		"agent-gone", "sigint", "sigterm", "max-samples",
+	};
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(end, ok[i]))
+			return true;
+	return false;
+}
+
+int sampler_run(const struct sampler_opts *o, volatile sig_atomic_t *stop)
+{
+	static struct run run;	/* the connection buffer is large */
+	const char *end;
+	int status;
+
+	memset(&run, 0, sizeof(run));
+	run.o = o;
+	run.conn.fd = -1;
+	run.info = (struct run_info) { .end = "running", .interval_ms = o->interval_ms };
+	if (series_init(&run.s, o->wnuma, o->window_hints)) {
+		fprintf(stderr, "bnb-collect: cannot allocate the convergence window\n");
+		return 1;
+	}
+	run.s.plugin.path = o->plugin_shm;
+	run.csv_file = open_csv(o->out_dir);
+	if (!run.csv_file)
+		return 1;
+	csv_init(&run.csv, run.csv_file);
+	run.start_ns = now_ns();
+	if (conn_open(&run.conn, o->socket, o->connect_timeout_ms, stop)) {
+		fprintf(stderr, "bnb-collect: cannot connect to %s: %s\n", o->socket,
+			*stop ? "interrupted" : strerror(errno));
+		end = *stop ? signal_name(*stop) : "connect-failed";
+	} else {
+		end = loop(&run, stop);
+	}
+	finish(&run, end);
+	status = run.s.samples > 0 && clean_end(end) && !run.csv.error ? 0 : 1;
+	conn_close(&run.conn);
+	series_free(&run.s);
+	if (fclose(run.csv_file))
+		status = 1;
+	return status;
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-sample accounting: counter deltas, cost, convergence and plugin
+ * ground truth.  Every counter comes from the guest, so a counter that
+ * goes backwards, jumps absurdly or vanishes is reported and contributes
+ * a zero delta instead of poisoning the totals.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "series.h"
+
+#define MAX_WARNINGS	50	/* printed; the rest are only counted */
+
+/* Always columns, in this order, present in the guest or not. */
+static const char *const model_counters[] = {
+	"numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults",
+	"numa_hint_faults_local", "numa_pages_migrated",
+	"pgmigrate_success", "pgmigrate_fail",
+	"thp_migration_success", "thp_migration_fail", "pgfault",
+};
+
+void series_warn(struct series *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (++s->warnings > MAX_WARNINGS) {
+		if (s->warnings == MAX_WARNINGS + 1)
+			fprintf(stderr, "bnb-collect: further warnings only counted\n");
+		return;
+	}
+	fprintf(stderr, "bnb-collect: sample %llu: ", s->samples + 1);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int series_init(struct series *s, double wnuma, unsigned long long window)
+{
+	memset(s, 0, sizeof(*s));
+	cost_params_seed(&s->seed, wnuma);
+	cost_params_mmtests(&s->mmtests, wnuma);
+	s->t_conv90 = s->t_conv95 = -1;
+	s->pte = s->hint = s->local = s->migrated = -1;
+	return window_init(&s->win, window);
+}
+
+void series_free(struct series *s)
+{
+	window_free(&s->win);
+	plugin_close(&s->plugin);
+}
+
+static int find_col(const struct series *s, const char *name)
+{
+	for (int i = 0; i < s->nr_cols; i++)
+		if (!strcmp(s->cols[i].name, name))
+			return i;
+	return -1;
+}
+
+static void add_col(struct series *s, const char *name)
+{
+	if (s->nr_cols == BNB_WIRE_MAX_COUNTERS || find_col(s, name) >= 0)
+		return;
+	snprintf(s->cols[s->nr_cols++].name, sizeof(s->cols[0].name), "%s", name);
+}
+
+void series_columns(struct series *s, const struct bnb_reply *first)
+{
+	for (size_t i = 0; i < sizeof(model_counters) / sizeof(model_counters[0]); i++)
+		add_col(s, model_counters[i]);
+	for (int i = 0; i < first->nr_counters; i++)
+		add_col(s, first->counters[i].name);
+	s->pte = find_col(s, "numa_pte_updates");
+	s->hint = find_col(s, "numa_hint_faults");
+	s->local = find_col(s, "numa_hint_faults_local");
+	s->migrated = find_col(s, "numa_pages_migrated");
+	s->nodes = first->nodes;
+}
+
+static void update_counter(struct series *s, struct counter_col *c,
+			   const struct bnb_reply *r)
+{
+	unsigned long long v;
+
+	c->delta = 0;
+	c->present = reply_counter(r, c->name, &v);
+	if (!c->present) {
+		if (c->ever && !c->warned)
+			series_warn(s, "counter %s disappeared", c->name);
+		c->warned |= c->ever;
+		return;
+	}
+	if (c->ever && v < c->prev)
+		series_warn(s, "counter %s went backwards (%llu -> %llu)", c->name, c->prev, v);
+	else if (c->ever && v - c->prev > SERIES_MAX_DELTA)
+		series_warn(s, "counter %s jumped by %llu", c->name, v - c->prev);
+	else if (c->ever)
+		c->delta = v - c->prev;
+	c->total += c->delta;
+	c->prev = v;
+	c->ever = true;
+}
+
+static bool col_present(const struct series *s, int i)
+{
+	return i >= 0 && s->cols[i].present;
+}
+
+static void update_cost(struct series *s)
+{
+	struct cost_terms d, mm;
+
+	s->cost_defined = col_present(s, s->pte) && col_present(s, s->hint) &&
+			  col_present(s, s->migrated);
+	s->cost_d = s->mmtests_d = 0;
+	if (!s->cost_defined)
+		return;
+	cost_eval(&s->seed, s->cols[s->pte].delta, s->cols[s->hint].delta,
+		  s->cols[s->migrated].delta, &d);
+	s->cost_cum.pte += d.pte;
+	s->cost_cum.hint += d.hint;
+	s->cost_cum.isolate += d.isolate;
+	s->cost_cum.copy += d.copy;
+	s->cost_cum.total += d.total;
+	s->cost_d = d.total;
+	cost_eval(&s->mmtests, s->cols[s->pte].delta, s->cols[s->hint].delta,
+		  s->cols[s->migrated].delta, &mm);
+	s->mmtests_cum += mm.total;
+	s->mmtests_d = mm.total;
+}
+
+static void note_threshold(struct series *s, double *when, double level)
+{
+	if (*when < 0 && s->conv >= level)
+		*when = s->t_s;
+}
+
+static void update_convergence(struct series *s)
+{
+	unsigned long long hints, local;
+
+	s->remote_d = 0;
+	if (col_present(s, s->hint) && col_present(s, s->local)) {
+		hints = s->cols[s->hint].delta;
+		local = s->cols[s->local].delta;
+		if (local > hints) {
+			series_warn(s, "%llu local hints out of %llu", local, hints);
+			local = hints;
+		}
+		s->remote_d = hints - local;
+		s->remote_total += s->remote_d;
+		window_add(&s->win, hints, local);
+	}
+	/* The value over the interval that just ended weights by its length. */
+	if (s->conv_defined && s->dt_s > 0) {
+		s->conv_weighted += s->conv * s->dt_s;
+		s->conv_time += s->dt_s;
+	}
+	s->conv_defined = window_value(&s->win, &s->conv);
+	if (!s->conv_defined)
+		return;
+	note_threshold(s, &s->t_conv90, 0.9);
+	note_threshold(s, &s->t_conv95, 0.95);
+}
+
+static void update_plugin(struct series *s)
+{
+	struct plugin_state *p = &s->plugin;
+	uint64_t l, r;
+	char err[160];
+
+	p->valid = false;
+	p->locality_defined = false;
+	p->d_local = p->d_remote = 0;
+	if (!p->path)
+		return;
+	if (!plugin_read(p, &l, &r, err, sizeof(err))) {
+		if (!p->warned)
+			series_warn(s, "plugin counters: %s", err);
+		p->warned = true;
+		p->have_prev = false;
+		return;
+	}
+	p->warned = false;
+	p->valid = true;
+	if (p->have_prev && l >= p->raw_local && r >= p->raw_remote) {
+		p->d_local = l - p->raw_local;
+		p->d_remote = r - p->raw_remote;
+	}
+	p->raw_local = l;
+	p->raw_remote = r;
+	p->local += p->d_local;
+	p->remote += p->d_remote;
+	if (!p->have_prev || s->dt_s <= 0) {
+		p->have_prev = true;
+		return;
+	}
+	if (p->d_local + p->d_remote) {
+		p->locality_defined = true;
+		p->true_locality = (double)p->d_local / (p->d_local + p->d_remote);
+	}
+	/* benefit = (remote before - remote now) * Wnuma, per unit of time */
+	if (!p->baseline_set) {
+		p->remote_rate0 = p->d_remote / s->dt_s;
+		p->baseline_set = true;
+	}
+	p->benefit_cum += (p->remote_rate0 * s->dt_s - p->d_remote) * s->seed.Wnuma;
+}
+
+/*
+ * Rates use the guest's clock: that is where the counters tick.  A guest
+ * clock that does not advance falls back to the host's.
+ */
+static void update_time(struct series *s, const struct sample_time *t)
+{
+	uint64_t mid = t->req_ns + (t->rep_ns - t->req_ns) / 2;
+
+	if (s->samples == 0)
+		s->t0_ns = t->req_ns;
+	s->prev = s->now;
+	s->now = *t;
+	s->t_s = (mid - s->t0_ns) / 1e9;
+	s->dt_s = 0;
+	if (s->samples == 0)
+		return;
+	if (t->guest_ns > s->prev.guest_ns) {
+		s->dt_s = (t->guest_ns - s->prev.guest_ns) / 1e9;
+		return;
+	}
+	series_warn(s, "guest clock did not advance, using the host clock");
+	s->dt_s = (t->rep_ns - s->prev.rep_ns) / 1e9;
+}
+
+void series_update(struct series *s, const struct bnb_reply *r,
+		   const struct sample_time *t)
+{
+	s->reply = r;
+	update_time(s, t);
+	for (int i = 0; i < s->nr_cols; i++)
+		update_counter(s, &s->cols[i], r);
+	if (r->nodes != s->nodes)
+		series_warn(s, "node set changed from %#llx to %#llx",
+			    (unsigned long long)s->nodes, (unsigned long long)r->nodes);
+	update_cost(s);
+	update_convergence(s);
+	update_plugin(s);
+	s->samples++;
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The end-of-run summary, also rewritten periodically during the run so
+ * that an interrupted run still has one.  Undefined values are JSON null.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "summary.h"
+
+static struct json_object *opt_double(bool defined, double v)
+{
+	return defined ? json_object_new_double(v) : NULL;
+}
+
+static void add(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static struct json_object *counters(const struct series *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	for (int i = 0; i < s->nr_cols; i++) {
+		const struct counter_col *c = &s->cols[i];
+
+		add(o, c->name, c->ever ? json_object_new_uint64(c->total) : NULL);
+	}
+	return o;
+}
+
+static struct json_object *params(const struct cost_params *p)
+{
+	struct json_object *o = json_object_new_object();
+	const struct { const char *key; double v; } rows[] = {
+		{ "u", p->u }, { "page_size", p->page_size },
+		{ "struct_page", p->struct_page }, { "Ca", p->Ca },
+		{ "Cpte", p->Cpte }, { "Wlock", p->Wlock }, { "Cupdate", p->Cupdate },
+		{ "Cnumahint", p->Cnumahint }, { "Cpagerw", p->Cpagerw },
+		{ "Wi", p->Wi }, { "Ci", p->Ci }, { "Wnuma", p->Wnuma },
+		{ "Cpagecopy", p->page_copy ? p->Cpagecopy : 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		add(o, rows[i].key, json_object_new_double(rows[i].v));
+	add(o, "page_copy_term", json_object_new_boolean(p->page_copy));
+	return o;
+}
+
+static struct json_object *cost_terms(const struct series *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "pte", json_object_new_double(s->cost_cum.pte));
+	add(o, "hint", json_object_new_double(s->cost_cum.hint));
+	add(o, "isolate", json_object_new_double(s->cost_cum.isolate));
+	add(o, "copy", json_object_new_double(s->cost_cum.copy));
+	return o;
+}
+
+static struct json_object *plugin(const struct series *s)
+{
+	const struct plugin_state *p = &s->plugin;
+	struct json_object *o = json_object_new_object();
+	unsigned long long all = p->local + p->remote;
+
+	add(o, "acc_local", json_object_new_uint64(p->local));
+	add(o, "acc_remote", json_object_new_uint64(p->remote));
+	add(o, "true_locality", opt_double(all > 0, (double)p->local / all));
+	add(o, "benefit_cum", opt_double(p->baseline_set, p->benefit_cum));
+	add(o, "remote_rate_first_window", opt_double(p->baseline_set, p->remote_rate0));
+	return o;
+}
+
+struct json_object *summary_build(const struct series *s, const struct run_info *run)
+{
+	struct json_object *o = json_object_new_object();
+	bool cost = s->samples > 0 && s->pte >= 0 && s->cols[s->pte].ever &&
+		    s->cols[s->hint].ever && s->cols[s->migrated].ever;
+	double span = s->samples > 1 ? s->t_s : 0;
+
+	add(o, "format", json_object_new_int(1));
+	add(o, "end", json_object_new_string(run->end));
+	add(o, "samples", json_object_new_uint64(s->samples));
+	add(o, "dropped", json_object_new_uint64(run->dropped));
+	add(o, "late", json_object_new_uint64(run->late));
+	add(o, "warnings", json_object_new_uint64(s->warnings));
+	add(o, "interval_ms", json_object_new_int(run->interval_ms));
+	add(o, "duration_s", json_object_new_double(run->duration_s));
+	add(o, "sampled_s", json_object_new_double(span));
+	add(o, "counters", counters(s));
+	add(o, "numa_hint_faults_remote", json_object_new_uint64(s->remote_total));
+	add(o, "cost_total", opt_double(cost, s->cost_cum.total));
+	add(o, "cost_per_s", opt_double(cost && span > 0, s->cost_cum.total / span));
+	add(o, "cost_terms", cost_terms(s));
+	add(o, "cost_params", params(&s->seed));
+	add(o, "mmtests_cost_total", opt_double(cost, s->mmtests_cum));
+	add(o, "mmtests_autonuma_cost", opt_double(cost, s->mmtests_cum / 1e6));
+	add(o, "mmtests_cost_params", params(&s->mmtests));
+	add(o, "window_hints", json_object_new_uint64(s->win.size));
+	add(o, "convergence_final", opt_double(s->conv_defined, s->conv));
+	add(o, "convergence_time_weighted",
+	    opt_double(s->conv_time > 0, s->conv_weighted / s->conv_time));
+	add(o, "time_to_conv_90_s", opt_double(s->t_conv90 >= 0, s->t_conv90));
+	add(o, "time_to_conv_95_s", opt_double(s->t_conv95 >= 0, s->t_conv95));
+	if (s->plugin.path)
+		add(o, "plugin", plugin(s));
+	return o;
+}
+
+int summary_write(const char *dir, const struct series *s, const struct run_info *run)
+{
+	char path[4096], tmp[4096 + 8];
+	struct json_object *o = summary_build(s, run);
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	ret = json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
+				      JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_put(o);
+	if (ret || rename(tmp, path)) {
+		fprintf(stderr, "bnb-collect: cannot write %s\n", path);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

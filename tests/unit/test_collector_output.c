@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The series accounting and its writers: CSV rows and columns, the final
+ * row, the JSON summary with its nulls, and the guest's lies (a counter
+ * going backwards, more local hints than hints).
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "reply.h"
+#include "series.h"
+#include "summary.h"
+#include "timeseries.h"
+
+static struct series s;
+static struct bnb_reply replies[8];
+static int nr_replies;
+static char *out;
+static size_t outlen;
+static FILE *mem;
+static struct csv csv;
+
+static void setup(void)
+{
+	cr_assert_eq(series_init(&s, 2.0, 10), 0);
+	nr_replies = 0;
+	mem = open_memstream(&out, &outlen);
+	csv_init(&csv, mem);
+}
+
+static void teardown(void)
+{
+	series_free(&s);
+	fclose(mem);
+	free(out);
+}
+
+/* Feed one reply taken at guest time t_ms (host time the same). */
+static void feed(const char *text, unsigned t_ms)
+{
+	struct bnb_reply *r = &replies[nr_replies++];
+	struct sample_time t = { t_ms * 1000000ULL, t_ms * 1000000ULL + 2000, t_ms * 1000000ULL };
+	char err[200];
+
+	cr_assert_eq(reply_parse(text, strlen(text), r, err, sizeof(err)), 0, "%s", err);
+	if (!s.samples) {
+		series_columns(&s, r);
+		timeseries_header(&csv, &s);
+	}
+	series_update(&s, r, &t);
+	timeseries_row(&csv, &s);
+}
+
+static void sample(unsigned long long pte, unsigned long long hints,
+		   unsigned long long local, unsigned long long migrated, unsigned t_ms)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "bnb 1 %d %u\nc numa_pte_updates %llu\nc numa_hint_faults %llu\n"
+		 "c numa_hint_faults_local %llu\nc numa_pages_migrated %llu\n"
+		 "n 0 1000 100\nn 1 1000 200\nend\n",
+		 nr_replies + 1, t_ms, pte, hints, local, migrated);
+	feed(text, t_ms);
+}
+
+/* Line `line` (0-based, comments skipped) of the CSV output. */
+static char *csv_line(int line)
+{
+	static char buf[16384];
+	char *p = out;
+
+	fflush(mem);
+	for (;;) {
+		char *nl = strchr(p, '\n');
+
+		cr_assert(nl, "no line %d in CSV", line);
+		if (*p != '#' && line-- == 0) {
+			snprintf(buf, sizeof(buf), "%.*s", (int)(nl - p), p);
+			return buf;
+		}
+		p = nl + 1;
+	}
+}
+
+static int column(const char *name)
+{
+	char *hdr = strdup(csv_line(0)), *save, *tok;
+	int i = 0;
+
+	for (tok = strtok_r(hdr, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
+		if (!strcmp(tok, name)) {
+			free(hdr);
+			return i;
+		}
+	}
+	free(hdr);
+	cr_assert_fail("no column %s", name);
+	return -1;
+}
+
+/* Field `name` of data row `row` (1-based), empty fields kept. */
+static const char *cell(int row, const char *name)
+{
+	static char val[64];
+	int col = column(name);
+	const char *p = csv_line(row);
+
+	while (col--) {
+		p = strchr(p, ',');
+		cr_assert(p, "row %d too short", row);
+		p++;
+	}
+	snprintf(val, sizeof(val), "%.*s", (int)strcspn(p, ","), p);
+	return val;
+}
+
+TestSuite(output, .init = setup, .fini = teardown);
+
+Test(output, csv_writer_pads_and_drops_nan)
+{
+	csv_str(&csv, "a");
+	csv_str(&csv, "b");
+	csv_str(&csv, "c");
+	csv_end_row(&csv);
+	csv_double(&csv, 0.0 / 0.0);
+	csv_u64(&csv, 18446744073709551615ULL);
+	csv_end_row(&csv);
+	fflush(mem);
+	cr_expect_str_eq(out, "a,b,c\n,18446744073709551615,\n");
+}
+
+Test(output, header_has_the_contract_columns)
+{
+	static const char *const required[] = {
+		"t_s", "numa_pte_updates", "numa_hint_faults", "numa_hint_faults_local",
+		"numa_pages_migrated", "cost_cum", "cost_rate", "convergence",
+		"mmtests_cost_cum", "node0_mem_used_kb", "node1_pages", "end",
+	};
+
+	sample(0, 0, 0, 0, 0);
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		column(required[i]);
+	cr_expect_eq(strncmp(out, "# bnb-collect timeseries", 24), 0);
+}
+
+Test(output, deltas_cost_and_convergence)
+{
+	sample(1000, 50, 10, 7, 0);	/* baseline: nothing counted yet */
+	sample(1100, 53, 11, 9, 100);	/* +100 pte, +3 hints (1 local), +2 pages */
+	cr_expect_str_eq(cell(1, "numa_hint_faults"), "0");
+	cr_expect_str_eq(cell(1, "convergence"), "");	/* no hints: undefined */
+	cr_expect_str_eq(cell(1, "cost_rate"), "");
+	cr_expect_str_eq(cell(2, "numa_pte_updates"), "100");
+	cr_expect_str_eq(cell(2, "numa_pte_updates_ps"), "1000");
+	cr_expect_str_eq(cell(2, "numa_hint_faults_remote"), "2");
+	/* 8*100 + 1000*3 + 20*2 + 1620*2 */
+	cr_expect_str_eq(cell(2, "cost_cum"), "7080");
+	cr_expect_str_eq(cell(2, "cost_rate"), "70800");
+	cr_expect_str_eq(cell(2, "mmtests_cost_cum"), "15738");
+	cr_expect_str_eq(cell(2, "cost_copy_cum"), "3240");
+	cr_expect_float_eq(atof(cell(2, "convergence")), 1.0 / 3, 1e-9);
+	cr_expect_str_eq(cell(2, "node1_mem_used_kb"), "200");
+	cr_expect_str_eq(cell(2, "node1_pages"), "");	/* not walked */
+}
+
+Test(output, guest_lies_are_contained)
+{
+	sample(1000, 50, 10, 7, 0);
+	sample(900, 60, 30, 7, 100);	/* pte backwards, local +20 > hints +10 */
+	cr_expect_str_eq(cell(2, "numa_pte_updates_d"), "0");
+	cr_expect_str_eq(cell(2, "numa_hint_faults_local"), "20");
+	cr_expect_str_eq(cell(2, "convergence"), "1");	/* clamped to hints */
+	cr_expect_geq(s.warnings, 2);
+	sample(950, 60, 30, 7, 200);	/* rebased on 900: +50 */
+	cr_expect_str_eq(cell(3, "numa_pte_updates"), "50");
+}
+
+Test(output, absent_counters_are_empty_not_zero)
+{
+	feed("bnb 1 1 0\nc pgfault 5\nend\n", 0);
+	feed("bnb 1 2 100000000\nc pgfault 9\nend\n", 100);
+	cr_expect_str_eq(cell(2, "numa_hint_faults"), "");
+	cr_expect_str_eq(cell(2, "cost_cum"), "");
+	cr_expect_str_eq(cell(2, "pgfault"), "4");
+}
+
+Test(output, final_row_marks_the_end)
+{
+	sample(0, 0, 0, 0, 0);
+	timeseries_end(&csv, &s, 1.5, "agent-gone");
+	cr_expect_str_eq(cell(2, "status"), "end");
+	cr_expect_str_eq(cell(2, "end"), "agent-gone");
+	cr_expect_str_eq(cell(2, "t_s"), "1.5");
+	cr_expect_str_eq(cell(1, "end"), "");
+}
+
+static struct json_object *key(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	cr_assert(json_object_object_get_ex(o, k, &v), "summary has no key %s", k);
+	return v;
+}
+
+Test(output, summary_json)
+{
+	struct run_info run = { .end = "agent-gone", .dropped = 2, .late = 1,
+				.interval_ms = 100, .duration_s = 3 };
+	struct json_object *j;
+
+	sample(0, 0, 0, 0, 0);
+	sample(100, 10, 5, 0, 1000);	/* conv 0.5 from t = 1 s */
+	sample(200, 20, 15, 0, 2000);	/* last 10 hints all local: 1.0 */
+	j = summary_build(&s, &run);
+	cr_expect_str_eq(json_object_get_string(key(j, "end")), "agent-gone");
+	cr_expect_eq(json_object_get_int(key(j, "samples")), 3);
+	cr_expect_eq(json_object_get_int(key(j, "dropped")), 2);
+	cr_expect_eq(json_object_get_int(key(j, "late")), 1);
+	cr_expect_eq(json_object_get_int(key(key(j, "counters"), "numa_hint_faults")), 20);
+	cr_expect_float_eq(json_object_get_double(key(j, "cost_total")),
+			   8 * 200 + 1000 * 20, 1e-6);
+	cr_expect_float_eq(json_object_get_double(key(j, "cost_per_s")),
+			   (8 * 200 + 1000 * 20) / 2.0, 0.1);	/* host span 2 s + 1 us */
+	cr_expect_float_eq(json_object_get_double(key(j, "convergence_final")), 1.0, 1e-12);
+	/* 0.5 held over [1 s, 2 s]: the only interval with a defined value */
+	cr_expect_float_eq(json_object_get_double(key(j, "convergence_time_weighted")),
+			   0.5, 1e-9);
+	cr_expect_float_eq(json_object_get_double(key(j, "time_to_conv_90_s")), 2.0, 1e-5);
+	cr_expect_float_eq(json_object_get_double(key(j, "time_to_conv_95_s")), 2.0, 1e-5);
+	cr_expect_float_eq(json_object_get_double(key(key(j, "cost_params"), "Cpagecopy")),
+			   1620, 1e-9);
+	json_object_put(j);
+}
+
+Test(output, summary_nulls_when_undefined)
+{
+	struct run_info run = { .end = "sigint", .interval_ms = 100 };
+	struct json_object *j;
+
+	sample(0, 0, 0, 0, 0);
+	sample(10, 0, 0, 0, 100);
+	j = summary_build(&s, &run);
+	cr_expect_null(key(j, "convergence_final"));
+	cr_expect_null(key(j, "convergence_time_weighted"));
+	cr_expect_null(key(j, "time_to_conv_90_s"));
+	cr_expect_null(key(j, "time_to_conv_95_s"));
+	cr_expect_null(key(key(j, "counters"), "pgfault"));
+	json_object_put(j);
+}
