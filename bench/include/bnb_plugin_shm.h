@@ -91,9 +91,10 @@ struct bnb_shm_header {
 	uint32_t map_status;		/* enum bnb_shm_map_status */
 	uint32_t map_nodes_checked;	/* nodes whose check phase ended */
 	uint32_t map_threshold_ppm;	/* pass mark, parts per million (990000) */
-	uint64_t base_ns;		/* emulated local miss latency; a remote miss
-					 * from node c to node m waits
-					 * base_ns * (distance[c][m] - 10) / 10 */
+	uint64_t base_ns;		/* local miss latency; 0 = measured per vCPU
+					 * as it runs (bench/plugin/delay.h).  A
+					 * remote miss from node c to node m waits
+					 * base * (distance[c][m] - 10) / 10 */
 	uint64_t cache_bytes;		/* model cache size per vCPU (0 = off) */
 	uint32_t cache_ways;
 	uint32_t qemu_pid;

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * args.c - parse the plugin's arguments.
+ *
+ * The launcher appends nodes=N,cpus=C0:C1,mem_mib=M0:M1,dist=d00:d01:...
+ * and then every --plugin-opt; lists use ':' because ',' separates plugin
+ * arguments on QEMU's command line.  Topology keys are checked against
+ * each other only after all arguments are read, since their order is free.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+#define MAX_LIST (BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES)
+
+struct parse_ctx {
+	struct bnb_plugin_args *a;
+	char *err;
+	size_t errlen;
+	/* raw lists, checked against n_nodes at the end */
+	unsigned long cpus[BNB_SHM_MAX_NODES + 1];
+	unsigned long mem[BNB_SHM_MAX_NODES + 1];
+	unsigned long dist[MAX_LIST + 1];
+	int n_cpus, n_mem, n_dist;
+	bool have_nodes;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct parse_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
+/* "a:b:c" into out[]; returns the count, or -1 on an empty or bad item. */
+static int parse_list(const char *s, unsigned long *out, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		const char *colon = strchr(s, ':');
+		size_t len = colon ? (size_t)(colon - s) : strlen(s);
+		char item[24];
+
+		if (n == max || len == 0 || len >= sizeof(item))
+			return -1;
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if (parse_ulong(item, &out[n++]))
+			return -1;
+		if (!colon)
+			return n;
+		s = colon + 1;
+	}
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "1", "on", "yes", "true" };
+	static const char *const no[] = { "0", "off", "no", "false" };
+
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcmp(s, yes[i]))
+			return *out = true, 0;
+		if (!strcmp(s, no[i]))
+			return *out = false, 0;
+	}
+	return -1;
+}
+
+struct option_desc;
+typedef int (*option_fn)(struct parse_ctx *c, const struct option_desc *o,
+			 const char *v);
+
+struct option_desc {
+	const char *key;
+	option_fn parse;
+	size_t off;			/* field in struct bnb_plugin_args */
+	unsigned long min, max;		/* for opt_num */
+	const char *want;		/* for the error message */
+};
+
+#define FIELD(o, c, type) ((type *)((char *)(c)->a + (o)->off))
+
+static int bad(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	return fail(c, "bnb-plugin: %s=%s: want %s", o->key, v, o->want);
+}
+
+static int opt_nodes(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	unsigned long n;
+
+	if (parse_ulong(v, &n) || n < 1 || n > BNB_SHM_MAX_NODES)
+		return bad(c, o, v);
+	c->a->n_nodes = n;
+	c->have_nodes = true;
+	return 0;
+}
+
+static int opt_list(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	unsigned long *out = !strcmp(o->key, "cpus") ? c->cpus :
+			     !strcmp(o->key, "mem_mib") ? c->mem : c->dist;
+	int *n = out == c->cpus ? &c->n_cpus : out == c->mem ? &c->n_mem : &c->n_dist;
+
+	*n = parse_list(v, out, out == c->dist ? MAX_LIST : BNB_SHM_MAX_NODES);
+	return *n < 0 ? bad(c, o, v) : 0;
+}
+
+static int opt_path(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (!*v || strlen(v) >= sizeof(c->a->shm_path))
+		return bad(c, o, v);
+	strcpy(c->a->shm_path, v);
+	return 0;
+}
+
+static int opt_bool(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	return parse_bool(v, FIELD(o, c, bool)) ? bad(c, o, v) : 0;
+}
+
+static int opt_num(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	unsigned long n;
+
+	if (parse_ulong(v, &n) || n < o->min || n > o->max)
+		return bad(c, o, v);
+	*FIELD(o, c, unsigned long) = n;
+	return 0;
+}
+
+/* base_ns=auto measures the local latency as the guest runs (delay.h) */
+static int opt_base(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (!strcmp(v, "auto"))
+		return c->a->base_ns = 0, 0;
+	return opt_num(c, o, v);
+}
+
+static int opt_map(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (!strcmp(v, "qemu72"))
+		c->a->map = BNB_MAP_QEMU72;
+	else if (!strcmp(v, "linear"))
+		c->a->map = BNB_MAP_LINEAR;
+	else
+		return bad(c, o, v);
+	return 0;
+}
+
+static int opt_map_fail(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (strcmp(v, "exit") && strcmp(v, "flag"))
+		return bad(c, o, v);
+	c->a->map_fail_exit = !strcmp(v, "exit");
+	return 0;
+}
+
+#define ARG(f) offsetof(struct bnb_plugin_args, f)
+
+static const struct option_desc options[] = {
+	{ "nodes", opt_nodes, 0, 0, 0, "a node count 1..64" },
+	{ "cpus", opt_list, 0, 0, 0, "vCPU counts split by ':'" },
+	{ "mem_mib", opt_list, 0, 0, 0, "MiB sizes split by ':'" },
+	{ "dist", opt_list, 0, 0, 0, "a row-major distance matrix split by ':'" },
+	{ "shm", opt_path, 0, 0, 0, "a file path" },
+	{ "count", opt_bool, ARG(count), 0, 0, "on or off" },
+	{ "delay", opt_bool, ARG(delay), 0, 0, "on or off" },
+	{ "verbose", opt_bool, ARG(verbose), 0, 0, "on or off" },
+	{ "base_ns", opt_base, ARG(base_ns), 1, 100000, "auto or nanoseconds 1..100000" },
+	{ "cap_ns", opt_num, ARG(cap_ns), 10, 1000000, "nanoseconds 10..1000000" },
+	{ "cache_kib", opt_num, ARG(cache_kib), 0, 1UL << 20, "KiB 0..1048576 (0 = no cache filter)" },
+	{ "cache_ways", opt_num, ARG(cache_ways), 1, 16, "1..16 ways" },
+	{ "map", opt_map, 0, 0, 0, "qemu72 or linear" },
+	{ "map_min_pct", opt_num, ARG(map_min_pct), 1, 100, "a percentage 1..100" },
+	{ "map_fail", opt_map_fail, 0, 0, 0, "exit or flag" },
+};
+
+static int parse_one(struct parse_ctx *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char key[32];
+	size_t klen;
+
+	if (!eq || eq == arg || (klen = eq - arg) >= sizeof(key))
+		return fail(c, "bnb-plugin: argument '%s' is not key=value", arg);
+	memcpy(key, arg, klen);
+	key[klen] = '\0';
+	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+		if (!strcmp(key, options[i].key))
+			return options[i].parse(c, &options[i], eq + 1);
+	return fail(c, "bnb-plugin: unknown option '%s' (in '%s')", key, arg);
+}
+
+static int check_topology(struct parse_ctx *c)
+{
+	struct bnb_plugin_args *a = c->a;
+	unsigned int n = a->n_nodes, total = 0;
+
+	if (!c->have_nodes)
+		return fail(c, "bnb-plugin: missing nodes= (the launcher passes the topology)");
+	if (c->n_cpus != (int)n)
+		return fail(c, "bnb-plugin: cpus= must list one vCPU count per node (%u nodes)", n);
+	if (c->n_mem != (int)n)
+		return fail(c, "bnb-plugin: mem_mib= must list one size per node (%u nodes)", n);
+	if (c->n_dist != (int)(n * n))
+		return fail(c, "bnb-plugin: dist= must hold nodes*nodes values (%u nodes)", n);
+	for (unsigned int i = 0; i < n; i++) {
+		if (c->mem[i] < 1 || c->mem[i] > (1UL << 24))
+			return fail(c, "bnb-plugin: mem_mib: node %u: %lu MiB is out of range", i, c->mem[i]);
+		a->cpus[i] = c->cpus[i];
+		a->mem_bytes[i] = (uint64_t)c->mem[i] << 20;
+		total += c->cpus[i];
+		for (unsigned int j = 0; j < n; j++) {
+			unsigned long d = c->dist[i * n + j];
+
+			if (d < 10 || d > 255 || (i == j) != (d == 10))
+				return fail(c, "bnb-plugin: dist: row %u column %u is %lu; want 10 on the diagonal, 11..255 elsewhere", i, j, d);
+			a->dist[i][j] = d;
+		}
+	}
+	if (total < 1 || total > BNB_SHM_MAX_VCPUS)
+		return fail(c, "bnb-plugin: cpus: %u vCPUs in all; want 1..256", total);
+	return 0;
+}
+
+static void set_defaults(struct bnb_plugin_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->count = true;
+	a->delay = true;
+	a->base_ns = BNB_DEF_BASE_NS;
+	a->cap_ns = BNB_DEF_CAP_NS;
+	a->cache_kib = BNB_DEF_CACHE_KIB;
+	a->cache_ways = BNB_DEF_CACHE_WAYS;
+	a->map = BNB_MAP_QEMU72;
+	a->map_min_pct = BNB_DEF_MAP_MIN_PCT;
+	a->map_fail_exit = true;
+}
+
+int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
+		   char *err, size_t errlen)
+{
+	struct parse_ctx c = { .a = a, .err = err, .errlen = errlen };
+
+	set_defaults(a);
+	for (int i = 0; i < argc; i++)
+		if (parse_one(&c, argv[i]))
+			return -1;
+	return check_topology(&c);
+}
+
+unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a)
+{
+	unsigned int total = 0;
+
+	for (unsigned int i = 0; i < a->n_nodes; i++)
+		total += a->cpus[i];
+	return total;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* args.h - the plugin's key=value arguments: topology and emulation knobs. */
+#ifndef BNB_PLUGIN_ARGS_H
+#define BNB_PLUGIN_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <limits.h>
+
+#include "bnb_plugin_shm.h"
+
+/* How QEMU's hwaddr_phys_addr values map onto node memory blocks. */
+enum bnb_map_mode {
+	BNB_MAP_QEMU72,		/* node i at [2*B_i, 2*B_i + S_i): 7.2 RAM offsets */
+	BNB_MAP_LINEAR,		/* node i at [B_i, B_i + S_i): true guest-physical */
+};
+
+struct bnb_plugin_args {
+	unsigned int n_nodes;
+	unsigned int cpus[BNB_SHM_MAX_NODES];		/* vCPUs per node */
+	uint64_t mem_bytes[BNB_SHM_MAX_NODES];		/* RAM per node */
+	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	char shm_path[PATH_MAX];			/* "" = private counters */
+	bool count;					/* count accesses per node */
+	bool delay;					/* delay remote misses */
+	unsigned long base_ns;				/* local miss latency, 0 = measured */
+	unsigned long cap_ns;				/* longest interval believed */
+	unsigned long cache_kib;			/* model cache per vCPU, 0 = off */
+	unsigned long cache_ways;
+	enum bnb_map_mode map;
+	unsigned long map_min_pct;			/* map check pass mark */
+	bool map_fail_exit;				/* stop QEMU on a failed check */
+	bool verbose;
+};
+
+/* Defaults; see bench/plugin/README.md for how they were chosen. */
+#define BNB_DEF_BASE_NS		0	/* measure it as the vCPU runs (delay.h) */
+#define BNB_DEF_CAP_NS		2000
+#define BNB_DEF_CACHE_KIB	1024
+#define BNB_DEF_CACHE_WAYS	8
+#define BNB_DEF_MAP_MIN_PCT	99
+
+/*
+ * Parse argv ("key=value" each).  A key given twice keeps the last value,
+ * so a --plugin-opt can override what the launcher derived.  Returns 0, or
+ * -1 with a one-line reason in err.
+ */
+int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
+		   char *err, size_t errlen);
+
+unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a);
+
+#endif /* BNB_PLUGIN_ARGS_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cache.h - a per-vCPU model cache deciding which accesses reach memory.
+ *
+ * Set-associative, 64-byte lines, true LRU kept by ordering each set's
+ * tags most recent first.  Eight ways of 8-byte tags fill one host cache
+ * line, so a lookup touches one line.  Only misses pay the remote delay:
+ * a working set that fits stays free of emulated latency, as it would in
+ * a real cache.
+ */
+#ifndef BNB_PLUGIN_CACHE_H
+#define BNB_PLUGIN_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BNB_CACHE_LINE_SHIFT	6
+#define BNB_CACHE_EMPTY		UINT64_MAX
+
+struct bnb_cache {
+	uint64_t *tags;		/* sets * ways line numbers, MRU first */
+	uint64_t set_mask;
+	unsigned int ways;
+};
+
+/* bytes / 64 / ways must be a power of two; returns -1 otherwise or on ENOMEM. */
+int bnb_cache_init(struct bnb_cache *c, uint64_t bytes, unsigned int ways);
+void bnb_cache_free(struct bnb_cache *c);
+
+/* Look addr up and make its line the most recent; true on a hit. */
+static inline bool bnb_cache_access(struct bnb_cache *c, uint64_t addr)
+{
+	uint64_t line = addr >> BNB_CACHE_LINE_SHIFT;
+	uint64_t *set = c->tags + (line & c->set_mask) * c->ways;
+	unsigned int w;
+
+	if (set[0] == line)
+		return true;
+	for (w = 1; w < c->ways; w++)
+		if (set[w] == line)
+			break;
+	bool hit = w < c->ways;
+
+	if (!hit)
+		w = c->ways - 1;	/* evict the least recent */
+	for (; w > 0; w--)
+		set[w] = set[w - 1];
+	set[0] = line;
+	return hit;
+}
+
+#endif /* BNB_PLUGIN_CACHE_H */

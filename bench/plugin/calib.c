@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * calib.c - bnb-plugin-calib: the guest half of the plugin's map check.
+ *
+ * For node 0, 1, ... in order: allocate a buffer bound to the node, fault
+ * it in, check with move_pages() that the kernel really put every page
+ * there, then between a BEGIN and an END marker (marker.h) read one word
+ * per cache line of it several times.  The plugin counts which node it
+ * attributes those reads to and judges the map; the verdict is on the
+ * host side (shm file, bnb-plugin-check), since the plugin cannot write
+ * into the guest.  Runs pinned to one CPU so one vCPU sees the whole phase.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <numa.h>
+#include <numaif.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../plugin/marker.h"
+
+struct calib_opts {
+	int cpu;
+	size_t bytes;
+	int passes;
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: bnb-plugin-calib [--cpu N] [--kib SIZE] [--passes N]\n");
+	exit(2);
+}
+
+static void parse(int argc, char **argv, struct calib_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "kib", required_argument, NULL, 'k' },
+		{ "passes", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == '?')
+			usage();
+		v = strtol(optarg, &end, 10);
+		if (*end || v < 0 || (c != 'c' && v < 1) || v > (1L << 20)) {
+			fprintf(stderr, "bnb-plugin-calib: bad value '%s' for --%s\n",
+				optarg, c == 'c' ? "cpu" : c == 'k' ? "kib" : "passes");
+			exit(2);
+		}
+		if (c == 'c')
+			o->cpu = v;
+		else if (c == 'k')
+			o->bytes = (size_t)v << 10;
+		else
+			o->passes = v;
+	}
+	if (optind != argc)
+		usage();
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "bnb-plugin-calib: cannot pin to CPU %d: %s\n",
+			cpu, strerror(errno));
+		exit(1);
+	}
+}
+
+/* Fault buf in and make sure every page sits on node. */
+static void place(char *buf, size_t bytes, int node)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = bytes / page;
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+
+	if (!pages || !status) {
+		fprintf(stderr, "bnb-plugin-calib: out of memory\n");
+		exit(1);
+	}
+	memset(buf, 0x5a, bytes);
+	for (size_t i = 0; i < n; i++)
+		pages[i] = buf + i * page;
+	if (move_pages(0, n, pages, NULL, status, 0)) {
+		fprintf(stderr, "bnb-plugin-calib: move_pages: %s\n", strerror(errno));
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (status[i] != node) {
+			fprintf(stderr, "bnb-plugin-calib: page %zu of node %d's buffer is on node %d\n",
+				i, node, status[i]);
+			exit(1);
+		}
+	free(pages);
+	free(status);
+}
+
+/* One read per cache line; noinline keeps the loop's state in registers. */
+static __attribute__((noinline)) uint64_t sweep(const volatile uint64_t *p,
+						 size_t words, int passes)
+{
+	uint64_t sum = 0;
+
+	bnb_mark_begin();
+	for (int pass = 0; pass < passes; pass++)
+		for (size_t i = 0; i < words; i += 8)
+			sum += p[i];
+	bnb_mark_end();
+	return sum;
+}
+
+int main(int argc, char **argv)
+{
+	struct calib_opts o = { .cpu = 0, .bytes = 2 << 20, .passes = 4 };
+	int nodes;
+	uint64_t sum = 0;
+
+	parse(argc, argv, &o);
+	if (numa_available() < 0) {
+		fprintf(stderr, "bnb-plugin-calib: the guest kernel has no NUMA\n");
+		return 1;
+	}
+	nodes = numa_max_node() + 1;
+	pin(o.cpu);
+	bnb_mark_start();
+	for (int node = 0; node < nodes; node++) {
+		char *buf = numa_alloc_onnode(o.bytes, node);
+
+		if (!buf) {
+			fprintf(stderr, "bnb-plugin-calib: cannot allocate on node %d\n", node);
+			return 1;
+		}
+		mlock(buf, o.bytes);
+		place(buf, o.bytes, node);
+		sum += sweep((const volatile uint64_t *)buf, o.bytes / 8, o.passes);
+		numa_free(buf, o.bytes);
+	}
+	bnb_mark_done();
+	fprintf(stderr, "bnb-plugin-calib: %d nodes touched from CPU %d (%zu KiB x %d passes each, sum %llx)\n",
+		nodes, o.cpu, o.bytes >> 10, o.passes, (unsigned long long)sum);
+	return 0;
+}

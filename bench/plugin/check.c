@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check.c - bnb-plugin-check: read the plugin's shared-memory counters.
+ *
+ *   bnb-plugin-check [--wait SEC] SHM
+ *	print the map-check verdict and the access matrix as key=value
+ *	lines; exit 0 if the map check passed, 1 if it failed, 2 if the
+ *	guest never ran it, 3 on a bad or missing file.
+ *   bnb-plugin-check --watch MS [--wait SEC] SHM
+ *	print CSV rows t_s,local,remote,remote_share for each MS window
+ *	until QEMU exits (the collector does this properly; this is for
+ *	tests and quick looks).
+ *
+ * The file comes from another process: every size and count in it is
+ * checked before use.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bnb_plugin_shm.h"
+
+enum { EXIT_MAP_OK, EXIT_MAP_FAILED, EXIT_MAP_UNCHECKED, EXIT_BAD };
+
+static const char *const map_names[] = {
+	[BNB_MAP_UNCHECKED] = "unchecked",
+	[BNB_MAP_CHECKING] = "checking",
+	[BNB_MAP_OK] = "ok",
+	[BNB_MAP_FAILED] = "failed",
+};
+
+static const char *const state_names[] = {
+	[BNB_SHM_STARTING] = "starting",
+	[BNB_SHM_RUNNING] = "running",
+	[BNB_SHM_EXITED] = "exited",
+};
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Why the mapped file cannot be used, or NULL. */
+static const char *validate(const struct bnb_shm_header *h, size_t size)
+{
+	if (__atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) != BNB_SHM_MAGIC)
+		return "bad magic (not a bnb-plugin counters file, or not ready)";
+	if (h->version != BNB_SHM_VERSION)
+		return "unsupported version";
+	if (h->n_vcpus < 1 || h->n_vcpus > BNB_SHM_MAX_VCPUS ||
+	    h->n_nodes < 1 || h->n_nodes > BNB_SHM_MAX_NODES)
+		return "vCPU or node count out of range";
+	if (h->header_size < sizeof(*h) || h->vcpu_stride < sizeof(struct bnb_shm_vcpu) ||
+	    h->header_size + (size_t)h->n_vcpus * h->vcpu_stride > size)
+		return "file smaller than its header says";
+	for (unsigned int v = 0; v < h->n_vcpus; v++)
+		if (h->vcpu_node[v] >= h->n_nodes)
+			return "vCPU on a node that does not exist";
+	return NULL;
+}
+
+/* Map path read-only, waiting up to wait_s for the plugin to create it. */
+static const struct bnb_shm_header *open_shm(const char *path, double wait_s)
+{
+	double deadline = now_s() + wait_s;
+	const char *why = NULL;
+
+	for (;;) {
+		struct stat st;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0 && !fstat(fd, &st) && (size_t)st.st_size >= BNB_SHM_HEADER_SIZE) {
+			void *p = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+
+			close(fd);
+			if (p == MAP_FAILED) {
+				why = strerror(errno);
+			} else {
+				why = validate(p, st.st_size);
+				if (!why)
+					return p;
+				munmap(p, st.st_size);
+			}
+		} else {
+			why = fd < 0 ? strerror(errno) : "file too small";
+			if (fd >= 0)
+				close(fd);
+		}
+		if (now_s() >= deadline)
+			break;
+		sleep_ms(50);
+	}
+	fprintf(stderr, "bnb-plugin-check: %s: %s\n", path, why);
+	return NULL;
+}
+
+static void print_header(const struct bnb_shm_header *h, char *msg, size_t msglen,
+			 uint32_t *status)
+{
+	struct bnb_shm_header copy;
+	uint64_t s;
+
+	do {
+		s = bnb_shm_read_begin(h);
+		memcpy(&copy, h, sizeof(copy));
+	} while (bnb_shm_read_retry(h, s));
+	*status = copy.map_status <= BNB_MAP_FAILED ? copy.map_status : BNB_MAP_FAILED;
+	copy.map_message[BNB_SHM_MSG_LEN - 1] = '\0';
+	snprintf(msg, msglen, "%s", copy.map_message);
+	printf("state=%s\n", copy.state <= BNB_SHM_EXITED ? state_names[copy.state] : "?");
+	printf("nodes=%u\nvcpus=%u\n", copy.n_nodes, copy.n_vcpus);
+	printf("flags=%s%s%s\n", copy.flags & BNB_SHM_F_COUNT ? "count," : "",
+	       copy.flags & BNB_SHM_F_DELAY ? "delay," : "",
+	       copy.flags & BNB_SHM_F_CACHE ? "cache," : "");
+	printf("base_ns=%llu\ncache_bytes=%llu\n", (unsigned long long)copy.base_ns,
+	       (unsigned long long)copy.cache_bytes);
+	printf("map_status=%s\nmap_nodes_checked=%u\n", map_names[*status],
+	       copy.map_nodes_checked);
+	for (unsigned int n = 0; n < copy.n_nodes && n < copy.map_nodes_checked; n++)
+		printf("map_node%u=%llu/%llu\n", n,
+		       (unsigned long long)copy.map_check[n].on_node,
+		       (unsigned long long)copy.map_check[n].total);
+	if (*msg)
+		printf("map_message=%s\n", msg);
+}
+
+static void print_counters(const struct bnb_shm_header *h)
+{
+	uint64_t m[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES] = { { 0 } };
+	uint64_t io = 0, unknown = 0, delayed = 0, delay_ns = 0, local, remote;
+
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		for (unsigned int n = 0; n < h->n_nodes; n++)
+			m[h->vcpu_node[v]][n] += bnb_shm_load(&c->reads[n]) +
+						 bnb_shm_load(&c->writes[n]);
+		io += bnb_shm_load(&c->io_reads) + bnb_shm_load(&c->io_writes);
+		unknown += bnb_shm_load(&c->unknown_reads) + bnb_shm_load(&c->unknown_writes);
+		delayed += bnb_shm_load(&c->delayed);
+		delay_ns += bnb_shm_load(&c->delay_ns);
+	}
+	bnb_shm_sum(h, &local, &remote);
+	printf("local=%llu\nremote=%llu\nio=%llu\nunknown=%llu\ndelayed=%llu\ndelay_ns=%llu\n",
+	       (unsigned long long)local, (unsigned long long)remote,
+	       (unsigned long long)io, (unsigned long long)unknown,
+	       (unsigned long long)delayed, (unsigned long long)delay_ns);
+	for (unsigned int c = 0; c < h->n_nodes; c++)
+		for (unsigned int n = 0; n < h->n_nodes; n++)
+			printf("access_%u_%u=%llu\n", c, n, (unsigned long long)m[c][n]);
+}
+
+static int report(const struct bnb_shm_header *h)
+{
+	char msg[BNB_SHM_MSG_LEN];
+	uint32_t status;
+
+	print_header(h, msg, sizeof(msg), &status);
+	print_counters(h);
+	if (status == BNB_MAP_OK)
+		return EXIT_MAP_OK;
+	if (status == BNB_MAP_FAILED) {
+		fprintf(stderr, "bnb-plugin-check: %s\n", *msg ? msg : "map check failed");
+		return EXIT_MAP_FAILED;
+	}
+	fprintf(stderr, "bnb-plugin-check: the guest did not complete the map check (run bnb-plugin-calib first)\n");
+	return EXIT_MAP_UNCHECKED;
+}
+
+static int watch(const struct bnb_shm_header *h, long ms)
+{
+	uint64_t gen = h->generation, l0, r0, l1, r1;
+	double t0 = now_s();
+	int done = 0;
+
+	printf("t_s,local,remote,remote_share\n");
+	bnb_shm_sum(h, &l0, &r0);
+	while (!done) {
+		sleep_ms(ms);
+		done = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == BNB_SHM_EXITED ||
+		       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) != gen;
+		bnb_shm_sum(h, &l1, &r1);
+		if (l1 + r1 > l0 + r0)
+			printf("%.3f,%llu,%llu,%.4f\n", now_s() - t0,
+			       (unsigned long long)(l1 - l0), (unsigned long long)(r1 - r0),
+			       (double)(r1 - r0) / (double)(l1 - l0 + r1 - r0));
+		fflush(stdout);
+		l0 = l1;
+		r0 = r1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "wait", required_argument, NULL, 'w' },
+		{ "watch", required_argument, NULL, 'i' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct bnb_shm_header *h;
+	double wait_s = 0;
+	long watch_ms = 0;
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c == 'w') {
+			wait_s = strtod(optarg, &end);
+			if (*end || wait_s < 0 || wait_s > 3600)
+				goto bad;
+		} else if (c == 'i') {
+			watch_ms = strtol(optarg, &end, 10);
+			if (*end || watch_ms < 10 || watch_ms > 60000)
+				goto bad;
+		} else {
+			goto usage;
+		}
+	}
+	if (optind != argc - 1)
+		goto usage;
+	h = open_shm(argv[optind], wait_s);
+	if (!h)
+		return EXIT_BAD;
+	return watch_ms ? watch(h, watch_ms) : report(h);
+bad:
+	fprintf(stderr, "bnb-plugin-check: bad value '%s' (--wait 0..3600 s, --watch 10..60000 ms)\n",
+		optarg);
+usage:
+	fprintf(stderr, "usage: bnb-plugin-check [--wait SEC] [--watch MS] SHM\n");
+	return EXIT_BAD;
+}

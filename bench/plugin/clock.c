@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* clock.c - measure the tick rate once, when the plugin loads. */
+#include "clock.h"
+
+#define CALIBRATE_NS 20000000ULL	/* 20 ms: rate within ~0.01 % */
+
+double bnb_ticks_per_ns(void)
+{
+	uint64_t ns0 = bnb_mono_ns(), t0 = bnb_ticks(), ns1, t1;
+
+	do {
+		ns1 = bnb_mono_ns();
+		t1 = bnb_ticks();
+	} while (ns1 - ns0 < CALIBRATE_NS);
+	return (double)(t1 - t0) / (double)(ns1 - ns0);
+}

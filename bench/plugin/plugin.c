@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plugin.c - bnb-plugin.so: emulated NUMA latency and true access counts.
+ *
+ * For every guest memory access the vCPU's thread finds the memory node
+ * of the address, counts the access in its own cache-line-padded counters
+ * in the shared-memory file (bnb_plugin_shm.h), and, when the access is a
+ * model-cache miss to another node, busy-waits on the host clock for
+ * base * (distance - 10) / 10 (delay.h says what base is).  Nothing on
+ * that path locks or enters the kernel.  Marker instructions (marker.h) drive the map check.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "qemu_api.h"
+#include "addrmap.h"
+#include "args.h"
+#include "cache.h"
+#include "clock.h"
+#include "delay.h"
+#include "mapcheck.h"
+#include "marker.h"
+
+#define USER_VADDR_END	(1ULL << 47)	/* x86-64 lower canonical half */
+
+BNB_EXPORT int qemu_plugin_version = 1;
+
+struct vcpu {
+	struct bnb_shm_vcpu *ctr;
+	struct bnb_cache cache;
+	struct bnb_delay delay;
+	int node;
+	int calib_node;			/* node whose map-check phase runs, or -1 */
+	uint64_t calib_total;
+	uint64_t calib_on;
+} __attribute__((aligned(64)));
+
+static struct bnb_plugin_args args;
+static struct bnb_addrmap amap;
+static struct bnb_shm_header *shm;
+static size_t shm_bytes;
+static struct vcpu *vcpus;
+static unsigned int n_vcpus;
+static bool use_cache;
+static uint32_t delay_mult[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+static uint64_t ns_per_tick_q16;	/* host ns per tick, 16 fraction bits */
+static uint64_t fixed_ticks, cap_ticks;
+
+static struct bnb_mapcheck mapcheck;
+static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- shared-memory file ------------------------------------------------ */
+
+static void shm_write_begin(void)
+{
+	__atomic_add_fetch(&shm->seq, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void shm_write_end(void)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_add_fetch(&shm->seq, 1, __ATOMIC_RELAXED);
+}
+
+static void *map_file(const char *path, size_t bytes)
+{
+	void *p;
+	int fd;
+
+	if (!*path)
+		return mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return MAP_FAILED;
+	if (ftruncate(fd, bytes)) {
+		close(fd);
+		return MAP_FAILED;
+	}
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p;
+}
+
+static uint32_t shm_flags(void)
+{
+	return (args.count ? BNB_SHM_F_COUNT : 0) |
+	       (args.delay ? BNB_SHM_F_DELAY : 0) |
+	       (use_cache ? BNB_SHM_F_CACHE : 0);
+}
+
+static int shm_create(char *err, size_t errlen)
+{
+	struct timespec now;
+
+	shm_bytes = bnb_shm_size(n_vcpus);
+	shm = map_file(args.shm_path, shm_bytes);
+	if (shm == MAP_FAILED) {
+		snprintf(err, errlen, "bnb-plugin: shm=%s: %s", args.shm_path,
+			 strerror(errno));
+		return -1;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	shm->version = BNB_SHM_VERSION;
+	shm->header_size = BNB_SHM_HEADER_SIZE;
+	shm->vcpu_stride = sizeof(struct bnb_shm_vcpu);
+	shm->n_vcpus = n_vcpus;
+	shm->n_nodes = args.n_nodes;
+	shm->flags = shm_flags();
+	shm->generation = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	shm->state = BNB_SHM_STARTING;
+	shm->map_status = BNB_MAP_UNCHECKED;
+	shm->map_threshold_ppm = args.map_min_pct * 10000;
+	shm->base_ns = args.base_ns;
+	shm->cache_bytes = use_cache ? args.cache_kib << 10 : 0;
+	shm->cache_ways = args.cache_ways;
+	shm->qemu_pid = getpid();
+	for (unsigned int i = 0; i < n_vcpus; i++)
+		shm->vcpu_node[i] = vcpus[i].node;
+	for (unsigned int i = 0; i < args.n_nodes; i++)
+		for (unsigned int j = 0; j < args.n_nodes; j++)
+			shm->distance[i][j] = args.dist[i][j];
+	/* readers test magic first: publish it last */
+	__atomic_store_n(&shm->magic, BNB_SHM_MAGIC, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void shm_set_state(enum bnb_shm_state state)
+{
+	shm_write_begin();
+	shm->state = state;
+	shm_write_end();
+}
+
+/* ---- the access path --------------------------------------------------- */
+
+static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
+{
+	if (vaddr >= USER_VADDR_END)
+		return;	/* interrupts and the kernel touch other nodes' memory */
+	v->calib_total++;
+	v->calib_on += node == v->calib_node;
+}
+
+/* Wait for a remote miss and account it; returns the ticks waited. */
+static uint64_t delay_miss(struct vcpu *v, int node)
+{
+	uint64_t want = bnb_delay_ticks(&v->delay, node), t0 = bnb_ticks(), waited;
+
+	bnb_spin(want);
+	waited = bnb_ticks() - t0;
+	v->ctr->delayed++;
+	v->ctr->delay_ns += waited * ns_per_tick_q16 >> 16;
+	return waited;
+}
+
+static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+		      uint64_t vaddr, void *udata)
+{
+	uint64_t now = args.delay ? bnb_ticks() : 0;
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	bool store = qemu_plugin_mem_is_store(info);
+	struct vcpu *v;
+	uint64_t addr;
+	int node;
+
+	if (__builtin_expect(vcpu_index >= n_vcpus, 0))
+		return;
+	v = &vcpus[vcpu_index];
+	if (args.delay)
+		bnb_delay_observe(&v->delay, now);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+		if (__builtin_expect(v->calib_node >= 0, 0))
+			count_calibration(v, vaddr, -1);
+		*(store ? &v->ctr->io_writes : &v->ctr->io_reads) += 1;
+		return;
+	}
+	addr = qemu_plugin_hwaddr_phys_addr(hw);
+	node = bnb_addrmap_node(&amap, addr);
+	if (__builtin_expect(v->calib_node >= 0, 0))
+		count_calibration(v, vaddr, node);
+	if (node < 0) {
+		*(store ? &v->ctr->unknown_writes : &v->ctr->unknown_reads) += 1;
+		return;
+	}
+	if (args.count)
+		(store ? v->ctr->writes : v->ctr->reads)[node]++;
+	if (use_cache) {
+		if (bnb_cache_access(&v->cache, addr))
+			return;
+		v->ctr->misses[node]++;
+	}
+	if (node == v->node || !args.delay)
+		return;
+	/* the next interval must not include this delay */
+	v->delay.last += delay_miss(v, node);
+}
+
+/* ---- map check markers ------------------------------------------------- */
+
+static void publish_mapcheck(void)
+{
+	shm_write_begin();
+	shm->map_status = mapcheck.status;
+	shm->map_nodes_checked = mapcheck.checked;
+	memcpy(shm->map_check, mapcheck.res, sizeof(shm->map_check));
+	memcpy(shm->map_message, mapcheck.msg, sizeof(shm->map_message));
+	shm_write_end();
+}
+
+static void map_check_failed(void)
+{
+	fprintf(stderr, "bnb-plugin: %s\n", mapcheck.msg);
+	if (!args.map_fail_exit)
+		return;
+	fprintf(stderr, "bnb-plugin: stopping QEMU (map_fail=exit)\n");
+	shm_set_state(BNB_SHM_EXITED);
+	_exit(EXIT_FAILURE);	/* no atexit work from a vCPU thread */
+}
+
+static void on_marker(unsigned int vcpu_index, void *udata)
+{
+	struct vcpu *v = &vcpus[vcpu_index];
+	enum bnb_shm_map_status before, after;
+
+	if (vcpu_index >= n_vcpus)
+		return;
+	pthread_mutex_lock(&mapcheck_lock);
+	before = mapcheck.status;
+	switch ((uintptr_t)udata) {
+	case BNB_MARK_START:
+		bnb_mapcheck_start(&mapcheck);
+		break;
+	case BNB_MARK_BEGIN:
+		v->calib_total = v->calib_on = 0;
+		v->calib_node = bnb_mapcheck_begin(&mapcheck);
+		break;
+	case BNB_MARK_END:
+		bnb_mapcheck_end(&mapcheck, v->calib_node, v->calib_total, v->calib_on);
+		v->calib_node = -1;
+		break;
+	case BNB_MARK_DONE:
+		bnb_mapcheck_done(&mapcheck);
+		break;
+	}
+	after = mapcheck.status;
+	publish_mapcheck();
+	pthread_mutex_unlock(&mapcheck_lock);
+	if (after == BNB_MAP_FAILED && before != BNB_MAP_FAILED)
+		map_check_failed();
+	if (after == BNB_MAP_OK && before != BNB_MAP_OK && args.verbose)
+		fprintf(stderr, "bnb-plugin: map check passed for %u nodes\n",
+			mapcheck.n_nodes);
+}
+
+/* ---- translation ------------------------------------------------------- */
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		int op = bnb_marker_op(qemu_plugin_insn_data(insn),
+				       qemu_plugin_insn_size(insn));
+
+		if (op) {
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
+				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)op);
+			continue;
+		}
+		qemu_plugin_register_vcpu_mem_cb(insn, on_access,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+	}
+}
+
+static void print_summary(void)
+{
+	uint64_t local, remote, delayed = 0, io = 0, unknown = 0;
+
+	bnb_shm_sum(shm, &local, &remote);
+	for (unsigned int i = 0; i < n_vcpus; i++) {
+		delayed += vcpus[i].ctr->delayed;
+		io += vcpus[i].ctr->io_reads + vcpus[i].ctr->io_writes;
+		unknown += vcpus[i].ctr->unknown_reads + vcpus[i].ctr->unknown_writes;
+	}
+	fprintf(stderr, "bnb-plugin: local=%llu remote=%llu io=%llu unknown=%llu delayed=%llu map=%u\n",
+		(unsigned long long)local, (unsigned long long)remote,
+		(unsigned long long)io, (unsigned long long)unknown,
+		(unsigned long long)delayed, shm->map_status);
+}
+
+static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
+{
+	shm_set_state(BNB_SHM_EXITED);
+	if (args.verbose)
+		print_summary();
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static void setup_delays(void)
+{
+	double tpn = bnb_ticks_per_ns();
+
+	ns_per_tick_q16 = (uint64_t)(65536.0 / tpn + 0.5);
+	for (unsigned int c = 0; c < args.n_nodes; c++)
+		for (unsigned int m = 0; m < args.n_nodes; m++)
+			delay_mult[c][m] = bnb_delay_mult(args.dist[c][m]);
+	fixed_ticks = (uint64_t)(args.base_ns * tpn + 0.5);
+	cap_ticks = (uint64_t)(args.cap_ns * tpn + 0.5);
+}
+
+static int setup_vcpus(char *err, size_t errlen)
+{
+	unsigned int i = 0;
+
+	vcpus = aligned_alloc(64, n_vcpus * sizeof(*vcpus));
+	if (!vcpus)
+		return snprintf(err, errlen, "bnb-plugin: out of memory"), -1;
+	memset(vcpus, 0, n_vcpus * sizeof(*vcpus));
+	for (unsigned int node = 0; node < args.n_nodes; node++)
+		for (unsigned int k = 0; k < args.cpus[node]; k++, i++) {
+			struct vcpu *v = &vcpus[i];
+
+			v->node = node;
+			v->calib_node = -1;
+			v->delay.mult = delay_mult[node];
+			v->delay.fixed = fixed_ticks;
+			v->delay.cap = cap_ticks;
+			if (use_cache &&
+			    bnb_cache_init(&v->cache, args.cache_kib << 10, args.cache_ways))
+				return snprintf(err, errlen,
+					"bnb-plugin: cache_kib=%lu with cache_ways=%lu: need KiB*1024/64/ways to be a power of two",
+					args.cache_kib, args.cache_ways), -1;
+		}
+	return 0;
+}
+
+static int install(const qemu_info_t *info, int argc, char **argv,
+		   char *err, size_t errlen)
+{
+	if (!info->system_emulation)
+		return snprintf(err, errlen, "bnb-plugin: needs system emulation"), -1;
+	if (bnb_args_parse(&args, argc, argv, err, errlen))
+		return -1;
+	n_vcpus = bnb_args_n_vcpus(&args);
+	if ((int)n_vcpus != info->system.smp_vcpus)
+		return snprintf(err, errlen,
+			"bnb-plugin: cpus= lists %u vCPUs but QEMU has %d",
+			n_vcpus, info->system.smp_vcpus), -1;
+	use_cache = args.delay && args.cache_kib;
+	bnb_addrmap_build(&amap, args.map, args.n_nodes, args.mem_bytes);
+	bnb_mapcheck_init(&mapcheck, args.n_nodes, args.map_min_pct);
+	setup_delays();
+	if (setup_vcpus(err, errlen) || shm_create(err, errlen))
+		return -1;
+	for (unsigned int i = 0; i < n_vcpus; i++)
+		vcpus[i].ctr = (struct bnb_shm_vcpu *)((char *)shm + shm->header_size +
+						       i * shm->vcpu_stride);
+	return 0;
+}
+
+BNB_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+				   int argc, char **argv)
+{
+	char err[PATH_MAX + 256];
+
+	if (install(info, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
+	shm_set_state(BNB_SHM_RUNNING);
+	if (args.verbose)
+		fprintf(stderr, "bnb-plugin: %u nodes, %u vCPUs, count=%d delay=%d base_ns=%lu cap_ns=%lu cache=%luKiB/%lu-way map=%s\n",
+			args.n_nodes, n_vcpus, args.count, args.delay,
+			args.base_ns, args.cap_ns, use_cache ? args.cache_kib : 0,
+			args.cache_ways, args.map == BNB_MAP_QEMU72 ? "qemu72" : "linear");
+	return 0;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Argument parsing of bnb-plugin: the launcher's topology and the knobs. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../bench/plugin/args.h"
+
+static struct bnb_plugin_args a;
+static char err[512];
+
+static int parse(int argc, char **argv)
+{
+	err[0] = '\0';
+	return bnb_args_parse(&a, argc, argv, err, sizeof(err));
+}
+
+#define PARSE(...) ({ char *v_[] = { __VA_ARGS__ }; parse(sizeof(v_) / sizeof(v_[0]), v_); })
+
+#define TOPO2 "nodes=2", "cpus=1:1", "mem_mib=512:512", "dist=10:20:20:10"
+
+Test(plugin_args, launcher_topology)
+{
+	cr_assert_eq(PARSE("nodes=4", "cpus=1:2:1:1", "mem_mib=256:512:256:128",
+			   "dist=10:16:22:28:16:10:16:22:22:16:10:16:28:22:30:10",
+			   "shm=/tmp/x.shm"), 0, "%s", err);
+	cr_assert_eq(a.n_nodes, 4);
+	cr_assert_eq(a.cpus[1], 2);
+	cr_assert_eq(bnb_args_n_vcpus(&a), 5);
+	cr_assert_eq(a.mem_bytes[1], 512ULL << 20);
+	cr_assert_eq(a.mem_bytes[3], 128ULL << 20);
+	cr_assert_eq(a.dist[0][3], 28);
+	cr_assert_eq(a.dist[3][2], 30, "asymmetric entry kept");
+	cr_assert_eq(a.dist[2][3], 16);
+	cr_assert_str_eq(a.shm_path, "/tmp/x.shm");
+}
+
+Test(plugin_args, defaults)
+{
+	cr_assert_eq(PARSE(TOPO2), 0, "%s", err);
+	cr_assert(a.count);
+	cr_assert(a.delay);
+	cr_assert_eq(a.base_ns, BNB_DEF_BASE_NS);
+	cr_assert_eq(a.cache_kib, BNB_DEF_CACHE_KIB);
+	cr_assert_eq(a.cache_ways, BNB_DEF_CACHE_WAYS);
+	cr_assert_eq(a.map, BNB_MAP_QEMU72);
+	cr_assert_eq(a.map_min_pct, 99);
+	cr_assert(a.map_fail_exit);
+	cr_assert_str_eq(a.shm_path, "");
+}
+
+Test(plugin_args, knobs)
+{
+	cr_assert_eq(PARSE(TOPO2, "count=off", "delay=0", "base_ns=150", "cache_kib=0",
+			   "cache_ways=4", "map=linear", "map_min_pct=95", "map_fail=flag",
+			   "verbose=yes"), 0, "%s", err);
+	cr_assert_not(a.count);
+	cr_assert_not(a.delay);
+	cr_assert_eq(a.base_ns, 150);
+	cr_assert_eq(a.cache_kib, 0);
+	cr_assert_eq(a.cache_ways, 4);
+	cr_assert_eq(a.map, BNB_MAP_LINEAR);
+	cr_assert_eq(a.map_min_pct, 95);
+	cr_assert_not(a.map_fail_exit);
+	cr_assert(a.verbose);
+}
+
+Test(plugin_args, last_value_wins)
+{
+	/* a --plugin-opt comes after the launcher's keys and overrides them */
+	cr_assert_eq(PARSE(TOPO2, "mem_mib=256:768", "base_ns=80", "base_ns=90"), 0, "%s", err);
+	cr_assert_eq(a.mem_bytes[0], 256ULL << 20);
+	cr_assert_eq(a.mem_bytes[1], 768ULL << 20);
+	cr_assert_eq(a.base_ns, 90);
+}
+
+static void expect_error(int rc, const char *needle)
+{
+	cr_assert_eq(rc, -1, "accepted bad input");
+	cr_assert(strstr(err, needle), "message '%s' lacks '%s'", err, needle);
+	cr_assert_null(strchr(err, '\n'), "message is one line");
+}
+
+Test(plugin_args, rejects_bad_input)
+{
+	expect_error(PARSE(TOPO2, "bogus=1"), "unknown option 'bogus'");
+	expect_error(PARSE(TOPO2, "delay"), "not key=value");
+	expect_error(PARSE(TOPO2, "delay=maybe"), "delay=maybe");
+	expect_error(PARSE(TOPO2, "base_ns=-5"), "base_ns=-5");
+	expect_error(PARSE(TOPO2, "base_ns=12x"), "base_ns=12x");
+	expect_error(PARSE(TOPO2, "cache_ways=0"), "cache_ways=0");
+	expect_error(PARSE(TOPO2, "map=guess"), "map=guess");
+	expect_error(PARSE(TOPO2, "map_min_pct=101"), "map_min_pct=101");
+	expect_error(PARSE("cpus=1", "mem_mib=1", "dist=10"), "missing nodes=");
+	expect_error(PARSE("nodes=0", "cpus=1", "mem_mib=1", "dist=10"), "nodes=0");
+	expect_error(PARSE("nodes=65", "cpus=1", "mem_mib=1", "dist=10"), "nodes=65");
+}
+
+static const struct {
+	const char *cpus, *mem, *dist, *needle;
+} bad_topologies[] = {
+	{ "cpus=1", "mem_mib=512:512", "dist=10:20:20:10", "cpus= must list one" },
+	{ "cpus=1:1", "mem_mib=512", "dist=10:20:20:10", "mem_mib= must list one" },
+	{ "cpus=1:1", "mem_mib=512:512", "dist=10:20:20", "dist= must hold" },
+	{ "cpus=1:1", "mem_mib=512:512", "dist=10:20:20:12", "row 1 column 1 is 12" },
+	{ "cpus=1:1", "mem_mib=512:512", "dist=10:10:20:10", "row 0 column 1 is 10" },
+	{ "cpus=1:1", "mem_mib=512:512", "dist=10:256:20:10", "row 0 column 1 is 256" },
+	{ "cpus=1:1", "mem_mib=0:512", "dist=10:20:20:10", "node 0: 0 MiB" },
+	{ "cpus=1:1", "mem_mib=512::512", "dist=10:20:20:10", "mem_mib=512::512" },
+	{ "cpus=1:1:", "mem_mib=512:512", "dist=10:20:20:10", "cpus=1:1:" },
+	{ "cpus=0:0", "mem_mib=512:512", "dist=10:20:20:10", "0 vCPUs in all" },
+};
+
+Test(plugin_args, rejects_inconsistent_topology)
+{
+	for (size_t i = 0; i < sizeof(bad_topologies) / sizeof(bad_topologies[0]); i++) {
+		char *argv[] = { "nodes=2", (char *)bad_topologies[i].cpus,
+				 (char *)bad_topologies[i].mem, (char *)bad_topologies[i].dist };
+
+		expect_error(parse(4, argv), bad_topologies[i].needle);
+	}
+}
