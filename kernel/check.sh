@@ -1,0 +1,149 @@
+#!/bin/bash
+# make kernel-check: the balancenuma series, checked the slow way.
+#
+#   kernel/check.sh [--quick]
+#
+# 1. every patch in kernel/patches/series applies, in order, with both
+#    patch -p1 and git apply, and the tree builds after each one with the
+#    guest config;
+# 2. the whole series builds with CONFIG_NUMA_BALANCING=n and with
+#    CONFIG_TRANSPARENT_HUGEPAGE=n;
+# 3. scripts/checkpatch.pl --strict reports no error in any patch.
+# --quick skips the per-patch builds (the tip is still built).
+#
+# It works in its own tree and object dirs under the kernel cache, never in
+# the tree kernel/build.sh uses, and ends with "kernel-check: N passed, N
+# failed". Build logs stay in $CACHE/check/logs.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${BNB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/balancenuma-bench}
+tarball=/usr/src/linux-source-6.1.tar.xz
+work=$cache/check
+tree=$work/linux
+logs=$work/logs
+quick=0
+
+die() { echo "kernel/check.sh: $*" >&2; exit 2; }
+
+case ${1:-} in
+--quick) quick=1 ;;
+"") ;;
+*) die "unknown option '$1' (usage: kernel/check.sh [--quick])" ;;
+esac
+
+# shellcheck source=kernel/tree.sh
+. "$here/tree.sh"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+patches=()
+while read -r p; do
+	p=${p%%#*}
+	p=${p//[[:space:]]/}
+	[ -n "$p" ] || continue
+	[ -r "$here/patches/$p" ] || die "series names $p, which is not in kernel/patches"
+	patches+=("$here/patches/$p")
+done < "$here/patches/series"
+[ ${#patches[@]} -gt 0 ] || die "kernel/patches/series lists no patch"
+
+mkdir -p "$work" "$logs"
+exec 9>"$work/lock"
+flock -n 9 || die "another kernel-check is running"
+[ -r "$tarball" ] || die "$tarball is missing: run 'make deps'"
+prepare_debian_tree "$tarball" "$tree"
+reset_tree "$tree"
+
+# The guest config with some options forced off: the lines that would turn
+# them on are dropped, since configure_obj insists that every CONFIG_*=
+# line of a fragment survives.
+config_without() {
+	local out=$1 opt
+	shift
+	grep -v -E "^CONFIG_($(IFS='|'; echo "$*"))(_[A-Z_]+)?=" \
+		"$here/config/guest.config" > "$out"
+	for opt in "$@"; do
+		echo "# CONFIG_$opt is not set" >> "$out"
+	done
+}
+
+# build LABEL OBJ LOG FRAGMENT...: build bzImage, report, and list the
+# compiler warnings in files the series touches.
+touched=$(cat "${patches[@]}" | sed -n 's|^+++ b/||p' | sort -u)
+build() {
+	local label=$1 obj=$2 log=$3 warnings
+	shift 3
+
+	configure_obj "$tree" "$obj" "$@"
+	if ! make -C "$tree" O="$obj" -j2 CC="ccache gcc" -s bzImage > "$log" 2>&1; then
+		fail "$label: build failed, see $log"
+		grep -E 'error|Error' "$log" | head -10
+		return
+	fi
+	warnings=$(grep -F -f <(echo "$touched") "$log" | grep -c 'warning:' || true)
+	if [ "$warnings" -gt 0 ]; then
+		fail "$label: $warnings compiler warning(s) in patched files, see $log"
+		return
+	fi
+	pass "$label: builds"
+}
+
+# apply_one PATCH: both tools must accept it; git apply changes the tree
+apply_one() {
+	local p=$1 name
+
+	name=$(basename "$p")
+	if ! (cd "$tree" && patch -p1 --dry-run -s -f < "$p" > /dev/null); then
+		fail "$name: does not apply with patch -p1"
+		return 1
+	fi
+	if ! git -C "$tree" apply "$p"; then
+		fail "$name: does not apply with git apply"
+		return 1
+	fi
+	pass "$name: applies with patch -p1 and git apply"
+}
+
+export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+export KBUILD_BUILD_TIMESTAMP='balancenuma-bench' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
+
+n=0
+for p in "${patches[@]}"; do
+	n=$((n + 1))
+	apply_one "$p" || break
+	if [ "$quick" = 0 ] || [ "$n" = ${#patches[@]} ]; then
+		build "step $n/${#patches[@]} ($(basename "$p")), guest config" \
+			"$work/obj-guest" "$logs/step$n.log" "$here/config/guest.config"
+	fi
+done
+
+if [ "$n" = ${#patches[@]} ]; then
+	config_without "$work/no-numa-balancing.config" NUMA_BALANCING
+	build "series with CONFIG_NUMA_BALANCING=n" "$work/obj-no-nb" \
+		"$logs/no-numa-balancing.log" "$work/no-numa-balancing.config"
+	grep -q '^CONFIG_NUMA_BALANCING=y' "$work/obj-no-nb/.config" &&
+		fail "CONFIG_NUMA_BALANCING is still set in $work/obj-no-nb"
+	config_without "$work/no-thp.config" TRANSPARENT_HUGEPAGE
+	build "series with CONFIG_TRANSPARENT_HUGEPAGE=n" "$work/obj-no-thp" \
+		"$logs/no-thp.log" "$work/no-thp.config"
+	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$work/obj-no-thp/.config" &&
+		fail "CONFIG_TRANSPARENT_HUGEPAGE is still set in $work/obj-no-thp"
+fi
+
+for p in "${patches[@]}"; do
+	out=$("$tree/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+	summary=$(echo "$out" | grep -E '^total:' || echo "total: 0 errors, 0 warnings, 0 checks")
+	if echo "$summary" | grep -q '^total: 0 errors'; then
+		pass "$(basename "$p"): checkpatch --strict: ${summary#total: }"
+	else
+		fail "$(basename "$p"): checkpatch --strict: ${summary#total: }"
+		echo "$out" | head -20
+	fi
+done
+
+reset_tree "$tree"
+echo "kernel-check: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the in-guest kernel tests (kt-*): TAP output, the
+ * kernel.* sysctls of the balancenuma series, /proc/vmstat counters and
+ * NUMA placement of threads and pages.
+ */
+#ifndef KT_H
+#define KT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* TAP: numbered results on stdout, the plan printed by kt_done() */
+void kt_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kt_skip(const char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void kt_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the plan, restore the sysctls, exit 0 if every test passed */
+int kt_done(void);
+/* Give up on the whole program: one "not ok", the plan, exit 1 */
+void kt_bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * kernel.NAME under /proc/sys/kernel. kt_sysctl_write() returns 0 or
+ * -errno of the write. kt_sysctl_set() remembers the first value it
+ * replaces, so kt_done() (or a signal) puts it back; it bails on failure.
+ */
+int kt_sysctl_read(const char *name, long *val);
+int kt_sysctl_write(const char *name, const char *text);
+void kt_sysctl_set(const char *name, long val);
+void kt_sysctl_restore(void);
+
+/* One /proc/vmstat counter, or -1 when it does not exist */
+long kt_vmstat(const char *name);
+
+/* The balancing counters, read together */
+enum kt_counter {
+	KT_PTE_UPDATES,
+	KT_HUGE_PTE_UPDATES,
+	KT_HINT_FAULTS,
+	KT_HINT_FAULTS_LOCAL,
+	KT_PAGES_MIGRATED,
+	KT_MIGRATE_RATELIMITED,
+	KT_PTE_SCAN_RATELIMITED,
+	KT_NR_COUNTERS,
+};
+extern const char *const kt_counter_names[KT_NR_COUNTERS];
+void kt_counters(long out[KT_NR_COUNTERS]);
+
+/* Needs two nodes with a CPU each; skips the whole program otherwise */
+void kt_require_nodes(int nr);
+/* Run the calling thread on the CPUs of @node only; bails on failure */
+void kt_run_on_node(int node);
+
+/* Anonymous memory without THP (unless @thp), not yet touched */
+void *kt_alloc(size_t bytes, bool thp);
+void kt_touch(void *buf, size_t bytes);
+/* Sum one word per page, so that every page is read */
+unsigned long kt_read_pages(const void *buf, size_t bytes);
+/* How many of the pages of @buf are on @node */
+long kt_pages_on_node(void *buf, size_t bytes, int node);
+
+double kt_now(void);
+/* Keep the CPU busy for @secs without touching memory */
+void kt_spin(double secs);
+
+#endif

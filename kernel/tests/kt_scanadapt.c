@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kt-scanadapt: kernel.numa_balancing_scan_adapt=1.
+ *
+ * A task whose hinting faults are all local (nothing migrates) scans
+ * 10 ms slower per fault, so its numa_scan_period in /proc/self/sched
+ * grows; once it stops faulting, the period goes back to the minimum
+ * after numa_balancing_scan_period_reset_ms.
+ */
+#include "kt_numa.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define BYTES		(8UL << 20)
+#define MIN_MS		100
+#define MAX_MS		3000
+#define RESET_MS	4000
+
+static long scan_period(void)
+{
+	FILE *f = fopen("/proc/self/sched", "r");
+	char line[256];
+	long val = -1;
+
+	if (!f)
+		kt_bail("cannot open /proc/self/sched");
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "numa_scan_period ", 17) && colon) {
+			sscanf(colon + 1, "%ld", &val);
+			break;
+		}
+	}
+	fclose(f);
+	if (val < 0)
+		kt_bail("no numa_scan_period in /proc/self/sched");
+	return val;
+}
+
+/* Fault on local pages until the period reaches @target or @secs passed */
+static long grow(void *buf, long target, double secs)
+{
+	double end = kt_now() + secs;
+	long period = scan_period();
+
+	while (period < target && kt_now() < end) {
+		kt_read_pages(buf, BYTES);
+		period = scan_period();
+	}
+	return period;
+}
+
+/* Run without touching @buf; the lowest period seen and when */
+static long idle_min(double secs, double *when)
+{
+	double start = kt_now();
+	long lowest = scan_period();
+
+	*when = 0;
+	while (lowest > MIN_MS && kt_now() - start < secs) {
+		long period = scan_period();
+
+		if (period < lowest) {
+			lowest = period;
+			*when = kt_now() - start;
+		}
+	}
+	return lowest;
+}
+
+int main(void)
+{
+	long first, grown, lowest, migrated;
+	double when;
+	void *buf;
+
+	kt_require_nodes(1);
+	kt_fast_scan();
+	kt_sysctl_set("numa_balancing_scan_period_max_ms", MAX_MS);
+	kt_sysctl_set("numa_balancing_scan_period_min_ms", MIN_MS);
+	kt_sysctl_set("numa_balancing_scan_period_reset_ms", RESET_MS);
+	kt_sysctl_set("numa_balancing_scan_adapt", 1);
+
+	kt_run_on_node(0);
+	buf = kt_alloc(BYTES, false);
+	kt_touch(buf, BYTES);
+
+	first = scan_period();
+	migrated = kt_vmstat("numa_pages_migrated");
+	grown = grow(buf, first + 1000, 20.0);
+	migrated = kt_vmstat("numa_pages_migrated") - migrated;
+	kt_diag("scan period %ld ms -> %ld ms with local faults, %ld pages migrated meanwhile",
+		first, grown, migrated);
+	kt_ok(grown >= first + 1000,
+	      "the scan period grows while faults do not migrate (%ld -> %ld ms)",
+	      first, grown);
+
+	lowest = idle_min((RESET_MS + MAX_MS) / 1000.0 + 5, &when);
+	kt_diag("lowest period %ld ms, %.1f s after the faults stopped",
+		lowest, when);
+	kt_ok(lowest == MIN_MS,
+	      "the scan period returns to the minimum after the reset period (%ld ms)",
+	      lowest);
+
+	munmap(buf, BYTES);
+	return kt_done();
+}

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The balancenuma patch series, tested inside one 2-node guest: each kt-*
+# program prints TAP; its results are renumbered here, prefixed with the
+# program's name. A program that dies before its plan counts as a failure.
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "balancenuma kernel tests"
+
+progs=(kt-sysctl kt-disabled kt-firstnode kt-migrate kt-ratelimit kt-scanadapt)
+
+cmd=
+for p in "${progs[@]}"; do
+	cmd+="echo '# kt: $p'; $p; echo \"# kt-exit: $p \$?\"; "
+done
+
+dir=$(run_dir kernel)
+bnb_vm "$dir" --nodes 2 --timeout 600 -- "$cmd" 2>"$dir/stderr"
+rc=$?
+case $rc in
+0 | 1) ;;
+*)
+	not_ok "guest ran the kernel tests (bnb-vm exit $rc: $(result_field "$dir" status))"
+	sed 's/^/# /' "$dir/stderr"
+	;;
+esac
+
+# Re-emit each program's TAP; remember which programs reached their plan.
+declare -A planned exited
+prog=
+while IFS= read -r line; do
+	case $line in
+	"# kt: "*) prog=${line#"# kt: "} ;;
+	"# kt-exit: "*)
+		read -r p status <<< "${line#"# kt-exit: "}"
+		exited[$p]=$status
+		;;
+	"1.."*) planned[$prog]=1 ;;
+	"#"*) echo "$line" ;;
+	*)
+		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
+			if [ -z "${BASH_REMATCH[1]}" ]; then
+				ok "$prog: ${BASH_REMATCH[2]}"
+			else
+				not_ok "$prog: ${BASH_REMATCH[2]}"
+			fi
+		else
+			diag "$prog: $line"
+		fi
+		;;
+	esac
+done < "$dir/out.log"
+
+for p in "${progs[@]}"; do
+	if [ -z "${planned[$p]:-}" ]; then
+		not_ok "$p ran to its plan (exit ${exited[$p]:-none})"
+	fi
+done
+
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$dir"
+done_testing
