@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
 	# kernel build
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
-	xz-utils ccache dwarves rsync git
+	xz-utils lz4 ccache dwarves git
 	# guest and emulation
 	qemu-system-x86 busybox-static numactl stress-ng linux-perf hwloc
 	# libraries for the project's C code
@@ -32,5 +32,4 @@ fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends ${missing[*]}
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -15,7 +15,9 @@ prepare_debian_tree() {
 	mv "$tmp"/linux-source-6.1 "$tree"
 	rmdir "$tmp"
 	git -C "$tree" init -q
-	git -C "$tree" -c core.autocrlf=false add -A
+	# A kernel tree is loose objects enough to trigger gc: not worth it here.
+	git -C "$tree" config gc.auto 0
+	git -C "$tree" add -f -A
 	git -C "$tree" -c user.name=bnb -c user.email=bnb@localhost \
 		commit -q -m pristine
 	touch "$tree/.bnb-pristine"
@@ -55,7 +57,8 @@ copy_user_tree() {
 	cp -a --no-preserve=ownership -u "$src"/. "$dst"/
 	rm -rf "$dst/.git"
 	git -C "$dst" init -q
-	git -C "$dst" add -A
+	git -C "$dst" config gc.auto 0
+	git -C "$dst" add -f -A
 	git -C "$dst" -c user.name=bnb -c user.email=bnb@localhost commit -q -m base
 }
 

@@ -164,6 +164,29 @@ static void add_ports(const struct vm_config *c, struct argv *a)
 	argv_add(a, "virtserialport,bus=vser.0,chardev=agent,name=bnb.agent");
 }
 
+/*
+ * One socket per node when every node with CPUs has as many: CPUs of
+ * different nodes must not share a last-level cache, or the guest's
+ * scheduler warns and builds odd domains. Otherwise a socket per CPU.
+ */
+static void add_smp(const struct bnb_topology *t, struct argv *a)
+{
+	int i, per = 0, total = topo_total_cpus(t);
+
+	for (i = 0; i < t->nodes; i++) {
+		if (!t->cpus[i])
+			continue;
+		if (!per)
+			per = t->cpus[i];
+		else if (per != t->cpus[i])
+			per = 1;
+	}
+	if (!per)
+		per = 1;
+	argv_add(a, "-smp");
+	argv_add(a, "%d,sockets=%d,cores=%d,threads=1", total, total / per, per);
+}
+
 void qemu_build_args(const struct vm_config *c, struct argv *a)
 {
 	const struct bnb_topology *t = &c->topo;
@@ -176,8 +199,7 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "%s", c->accel == ACCEL_KVM ? "kvm" : "tcg,thread=multi");
 	argv_add(a, "-cpu");
 	argv_add(a, "%s", c->accel == ACCEL_KVM ? "host" : "max");
-	argv_add(a, "-smp");
-	argv_add(a, "%d", topo_total_cpus(t));
+	add_smp(t, a);
 	argv_add(a, "-m");
 	argv_add(a, "%lluM", (unsigned long long)(topo_total_mem(t) >> 20));
 	argv_add(a, "-nodefaults");

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The launcher refuses bad topology input with a message naming the field,
 # and launches nothing.
+# shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 
 marker=$(mktemp)

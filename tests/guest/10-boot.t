@@ -1,10 +1,12 @@
 #!/bin/bash
 # Guests of 2 and 4 nodes with asymmetric tables boot; the guest sees the
 # configured topology; the launcher reports guest failures and hangs.
+# shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "boot tests"
 
 # Print the guest's view: distances, HMAT, counters, numa_balancing.
+# shellcheck disable=SC2016 # expanded by the guest's shell
 probe='for n in /sys/devices/system/node/node[0-9]*; do
 	echo "dist ${n##*node} $(cat $n/distance)"
 	for f in read_latency read_bandwidth; do

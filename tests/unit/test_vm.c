@@ -301,6 +301,21 @@ Test(qemu_args, tcg_multithreaded_by_default)
 	cr_assert_neq(find_arg("name=opt/bnb/cmd,file=/r/cmd"), -1);
 }
 
+Test(qemu_args, a_socket_per_node_when_balanced)
+{
+	cfg.topo.cpus[0] = cfg.topo.cpus[1] = 2;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("4,sockets=2,cores=2,threads=1"), -1);
+}
+
+Test(qemu_args, a_socket_per_cpu_when_unbalanced)
+{
+	cfg.topo.cpus[0] = 1;
+	cfg.topo.cpus[1] = 2;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("3,sockets=3,cores=1,threads=1"), -1);
+}
+
 /* Console classification */
 
 Test(console, markers)

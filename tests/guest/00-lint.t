@@ -1,0 +1,27 @@
+#!/bin/bash
+# Every shell script the project tracks is shellcheck-clean.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$BNB_ROOT" || exit 1
+
+if ! command -v shellcheck >/dev/null; then
+	skip "shellcheck" "shellcheck is not installed"
+	done_testing
+	exit 0
+fi
+# Shell scripts by name or by their first line.
+git ls-files | while read -r f; do
+	case $f in
+	*.sh | *.t | run.sh | .ci/run | tests/run-tests | bench/guest/init) echo "$f" ;;
+	*) head -c 64 "$f" 2>/dev/null | head -n1 | grep -qE '^#!.*(ba)?sh' && echo "$f" ;;
+	esac
+done | sort -u > "$BNB_ROOT/build/test-logs/shell-files"
+while read -r f; do
+	if out=$(shellcheck "$f" 2>&1); then
+		ok "shellcheck $f"
+	else
+		not_ok "shellcheck $f"
+		echo "$out" | sed 's/^/# /'
+	fi
+done < "$BNB_ROOT/build/test-logs/shell-files"
+done_testing
