@@ -11,7 +11,7 @@ $(BNB_COLLECT): $(BUILD)/obj/bench/collector/main.o $(COLLECT_OBJS)
 	$(CC) -o $@ $^ -ljson-c -lm
 
 COLLECT_TESTS := test_collector_reply test_collector_cost test_collector_window \
-	test_collector_output test_collector_agent
+	test_collector_output test_collector_plugin test_collector_agent
 UNIT_TESTS += $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS))
 
 # The end-to-end test runs the real agent, built for the host.

@@ -37,7 +37,8 @@
  *	                               (WHAT is vmstat, meminfo or maps)
  *	end\n                          last line of every reply
  *
- * A counter that the running kernel does not have (an unpatched kernel)
+ * In a reply with a "w" line, a node without an "m" line holds none of the
+ * followed pages.  A counter that the running kernel does not have (an unpatched kernel)
  * is simply not sent: absent is not zero.  NAME is 1..BNB_WIRE_MAX_NAME
  * characters of [a-z0-9_].  NODE is below BNB_WIRE_MAX_NODES.  A reply
  * carries at most BNB_WIRE_MAX_COUNTERS "c" lines.  Duplicate names or

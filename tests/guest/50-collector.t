@@ -1,0 +1,82 @@
+#!/bin/bash
+# The collector against the real agent in a guest: a misplaced stream
+# with balancing on shows hint faults, migrations and a rising
+# convergence; with balancing off there are no hint faults at all.
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "collector tests"
+
+collect=$BNB_ROOT/build/bin/bnb-collect
+
+# Threads on node 1, memory first touched on node 0.  The scanner is made
+# eager (debugfs knobs of 6.1) so that a few seconds of work suffice.
+# shellcheck disable=SC2016 # expanded by the guest's shell
+workload='d=/sys/kernel/debug/sched/numa_balancing
+echo 100 > $d/scan_delay_ms 2>/dev/null
+echo 100 > $d/scan_period_min_ms 2>/dev/null
+stream --size 16M --iterations 60 --placement misplaced --node 1 --locality-every 0 > /dev/null'
+
+# collected_run NAME BALANCING: boot a guest with the collector attached;
+# prints the run directory.
+collected_run() {
+	local dir cpid
+	dir=$(run_dir "collector-$1")
+	"$collect" --socket "$dir/agent.sock" --out "$dir/collect" \
+		--interval-ms 100 --pid-maps-every 5 2> "$dir/collect.log" &
+	cpid=$!
+	bnb_vm "$dir" --nodes 2 --balancing "$2" --agent-socket "$dir/agent.sock" \
+		--timeout 240 -- "$workload" > "$dir/vm.log" 2>&1
+	echo "vm=$?" > "$dir/status"
+	wait "$cpid"
+	echo "collect=$?" >> "$dir/status"
+	echo "$dir"
+}
+
+# col DIR NAME: the column NAME of every sample row (not the end row).
+col() {
+	awk -F, -v name="$2" '
+		/^#/ { next }
+		!hdr { for (i = 1; i <= NF; i++) if ($i == name) c = i; hdr = 1; next }
+		$8 == "ok" { print $c }' "$1/collect/timeseries.csv"
+}
+
+# total DIR COUNTER: its total in summary.json (pretty-printed, one key a line).
+total() {
+	sed -n "s/^ *\"$2\":\([0-9.]*\),\{0,1\}$/\1/p" "$1/collect/summary.json" | head -n 1
+}
+
+end_reason() {
+	sed -n 's/^ *"end":"\([a-z-]*\)",$/\1/p' "$1/collect/summary.json"
+}
+
+on=$(collected_run on on)
+diag "balancing on: $(tr '\n' ' ' < "$on/status") $(tail -n 1 "$on/collect.log")"
+check "guest and collector exit 0 (balancing on)" grep -qx 'vm=0' "$on/status"
+check "collector ends when the guest powers off" test "$(end_reason "$on")" = agent-gone
+samples=$(col "$on" sample | wc -l)
+check "at least 30 samples at 10 Hz ($samples)" test "$samples" -ge 30
+hints=$(total "$on" numa_hint_faults)
+migrated=$(total "$on" numa_pages_migrated)
+diag "numa_hint_faults=$hints numa_pages_migrated=$migrated"
+check "hint faults counted" test "${hints:-0}" -gt 0
+check "pages migrated" test "${migrated:-0}" -gt 0
+last_cost=$(col "$on" cost_cum | tail -n 1)
+check "cost accumulates ($last_cost u)" awk -v c="${last_cost:-0}" 'BEGIN { exit !(c > 0) }'
+conv=$(col "$on" convergence | grep -v '^$')
+first=$(head -n 1 <<<"$conv")
+last=$(tail -n 1 <<<"$conv")
+diag "convergence first=$first last=$last"
+check "convergence rises (first $first, last $last)" \
+	awk -v a="${first:-1}" -v b="${last:-0}" 'BEGIN { exit !(b > a) }'
+pages1=$(col "$on" node1_pages | grep -v '^$' | tail -n 1)
+diag "stream pages on node 1 at the last numa_maps walk: $pages1"
+check "numa_maps walk finds the stream's pages on node 1" test "${pages1:-0}" -gt 0
+
+off=$(collected_run off off)
+diag "balancing off: $(tr '\n' ' ' < "$off/status") $(tail -n 1 "$off/collect.log")"
+check "guest exits 0 (balancing off)" grep -qx 'vm=0' "$off/status"
+check "samples collected with balancing off" test "$(col "$off" sample | wc -l)" -ge 10
+check "no hint faults with balancing off" test "$(total "$off" numa_hint_faults)" = 0
+check "no PTE updates with balancing off" test "$(total "$off" numa_pte_updates)" = 0
+check "convergence undefined without hints" test -z "$(col "$off" convergence | tr -d '\n')"
+
+done_testing
