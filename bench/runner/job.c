@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One run: the collector in the background, the launcher in the
+ * foreground, one fresh guest. Both children get their own process group
+ * so that a Ctrl-C is handled here, once: the guest is stopped, the
+ * collector finishes its files, and the run is marked incomplete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "results.h"
+#include "runner.h"
+#include "wlout.h"
+
+#define MAX_ARGS 64
+#define PROGRESS_EVERY_S 10
+#define WATCHDOG_SLACK_S 60	/* beyond the launcher's own --timeout */
+#define COLLECT_GRACE_S 15
+
+volatile sig_atomic_t runner_interrupted;
+
+static void on_signal(int sig)
+{
+	runner_interrupted = sig;
+}
+
+void runner_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct argv {
+	char *v[MAX_ARGS];
+	int n;
+};
+
+static void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void arg(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->n >= MAX_ARGS - 1)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&a->v[a->n], fmt, ap) >= 0)
+		a->n++;
+	va_end(ap);
+	a->v[a->n] = NULL;
+}
+
+static void argv_free(struct argv *a)
+{
+	while (a->n)
+		free(a->v[--a->n]);
+}
+
+/* Start ARGV in its own process group with stdout+stderr to LOG. */
+static pid_t spawn(struct argv *a, const char *log)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		close(fd);
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execv(a->v[0], a->v);
+	fprintf(stderr, "bnb-run: cannot run %s: %m\n", a->v[0]);
+	_exit(127);
+}
+
+static void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+		    const char *tmp, const char *rundir)
+{
+	char *opts, *opt, *save = NULL;
+
+	arg(a, "%s", p->vm);
+	arg(a, "--kernel=%s", p->kernel);
+	arg(a, "--initrd=%s", p->initrd);
+	arg(a, "--nodes=%s", variant_get(v, "nodes"));
+	arg(a, "--cpus=%s", variant_get(v, "cpus"));
+	arg(a, "--mem=%s", variant_get(v, "mem"));
+	arg(a, "--distance=%s", variant_get(v, "distance"));
+	arg(a, "%s", strcmp(variant_get(v, "hmat"), "on") ? "--no-hmat" : "--hmat");
+	arg(a, "--balancing=%s", variant_get(v, "balancing"));
+	arg(a, "--accel=%s", variant_get(v, "accel"));
+	arg(a, "--timeout=%ld", p->time_limit);
+	arg(a, "--run-dir=%s", tmp);
+	arg(a, "--agent-socket=%s/agent.sock", tmp);
+	if (*variant_get(v, "append"))
+		arg(a, "--append=%s", variant_get(v, "append"));
+	if (p->plugin[0]) {
+		arg(a, "--plugin=%s", p->plugin);
+		arg(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
+		opts = strdup(variant_get(v, "plugin_opts"));
+		for (opt = strtok_r(opts, " \t", &save); opt; opt = strtok_r(NULL, " \t", &save))
+			arg(a, "--plugin-opt=%s", opt);
+		free(opts);
+	}
+	arg(a, "--");
+	a->v[a->n++] = guest_command(v);
+	a->v[a->n] = NULL;
+}
+
+static void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+			 const char *tmp, const char *rundir)
+{
+	arg(a, "%s", p->collect);
+	arg(a, "--socket=%s/agent.sock", tmp);
+	arg(a, "--out=%s", rundir);
+	arg(a, "--interval-ms=%s", variant_get(v, "interval_ms"));
+	arg(a, "--window-hints=%s", variant_get(v, "window_hints"));
+	arg(a, "--distance=%s", variant_get(v, "distance"));
+	if (p->plugin[0])
+		arg(a, "--plugin-shm=%s/plugin.shm", rundir);
+}
+
+struct status {
+	const char *state;	/* ok | failed | incomplete | running */
+	char reason[512];
+	const char *latency;
+	int vm_exit;
+	double elapsed_s;
+};
+
+static int write_status(const char *rundir, const struct status *s)
+{
+	char path[PATH_MAX + 16], tmp[PATH_MAX + 16];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/status", rundir);
+	snprintf(tmp, sizeof(tmp), "%s/status.tmp", rundir);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nvm_exit=%d\nelapsed_s=%.1f\n",
+		s->state, s->reason, s->latency, s->vm_exit, s->elapsed_s);
+	if (fclose(f))
+		return -1;
+	return rename(tmp, path);
+}
+
+/* The last defined convergence the collector wrote so far, or NAN. */
+static double current_convergence(const char *rundir)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
+	return csv_last(path, "convergence");
+}
+
+static void progress(const struct job *j, const char *rundir, double elapsed, const char *what)
+{
+	double conv = current_convergence(rundir);
+
+	if (isnan(conv))
+		printf("[%d/%d] %s rep %d: %s %.0f s, convergence -\n", j->id, j->total,
+		       j->variant, j->rep, what, elapsed);
+	else
+		printf("[%d/%d] %s rep %d: %s %.0f s, convergence %.2f\n", j->id, j->total,
+		       j->variant, j->rep, what, elapsed, conv);
+	fflush(stdout);
+}
+
+/* Wait for PID; stop its group after DEADLINE or on interrupt. */
+static int wait_child(pid_t pid, double start, double deadline, const struct job *j,
+		      const char *rundir, bool *killed)
+{
+	double next_progress = start + PROGRESS_EVERY_S, stop_at = 0;
+	int status;
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		double t = now_s();
+
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (!stop_at && (runner_interrupted || t > deadline)) {
+			*killed = true;
+			kill(-pid, SIGTERM);	/* the launcher quits QEMU via QMP */
+			stop_at = t + 10;
+		}
+		if (stop_at && t > stop_at)
+			kill(-pid, SIGKILL);
+		if (j && t >= next_progress) {
+			progress(j, rundir, t - start, "running");
+			next_progress += PROGRESS_EVERY_S;
+		}
+		usleep(200 * 1000);
+	}
+}
+
+static void stop_collector(pid_t pid)
+{
+	bool killed = false;
+	double t = now_s();
+
+	/* it ends by itself once the guest is gone; give it time to finish */
+	wait_child(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
+}
+
+static const char *const vm_exit_reasons[] = {
+	[0] = "", [1] = "workload exited non-zero", [2] = "launcher usage error",
+	[3] = "guest timeout or hang", [4] = "kernel panic/oops/BUG",
+	[5] = "QEMU could not run",
+};
+
+static void judge(const char *rundir, int vm_status, bool killed, struct status *s)
+{
+	char path[PATH_MAX * 2];
+	struct wl_summary wl;
+	int code = WIFEXITED(vm_status) ? WEXITSTATUS(vm_status) : -1;
+
+	s->vm_exit = code;
+	snprintf(path, sizeof(path), "%s/out.log", rundir);
+	wl_scan(path, &wl);
+	s->state = "failed";
+	if (runner_interrupted) {
+		s->state = "incomplete";
+		snprintf(s->reason, sizeof(s->reason), "interrupted by signal %d", (int)runner_interrupted);
+	} else if (killed) {
+		snprintf(s->reason, sizeof(s->reason), "runner time limit exceeded (launcher did not stop)");
+	} else if (wl.sysctl_error[0]) {
+		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
+	} else if (code < 0 || code > 5) {
+		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", vm_status);
+	} else if (code) {
+		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)", vm_exit_reasons[code], code);
+	} else if (!wl.found || !wl.ok) {
+		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
+	} else {
+		snprintf(path, sizeof(path), "%s/summary.json", rundir);
+		if (access(path, R_OK))
+			snprintf(s->reason, sizeof(s->reason), "collector wrote no summary.json (see collect.log)");
+		else
+			s->state = "ok";
+	}
+}
+
+/* Move the launcher's files from its short temporary dir into the run folder. */
+static void keep_vm_files(const char *tmp, const char *rundir)
+{
+	static const char *const files[] = { "console.log", "out.log", "result", "qemu.log" };
+	char from[PATH_MAX * 2], to[PATH_MAX + 32];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(from, sizeof(from), "%s/%s", tmp, files[i]);
+		snprintf(to, sizeof(to), "%s/%s", rundir, files[i]);
+		rename(from, to);
+	}
+	snprintf(from, sizeof(from), "%s/out.log", rundir);
+	snprintf(to, sizeof(to), "%s/workload.csv", rundir);
+	wl_extract_csv(from, to);
+}
+
+static int mkdirs(const char *path)
+{
+	char buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static void remove_tmp(const char *tmp)
+{
+	char path[PATH_MAX * 2];
+	static const char *const leftovers[] = { "agent.sock", "qmp.sock", "cmd" };
+	size_t i;
+
+	for (i = 0; i < sizeof(leftovers) / sizeof(leftovers[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmp, leftovers[i]);
+		unlink(path);
+	}
+	rmdir(tmp);
+}
+
+static int finish(const char *rundir, const struct job *j, struct status *s, double start)
+{
+	s->elapsed_s = now_s() - start;
+	write_status(rundir, s);
+	printf("[%d/%d] %s rep %d: %s after %.0f s%s%s\n", j->id, j->total, j->variant, j->rep,
+	       s->state, s->elapsed_s, s->reason[0] ? ": " : "", s->reason);
+	fflush(stdout);
+	if (!strcmp(s->state, "ok"))
+		return 0;
+	return strcmp(s->state, "incomplete") ? 1 : 130;
+}
+
+static int launch(const struct variant *v, const struct run_plan *p, const char *rundir,
+		  const struct job *j, struct status *s, double start)
+{
+	struct argv vm = { 0 }, col = { 0 };
+	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
+	pid_t vm_pid, col_pid;
+	bool killed = false;
+	int vm_status;
+
+	if (!mkdtemp(tmp)) {
+		snprintf(s->reason, sizeof(s->reason), "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	collect_args(&col, v, p, tmp, rundir);
+	vm_args(&vm, v, p, tmp, rundir);
+	snprintf(log, sizeof(log), "%s/collect.log", rundir);
+	col_pid = spawn(&col, log);
+	snprintf(log, sizeof(log), "%s/vm.log", rundir);
+	vm_pid = spawn(&vm, log);
+	vm_status = wait_child(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
+			       rundir, &killed);
+	stop_collector(col_pid);
+	keep_vm_files(tmp, rundir);
+	remove_tmp(tmp);
+	judge(rundir, vm_status, killed, s);
+	argv_free(&vm);
+	argv_free(&col);
+	return 0;
+}
+
+int run_job(const char *dir, const struct experiment *exp, const char *basedir,
+	    const struct job *j)
+{
+	const struct variant *v = experiment_variant(exp, j->variant);
+	struct status s = { .state = "running", .latency = "unknown" };
+	char rundir[PATH_MAX];
+	struct run_plan p;
+	double start = now_s();
+
+	snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
+	if (!v || mkdirs(rundir)) {
+		fprintf(stderr, "bnb-run: cannot create %s (variant %s)\n", rundir, j->variant);
+		return 1;
+	}
+	if (plan_run(v, basedir, &p, s.reason, sizeof(s.reason))) {
+		s.state = "failed";
+		return finish(rundir, j, &s, start);
+	}
+	s.latency = p.latency;
+	write_status(rundir, &s);
+	printf("[%d/%d] %s rep %d: started (latency %s)\n", j->id, j->total, j->variant,
+	       j->rep, p.latency);
+	fflush(stdout);
+	if (launch(v, &p, rundir, j, &s, start))
+		s.state = "failed";
+	return finish(rundir, j, &s, start);
+}

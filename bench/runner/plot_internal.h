@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared between the plot files: context, element lists, script output. */
+#ifndef BNB_PLOT_INTERNAL_H
+#define BNB_PLOT_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "results.h"
+
+struct plot_ctx {
+	const struct results *r;
+	char dir[PATH_MAX + 16];	/* DIR/plots */
+	int made;
+	int failed;
+};
+
+/* A list of plot elements, joined into one gnuplot `plot` command. */
+struct elems {
+	char *buf;
+	size_t len;
+	FILE *f;
+	int n;
+};
+
+void elems_open(struct elems *e);
+void elem(struct elems *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *elems_close(struct elems *e);
+
+/* Write NAME.gp drawing BODY (freed) as PNG and SVG, and run gnuplot. */
+int emit(struct plot_ctx *p, const char *name, char *body, int height);
+
+void plot_sweeps(struct plot_ctx *p);
+bool data_has(const struct plot_ctx *p, const char *rel, int col);
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sweep plots: for each swept sysctl, time to convergence, total cost and
+ * workload time against its value, one line per combination of the other
+ * parameters (the section it came from and the other swept values).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_internal.h"
+#include "stats.h"
+
+static const int panels[] = { M_CONV_90, M_COST_TOTAL, M_WORK_S };
+#define N_PANELS (sizeof(panels) / sizeof(panels[0]))
+
+/* The "other parameters" of V for KEY: base name plus other sweep points. */
+static void group_label(const struct variant *v, const char *key, char *buf, size_t len)
+{
+	size_t used = snprintf(buf, len, "%s", v->base);
+	int k;
+
+	for (k = 0; k < v->n_sweep && used < len; k++)
+		if (strcmp(v->sweep[k].key, key))
+			used += snprintf(buf + used, len - used, " %s=%s",
+					 v->sweep[k].key + strlen("sysctl."), v->sweep[k].value);
+}
+
+static const char *point_of(const struct variant *v, const char *key)
+{
+	int k;
+
+	for (k = 0; k < v->n_sweep; k++)
+		if (!strcmp(v->sweep[k].key, key))
+			return v->sweep[k].value;
+	return NULL;
+}
+
+static void write_point(FILE *f, const struct results *r, const struct variant *v,
+			const char *x)
+{
+	double vals[1024];
+	size_t i;
+
+	fprintf(f, "%s", x);
+	for (i = 0; i < N_PANELS; i++) {
+		struct describe d;
+		int n = results_values(r, v->name, panels[i], vals, 1024);
+
+		stats_describe(vals, n, &d);
+		fprintf(f, isfinite(d.mean) ? " %.6g" : " ?", d.mean);
+		fprintf(f, isfinite(d.stddev) ? " %.6g" : " 0", d.stddev);
+	}
+	fprintf(f, "\n");
+}
+
+/* One data file per group; returns the number of groups. */
+static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANELS])
+{
+	const struct experiment *exp = &p->r->exp;
+	char labels[EXP_MAX_VARIANTS][256], path[PATH_MAX * 3], rel[PATH_MAX];
+	int n_groups = 0, g, i;
+	size_t k;
+
+	for (i = 0; i < exp->n_variants; i++) {
+		const struct variant *v = &exp->variants[i];
+		char label[256];
+		FILE *f;
+
+		if (!point_of(v, key))
+			continue;
+		group_label(v, key, label, sizeof(label));
+		for (g = 0; g < n_groups && strcmp(labels[g], label); g++)
+			;
+		snprintf(rel, sizeof(rel), "data/sweep-%s-g%d.dat", key + strlen("sysctl."), g);
+		snprintf(path, sizeof(path), "%s/%s", p->dir, rel);
+		f = fopen(path, g == n_groups ? "w" : "a");
+		if (!f)
+			continue;
+		write_point(f, p->r, v, point_of(v, key));
+		fclose(f);
+		if (g < n_groups)
+			continue;
+		snprintf(labels[n_groups++], sizeof(labels[0]), "%s", label);
+	}
+	for (g = 0; g < n_groups; g++) {
+		snprintf(rel, sizeof(rel), "data/sweep-%s-g%d.dat", key + strlen("sysctl."), g);
+		for (k = 0; k < N_PANELS; k++)
+			if (data_has(p, rel, 2 + 2 * k))
+				elem(&e[k], "'%s' using 1:%zu:%zu with yerrorlines lw 2 pt 7 title '%s'",
+				     rel, 2 + 2 * k, 3 + 2 * k, labels[g]);
+	}
+	return n_groups;
+}
+
+static void sweep_plot(struct plot_ctx *p, const char *key)
+{
+	static const char *const ylabels[N_PANELS] = {
+		"time to 90% convergence (s)", "total cost (model units)", "workload time (s)",
+	};
+	const char *name = key + strlen("sysctl.");
+	struct elems e[N_PANELS];
+	char *body, file[PATH_MAX];
+	size_t len, k;
+	FILE *f;
+
+	for (k = 0; k < N_PANELS; k++)
+		elems_open(&e[k]);
+	if (!sweep_data(p, key, e) || (!e[0].n && !e[1].n && !e[2].n)) {
+		for (k = 0; k < N_PANELS; k++)
+			free(elems_close(&e[k]));
+		return;
+	}
+	f = open_memstream(&body, &len);
+	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
+		"set xlabel '%s'\nset key outside right top\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", p->r->exp.name, name, name);
+	for (k = 0; k < N_PANELS; k++) {
+		bool empty = !e[k].n;
+
+		elems_close(&e[k]);
+		fprintf(f, "set title '%s%s'\nset ylabel '%s'\n", ylabels[k],
+			empty ? " (no finished run has this figure)" : "", ylabels[k]);
+		/* an empty panel keeps the layout: a constant outside the range */
+		fprintf(f, "%s", empty ? "set yrange [0:1]\nplot [0:1] 2 notitle\nset yrange [*:*]\n" :
+			e[k].buf);
+		free(e[k].buf);
+	}
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+	snprintf(file, sizeof(file), "sweep-%s", name);
+	emit(p, file, body, 1100);
+}
+
+void plot_sweeps(struct plot_ctx *p)
+{
+	const struct experiment *exp = &p->r->exp;
+	const char *done[EXP_MAX_SWEEP];
+	int n_done = 0, i, k, d;
+
+	for (i = 0; i < exp->n_variants; i++) {
+		for (k = 0; k < exp->variants[i].n_sweep && n_done < EXP_MAX_SWEEP; k++) {
+			const char *key = exp->variants[i].sweep[k].key;
+
+			for (d = 0; d < n_done && strcmp(done[d], key); d++)
+				;
+			if (d < n_done)
+				continue;
+			done[n_done++] = key;
+			sweep_plot(p, key);
+		}
+	}
+}

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports: summary.json for machines, summary.md for people. Both carry
+ * the latency mode and the time-dilation note, because a number from a TCG
+ * guest without emulated latency means something different from one with.
+ */
+#include <libgen.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "stats.h"
+#include "sweep_report.h"
+
+#define MAX_REPS 1024
+
+const char time_dilation_note[] =
+	"Time dilation: under QEMU TCG guest code runs about 28x slower than on "
+	"the host (STREAM triad 0.8 vs 23 GB/s on the reference 2-core machine) "
+	"while guest timers run at host speed, so the NUMA scanner fires about "
+	"28x more often per unit of work than on real hardware. Scan-period "
+	"settings and cost per second do not transfer 1:1 to hardware.";
+
+static const struct { const char *mode, *note; } latency_notes[] = {
+	{ "emulated", "Latency: emulated. The TCG plugin charges remote accesses "
+		      "in proportion to the distance matrix, so balancing can show "
+		      "its benefit beside its cost." },
+	{ "uniform", "Latency: uniform. QEMU TCG without the latency plugin: all "
+		     "guest nodes have the same real latency, so these runs show "
+		     "the cost of balancing but not its benefit." },
+	{ "real", "Latency: real. KVM with guest nodes on distinct host NUMA "
+		  "nodes." },
+};
+
+const char *latency_note(const char *mode)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(latency_notes) / sizeof(latency_notes[0]); i++)
+		if (mode && !strcmp(mode, latency_notes[i].mode))
+			return latency_notes[i].note;
+	return "Latency: unknown (no finished run recorded it).";
+}
+
+const char *fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e4 && fabs(v) < 1e12)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+static struct json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static void jset(struct json_object *o, const char *key, struct json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* JSON keys of the double fields of a struct, for jset_doubles(). */
+struct double_field {
+	const char *key;
+	size_t offset;
+};
+
+static const struct double_field describe_fields[] = {
+	{ "mean", offsetof(struct describe, mean) },
+	{ "stddev", offsetof(struct describe, stddev) },
+	{ "cv", offsetof(struct describe, cv) },
+	{ "min", offsetof(struct describe, min) },
+	{ "median", offsetof(struct describe, median) },
+	{ "max", offsetof(struct describe, max) },
+};
+
+static const struct double_field welch_fields[] = {
+	{ "diff_pct", offsetof(struct welch, diff_pct) },
+	{ "ci95_lo_pct", offsetof(struct welch, ci_lo_pct) },
+	{ "ci95_hi_pct", offsetof(struct welch, ci_hi_pct) },
+	{ "diff", offsetof(struct welch, diff) },
+	{ "ci95_lo", offsetof(struct welch, ci_lo) },
+	{ "ci95_hi", offsetof(struct welch, ci_hi) },
+	{ "p_value", offsetof(struct welch, p) },
+};
+
+static void jset_doubles(struct json_object *o, const void *base,
+			 const struct double_field *fields, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		jset(o, fields[i].key, jnum(*(const double *)((const char *)base + fields[i].offset)));
+}
+
+static const char *unit_of(const struct results *r, const char *variant, int m)
+{
+	if (metric_defs[m].unit)
+		return metric_defs[m].unit;
+	return results_rate_unit(r, variant);
+}
+
+static const char *variant_latency(const struct results *r, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].latency[0])
+			return r->runs[i].latency;
+	return "unknown";
+}
+
+static void describe(const struct results *r, const char *variant, int m,
+		     struct describe *d)
+{
+	double v[MAX_REPS];
+	int n = results_values(r, variant, m, v, MAX_REPS);
+
+	stats_describe(v, n, d);
+}
+
+struct json_object *report_variant_json(const struct results *r, const char *variant)
+{
+	struct json_object *o = json_object_new_object(), *ms = json_object_new_object();
+	int counts[3] = { 0 }, i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant))
+			counts[r->runs[i].status]++;
+	jset(o, "name", json_object_new_string(variant));
+	jset(o, "latency", json_object_new_string(variant_latency(r, variant)));
+	jset(o, "rate_unit", json_object_new_string(results_rate_unit(r, variant)));
+	jset(o, "ok", json_object_new_int(counts[RUN_OK]));
+	jset(o, "failed", json_object_new_int(counts[RUN_FAILED]));
+	jset(o, "incomplete", json_object_new_int(counts[RUN_INCOMPLETE]));
+	for (i = 0; i < N_METRICS; i++) {
+		struct json_object *s = json_object_new_object();
+		struct describe d;
+
+		describe(r, variant, i, &d);
+		jset(s, "unit", json_object_new_string(unit_of(r, variant, i)));
+		jset(s, "n", json_object_new_int(d.n));
+		jset_doubles(s, &d, describe_fields, ARRAY_SIZE(describe_fields));
+		jset(ms, metric_defs[i].name, s);
+	}
+	jset(o, "metrics", ms);
+	return o;
+}
+
+static struct json_object *runs_json(const struct results *r)
+{
+	struct json_object *a = json_object_new_array();
+	int i, m;
+
+	for (i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+		struct json_object *o = json_object_new_object(), *ms = json_object_new_object();
+
+		jset(o, "variant", json_object_new_string(run->variant));
+		jset(o, "rep", json_object_new_int(run->rep));
+		jset(o, "status", json_object_new_string(run_status_name(run->status)));
+		jset(o, "reason", json_object_new_string(run->reason));
+		jset(o, "latency", json_object_new_string(run->latency));
+		for (m = 0; m < N_METRICS; m++)
+			jset(ms, metric_defs[m].name, jnum(run->m[m]));
+		jset(o, "metrics", ms);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static bool has_runs(const struct results *r, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant))
+			return true;
+	return false;
+}
+
+/* The baseline is the first variant of the file that has runs. */
+static const char *baseline(const struct results *r)
+{
+	int i;
+
+	for (i = 0; i < r->exp.n_variants; i++)
+		if (has_runs(r, r->exp.variants[i].name))
+			return r->exp.variants[i].name;
+	return NULL;
+}
+
+static void md_runs(FILE *md, const struct results *r)
+{
+	char b1[32], b2[32], b3[32];
+	int i;
+
+	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s) | "
+		"time to 90%% conv. (s) | guest wall (s) | reason |\n"
+		"|---|---|---|---|---|---|---|\n");
+	for (i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+
+		bool ok = run->status == RUN_OK;	/* others' figures mean nothing */
+
+		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s |\n", run->variant, run->rep,
+			run_status_name(run->status), fmt_num(ok ? run->m[M_WORK_S] : NAN, b1, sizeof(b1)),
+			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)),
+			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)), run->reason);
+	}
+	fprintf(md, "\n");
+}
+
+static void md_variant(FILE *md, const struct results *r, const char *variant)
+{
+	char b[7][32];
+	int m;
+
+	fprintf(md, "### %s\n\n| metric | unit | n | mean | stddev | CV %% | min | median | max |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", variant);
+	for (m = 0; m < N_METRICS; m++) {
+		struct describe d;
+
+		describe(r, variant, m, &d);
+		fprintf(md, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n",
+			metric_defs[m].label, unit_of(r, variant, m), d.n,
+			fmt_num(d.mean, b[0], 32), fmt_num(d.stddev, b[1], 32),
+			fmt_num(100 * d.cv, b[2], 32), fmt_num(d.min, b[3], 32),
+			fmt_num(d.median, b[4], 32), fmt_num(d.max, b[5], 32));
+	}
+	fprintf(md, "\n");
+}
+
+static const char *direction(const struct welch *w, int m)
+{
+	if (!w->significant || !isfinite(w->diff) || w->diff == 0 ||
+	    metric_defs[m].better == BETTER_NONE)
+		return "";
+	if ((w->diff < 0) == (metric_defs[m].better == BETTER_LOWER))
+		return " (better)";
+	return " (worse)";
+}
+
+struct json_object *report_compare(const struct results *ra, const char *va,
+				   const struct results *rb, const char *vb, FILE *md)
+{
+	struct json_object *o = json_object_new_object();
+	double a[MAX_REPS], b[MAX_REPS];
+	char s[9][32];
+	int m;
+
+	if (md)
+		fprintf(md, "| metric | unit | %s mean ± sd | %s mean ± sd | diff | diff %% | "
+			"95%% CI of diff %% | p (Welch) | |\n|---|---|---|---|---|---|---|---|---|\n",
+			va, vb);
+	for (m = 0; m < N_METRICS; m++) {
+		struct json_object *c = json_object_new_object();
+		int na = results_values(ra, va, m, a, MAX_REPS);
+		int nb = results_values(rb, vb, m, b, MAX_REPS);
+		struct describe da, db;
+		struct welch w;
+
+		stats_describe(a, na, &da);
+		stats_describe(b, nb, &db);
+		stats_welch(a, na, b, nb, &w);
+		jset(c, "unit", json_object_new_string(unit_of(ra, va, m)));
+		jset(c, "mean_a", jnum(da.mean));
+		jset(c, "mean_b", jnum(db.mean));
+		jset_doubles(c, &w, welch_fields, ARRAY_SIZE(welch_fields));
+		jset(c, "significant", json_object_new_boolean(w.significant));
+		jset(o, metric_defs[m].name, c);
+		if (!md)
+			continue;
+		fprintf(md, "| %s | %s | %s ± %s | %s ± %s | %s | %s | [%s, %s] | %s | %s%s |\n",
+			metric_defs[m].label, unit_of(ra, va, m),
+			fmt_num(da.mean, s[0], 32), fmt_num(da.stddev, s[1], 32),
+			fmt_num(db.mean, s[2], 32), fmt_num(db.stddev, s[3], 32),
+			fmt_num(db.mean - da.mean, s[8], 32),
+			fmt_num(w.diff_pct, s[4], 32), fmt_num(w.ci_lo_pct, s[5], 32),
+			fmt_num(w.ci_hi_pct, s[6], 32), fmt_num(w.p, s[7], 32),
+			w.significant ? "*" : "", direction(&w, m));
+	}
+	if (md)
+		fprintf(md, "\n`*` marks a difference significant at p < 0.05 (Welch's t-test, "
+			"two-sided); the CI is the 95 %% confidence interval of mean(%s) - mean(%s) "
+			"as percent of mean(%s).\n\n", vb, va, va);
+	return o;
+}
+
+static void notes(FILE *md, const struct results *r, struct json_object *root)
+{
+	struct json_object *lat = json_object_new_object();
+	const char *seen[EXP_MAX_VARIANTS];
+	int i, j, n_seen = 0;
+
+	for (i = 0; i < r->exp.n_variants; i++) {
+		const char *name = r->exp.variants[i].name, *mode;
+
+		if (!has_runs(r, name))
+			continue;
+		mode = variant_latency(r, name);
+		jset(lat, name, json_object_new_string(mode));
+		for (j = 0; j < n_seen && strcmp(seen[j], mode); j++)
+			;
+		if (j == n_seen) {
+			seen[n_seen++] = mode;
+			fprintf(md, "- %s\n", latency_note(mode));
+		}
+	}
+	fprintf(md, "- %s\n\n", time_dilation_note);
+	jset(root, "latency", lat);
+	jset(root, "time_dilation", json_object_new_string(time_dilation_note));
+}
+
+static void comparisons(FILE *md, const struct results *r, struct json_object *root)
+{
+	struct json_object *arr = json_object_new_array();
+	const char *base = baseline(r);
+	int i;
+
+	for (i = 0; base && i < r->exp.n_variants; i++) {
+		const char *name = r->exp.variants[i].name;
+		struct json_object *c;
+
+		if (!strcmp(name, base) || !has_runs(r, name))
+			continue;
+		fprintf(md, "### %s vs %s\n\n", name, base);
+		c = json_object_new_object();
+		jset(c, "baseline", json_object_new_string(base));
+		jset(c, "variant", json_object_new_string(name));
+		jset(c, "metrics", report_compare(r, base, r, name, md));
+		json_object_array_add(arr, c);
+	}
+	jset(root, "comparisons", arr);
+}
+
+static int write_json(const char *dir, const char *name, struct json_object *o)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
+		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path, json_util_get_last_err());
+		return -1;
+	}
+	return 0;
+}
+
+int report_write(const struct results *r)
+{
+	struct json_object *root = json_object_new_object(), *vars = json_object_new_array();
+	char path[PATH_MAX + 32];
+	time_t now = time(NULL);
+	char stamp[32];
+	FILE *md;
+	int i, rc;
+
+	snprintf(path, sizeof(path), "%s/summary.md.tmp", r->dir);
+	md = fopen(path, "w");
+	if (!md) {
+		fprintf(stderr, "bnb-run: cannot write %s: %m\n", path);
+		json_object_put(root);
+		json_object_put(vars);
+		return -1;
+	}
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	jset(root, "experiment", json_object_new_string(r->exp.name));
+	jset(root, "generated", json_object_new_string(stamp));
+	fprintf(md, "# Experiment %s\n\nResults in `%s`, generated %s.\n\n", r->exp.name,
+		r->dir, stamp);
+	notes(md, r, root);
+	md_runs(md, r);
+	fprintf(md, "## Statistics per variant (finished runs only)\n\n");
+	for (i = 0; i < r->exp.n_variants; i++) {
+		if (!has_runs(r, r->exp.variants[i].name))
+			continue;
+		md_variant(md, r, r->exp.variants[i].name);
+		json_object_array_add(vars, report_variant_json(r, r->exp.variants[i].name));
+	}
+	jset(root, "variants", vars);
+	jset(root, "baseline", baseline(r) ? json_object_new_string(baseline(r)) : NULL);
+	fprintf(md, "## Comparison against the baseline (%s)\n\n", baseline(r) ? baseline(r) : "-");
+	comparisons(md, r, root);
+	sweep_report(r, md, root);
+	jset(root, "runs", runs_json(r));
+	rc = fclose(md);
+	if (!rc) {
+		char final[PATH_MAX + 32];
+
+		snprintf(final, sizeof(final), "%s/summary.md", r->dir);
+		rc = rename(path, final);
+	}
+	rc |= write_json(r->dir, "summary.json", root);
+	json_object_put(root);
+	return rc ? -1 : 0;
+}
+
+static struct json_object *compare_entry(const struct results *ra, const char *va,
+					 const struct results *rb, const char *vb, FILE *md)
+{
+	struct json_object *c = json_object_new_object();
+
+	jset(c, "variant_a", json_object_new_string(va));
+	jset(c, "variant_b", json_object_new_string(vb));
+	jset(c, "metrics", report_compare(ra, va, rb, vb, md));
+	return c;
+}
+
+/* Pairs: variants of the same name; else the i-th of A with the i-th of B. */
+static int compare_pairs(const struct results *ra, const struct results *rb, FILE *md,
+			 struct json_object *arr)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rb->exp.n_variants; i++) {
+		const char *vb = rb->exp.variants[i].name;
+
+		if (!experiment_variant(&ra->exp, vb) || !has_runs(ra, vb) || !has_runs(rb, vb))
+			continue;
+		fprintf(md, "### %s\n\n", vb);
+		json_object_array_add(arr, compare_entry(ra, vb, rb, vb, md));
+		n++;
+	}
+	for (i = 0; !n && i < ra->exp.n_variants && i < rb->exp.n_variants; i++) {
+		const char *va = ra->exp.variants[i].name, *vb = rb->exp.variants[i].name;
+
+		fprintf(md, "### %s (A) vs %s (B)\n\n", va, vb);
+		json_object_array_add(arr, compare_entry(ra, va, rb, vb, md));
+	}
+	return n ? n : i;
+}
+
+int report_compare_dirs(const char *dir_a, const char *dir_b)
+{
+	struct results ra, rb;
+	struct json_object *root, *arr;
+	char err[512], path[PATH_MAX * 2], *a_copy;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *md;
+	int rc = 0;
+
+	if (results_load(dir_a, &ra, err, sizeof(err))) {
+		fprintf(stderr, "bnb-run: %s\n", err);
+		return 2;
+	}
+	if (results_load(dir_b, &rb, err, sizeof(err))) {
+		fprintf(stderr, "bnb-run: %s\n", err);
+		results_free(&ra);
+		return 2;
+	}
+	root = json_object_new_object();
+	arr = json_object_new_array();
+	md = open_memstream(&buf, &len);
+	fprintf(md, "# Compare A = %s, B = %s\n\n- A: %s\n- B: %s\n- %s\n\n", dir_a, dir_b,
+		latency_note(variant_latency(&ra, ra.exp.variants[0].name)),
+		latency_note(variant_latency(&rb, rb.exp.variants[0].name)), time_dilation_note);
+	if (!compare_pairs(&ra, &rb, md, arr)) {
+		fprintf(stderr, "bnb-run: no variant with finished runs to compare\n");
+		rc = 1;
+	}
+	fclose(md);
+	fputs(buf, stdout);
+	jset(root, "a", json_object_new_string(dir_a));
+	jset(root, "b", json_object_new_string(dir_b));
+	jset(root, "comparisons", arr);
+	a_copy = strdup(dir_a);
+	snprintf(path, sizeof(path), "%s/compare-%s.md", dir_b, basename(a_copy));
+	md = fopen(path, "w");
+	if (md) {
+		fputs(buf, md);
+		fclose(md);
+	}
+	snprintf(path, sizeof(path), "compare-%s.json", basename(a_copy));
+	if (!md || write_json(dir_b, path, root))
+		rc = 1;
+	free(a_copy);
+	free(buf);
+	json_object_put(root);
+	results_free(&ra);
+	results_free(&rb);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* summary.json / summary.md of a results folder, and folder comparisons. */
+#ifndef BNB_REPORT_H
+#define BNB_REPORT_H
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "results.h"
+
+/* Write DIR/summary.json and DIR/summary.md from R. */
+int report_write(const struct results *r);
+
+/* The statistics object of one variant (keys as in summary.json). */
+struct json_object *report_variant_json(const struct results *r, const char *variant);
+
+/*
+ * Compare variant VB of RB against baseline VA of RA, metric by metric:
+ * a JSON object and a markdown table on MD.
+ */
+struct json_object *report_compare(const struct results *ra, const char *va,
+				   const struct results *rb, const char *vb, FILE *md);
+
+/* `compare DIR_A DIR_B`: prints the table; writes DIR_B/compare-*.{md,json}. */
+int report_compare_dirs(const char *dir_a, const char *dir_b);
+
+/* Plain-language notes every report carries. */
+const char *latency_note(const char *mode);
+extern const char time_dilation_note[];
+
+/* Number formatting shared by tables: "-" for NAN. */
+const char *fmt_num(double v, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a results folder: which runs exist, how each ended, and the
+ * per-run metrics from the workload output, the collector's summary.json
+ * and the launcher's result file.
+ */
+#include <dirent.h>
+#include <libgen.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "results.h"
+#include "wlout.h"
+
+const struct metric_def metric_defs[N_METRICS] = {
+	[M_WORK_S]         = { "work_s", "workload time", "s", BETTER_LOWER },
+	[M_RATE]           = { "rate_mean", "workload rate", NULL, BETTER_HIGHER },
+	[M_COST_TOTAL]     = { "cost_total", "cost total", "units", BETTER_LOWER },
+	[M_COST_PER_S]     = { "cost_per_s", "cost per second", "units/s", BETTER_LOWER },
+	[M_MMTESTS_COST]   = { "mmtests_cost_total", "MMTests AutoNUMA cost", "units", BETTER_LOWER },
+	[M_PTE_UPDATES]    = { "numa_pte_updates", "numa_pte_updates", "", BETTER_NONE },
+	[M_HINT_FAULTS]    = { "numa_hint_faults", "numa_hint_faults", "", BETTER_NONE },
+	[M_HINT_LOCAL]     = { "numa_hint_faults_local", "numa_hint_faults_local", "", BETTER_NONE },
+	[M_PAGES_MIGRATED] = { "numa_pages_migrated", "numa_pages_migrated", "pages", BETTER_NONE },
+	[M_CONV_90]        = { "time_to_conv_90_s", "time to 90% convergence", "s", BETTER_LOWER },
+	[M_CONV_95]        = { "time_to_conv_95_s", "time to 95% convergence", "s", BETTER_LOWER },
+	[M_CONV_FINAL]     = { "convergence_final", "final convergence", "", BETTER_HIGHER },
+	[M_CONV_WEIGHTED]  = { "convergence_time_weighted", "time-weighted convergence", "", BETTER_HIGHER },
+	[M_LOCALITY]       = { "locality_final", "final page locality", "", BETTER_HIGHER },
+	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER },
+};
+
+static const char *const status_names[] = {
+	[RUN_OK] = "ok", [RUN_FAILED] = "failed", [RUN_INCOMPLETE] = "incomplete",
+};
+
+const char *run_status_name(enum run_status s)
+{
+	return status_names[s];
+}
+
+int kv_get(const char *path, const char *key, char *out, size_t outlen)
+{
+	size_t klen = strlen(key);
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != '=')
+			continue;
+		line[strcspn(line, "\r\n")] = 0;
+		snprintf(out, outlen, "%s", line + klen + 1);
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+static double json_number(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, key, &v))
+		return NAN;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static void load_collector(struct run *run)
+{
+	static const struct { int metric; const char *key; bool counter; } keys[] = {
+		{ M_COST_TOTAL, "cost_total", false },
+		{ M_COST_PER_S, "cost_per_s", false },
+		{ M_MMTESTS_COST, "mmtests_cost_total", false },
+		{ M_PTE_UPDATES, "numa_pte_updates", true },
+		{ M_HINT_FAULTS, "numa_hint_faults", true },
+		{ M_HINT_LOCAL, "numa_hint_faults_local", true },
+		{ M_PAGES_MIGRATED, "numa_pages_migrated", true },
+		{ M_CONV_90, "time_to_conv_90_s", false },
+		{ M_CONV_95, "time_to_conv_95_s", false },
+		{ M_CONV_FINAL, "convergence_final", false },
+		{ M_CONV_WEIGHTED, "convergence_time_weighted", false },
+	};
+	struct json_object *root, *counters = NULL;
+	char path[PATH_MAX * 2];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/summary.json", run->dir);
+	root = json_object_from_file(path);
+	if (!root)
+		return;
+	if (json_object_is_type(root, json_type_object)) {
+		json_object_object_get_ex(root, "counters", &counters);
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			run->m[keys[i].metric] = json_number(keys[i].counter ? counters : root,
+							     keys[i].key);
+	}
+	json_object_put(root);
+}
+
+static void load_workload(struct run *run)
+{
+	char path[PATH_MAX * 2];
+	struct wl_summary s;
+
+	snprintf(path, sizeof(path), "%s/out.log", run->dir);
+	if (wl_scan(path, &s))
+		return;
+	run->m[M_WORK_S] = s.work_s;
+	run->m[M_RATE] = s.rate_mean;
+	snprintf(run->rate_unit, sizeof(run->rate_unit), "%s", s.unit);
+	snprintf(path, sizeof(path), "%s/workload.csv", run->dir);
+	run->m[M_LOCALITY] = csv_last(path, "locality");	/* last sampled row */
+}
+
+static void load_status(struct run *run)
+{
+	char path[PATH_MAX * 2], value[512];
+
+	snprintf(path, sizeof(path), "%s/status", run->dir);
+	run->status = RUN_INCOMPLETE;
+	snprintf(run->reason, sizeof(run->reason), "no status file (the run never finished)");
+	if (kv_get(path, "status", value, sizeof(value)))
+		return;
+	if (!strcmp(value, "ok"))
+		run->status = RUN_OK;
+	else if (!strcmp(value, "failed"))
+		run->status = RUN_FAILED;
+	else if (!strcmp(value, "running"))
+		snprintf(run->reason, sizeof(run->reason),
+			 "status still 'running' (the runner was killed)");
+	if (kv_get(path, "latency", run->latency, sizeof(run->latency)))
+		run->latency[0] = 0;
+	if (!kv_get(path, "reason", value, sizeof(value)) && value[0])
+		snprintf(run->reason, sizeof(run->reason), "%s", value);
+	else if (run->status == RUN_OK)
+		run->reason[0] = 0;
+}
+
+void run_load(struct run *run)
+{
+	char path[PATH_MAX * 2], value[64];
+	int i;
+
+	for (i = 0; i < N_METRICS; i++)
+		run->m[i] = NAN;
+	run->rate_unit[0] = 0;
+	load_status(run);
+	load_workload(run);
+	load_collector(run);
+	snprintf(path, sizeof(path), "%s/result", run->dir);
+	if (!kv_get(path, "wall_ms", value, sizeof(value)))
+		run->m[M_WALL_S] = strtod(value, NULL) / 1000;
+	if (!isfinite(run->m[M_WALL_S]) || run->m[M_WALL_S] < 0)
+		run->m[M_WALL_S] = NAN;
+}
+
+static int rep_cmp(const void *a, const void *b)
+{
+	return ((const struct run *)a)->rep - ((const struct run *)b)->rep;
+}
+
+/* Add every runs/VARIANT/repN folder of V. */
+static void load_variant(struct results *r, const struct variant *v)
+{
+	char path[PATH_MAX + 512];
+	struct dirent *de;
+	int first = r->n_runs;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/runs/%s", r->dir, v->name);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct run *run;
+		int rep;
+		char tail;
+
+		if (sscanf(de->d_name, "rep%d%c", &rep, &tail) != 1 || rep < 1)
+			continue;
+		r->runs = realloc(r->runs, (r->n_runs + 1) * sizeof(*r->runs));
+		run = &r->runs[r->n_runs++];
+		memset(run, 0, sizeof(*run));
+		snprintf(run->variant, sizeof(run->variant), "%s", v->name);
+		run->rep = rep;
+		snprintf(run->dir, sizeof(run->dir), "%s/%s", path, de->d_name);
+		run_load(run);
+	}
+	closedir(d);
+	qsort(r->runs + first, r->n_runs - first, sizeof(*r->runs), rep_cmp);
+}
+
+/* The name of the file that was run (jobs.conf), else the folder's name
+ * without its timestamp. */
+static void set_experiment_name(struct results *r)
+{
+	char path[PATH_MAX * 2], name[EXP_NAME_MAX], *copy, *base;
+	int skip = 0;
+
+	snprintf(path, sizeof(path), "%s/jobs.conf", r->dir);
+	if (!kv_get(path, "name", name, sizeof(name)) && name[0]) {
+		snprintf(r->exp.name, sizeof(r->exp.name), "%s", name);
+		return;
+	}
+	copy = strdup(r->dir);
+	base = basename(copy);
+	sscanf(base, "%*8[0-9]-%*6[0-9]-%n", &skip);
+	snprintf(r->exp.name, sizeof(r->exp.name), "%s", base + skip);
+	free(copy);
+}
+
+int results_load(const char *dir, struct results *r, char *err, size_t errlen)
+{
+	char path[PATH_MAX * 2];
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
+	if (experiment_load(path, &r->exp, err, errlen))
+		return -1;
+	set_experiment_name(r);
+	for (i = 0; i < r->exp.n_variants; i++)
+		load_variant(r, &r->exp.variants[i]);
+	return 0;
+}
+
+void results_free(struct results *r)
+{
+	experiment_free(&r->exp);
+	free(r->runs);
+	memset(r, 0, sizeof(*r));
+}
+
+int results_values(const struct results *r, const char *variant, int metric,
+		   double *out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n_runs && n < max; i++)
+		if (r->runs[i].status == RUN_OK && !strcmp(r->runs[i].variant, variant))
+			out[n++] = r->runs[i].m[metric];
+	return n;
+}
+
+const char *results_rate_unit(const struct results *r, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].rate_unit[0])
+			return r->runs[i].rate_unit;
+	return "";
+}

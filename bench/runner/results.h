@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A results folder: DIR/experiment.ini, DIR/runs/VARIANT/repN/ with each
+ * run's files, and the per-run metrics the reports are built from.
+ */
+#ifndef BNB_RESULTS_H
+#define BNB_RESULTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "experiment.h"
+
+enum better { BETTER_NONE, BETTER_LOWER, BETTER_HIGHER };
+
+enum metric_id {
+	M_WORK_S, M_RATE, M_COST_TOTAL, M_COST_PER_S, M_MMTESTS_COST,
+	M_PTE_UPDATES, M_HINT_FAULTS, M_HINT_LOCAL, M_PAGES_MIGRATED,
+	M_CONV_90, M_CONV_95, M_CONV_FINAL, M_CONV_WEIGHTED, M_LOCALITY,
+	M_WALL_S, N_METRICS
+};
+
+struct metric_def {
+	const char *name;	/* JSON key */
+	const char *label;	/* table row */
+	const char *unit;	/* "" when dimensionless; rate uses the workload's */
+	enum better better;
+};
+
+extern const struct metric_def metric_defs[N_METRICS];
+
+enum run_status { RUN_OK, RUN_FAILED, RUN_INCOMPLETE };
+
+struct run {
+	char variant[EXP_NAME_MAX * 2];
+	int rep;
+	char dir[PATH_MAX + 1024];
+	enum run_status status;
+	char reason[512];
+	double m[N_METRICS];	/* NAN where not measured */
+	char rate_unit[32];
+	char latency[16];	/* emulated | uniform | real, from the status file */
+};
+
+struct results {
+	char dir[PATH_MAX];
+	struct experiment exp;
+	struct run *runs;
+	int n_runs;
+};
+
+/* Load DIR (its experiment.ini and every run folder found). */
+int results_load(const char *dir, struct results *r, char *err, size_t errlen);
+void results_free(struct results *r);
+
+/* Fill RUN's status and metrics from the files in RUN->dir. */
+void run_load(struct run *run);
+
+const char *run_status_name(enum run_status s);
+/* Metric values of VARIANT's finished (ok) runs, into OUT; returns count. */
+int results_values(const struct results *r, const char *variant, int metric,
+		   double *out, int max);
+/* The workload's rate unit as reported by VARIANT's runs, or "". */
+const char *results_rate_unit(const struct results *r, const char *variant);
+
+/* key=value files (RUN_DIR/status, bnb-vm's RUN_DIR/result) */
+int kv_get(const char *path, const char *key, char *out, size_t outlen);
+
+#endif

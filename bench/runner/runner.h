@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The run path: paths, jobs, one run, the schedule. */
+#ifndef BNB_RUNNER_H
+#define BNB_RUNNER_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "experiment.h"
+
+/* The repository: $BNB_ROOT, else three levels above build/bin/bnb-run. */
+const char *bnb_root(void);
+/* ROOT/REL into BUF. */
+const char *root_path(char *buf, size_t len, const char *rel);
+int copy_file(const char *from, const char *to);
+
+struct job {
+	int id;			/* 1-based line of jobs.tsv */
+	int total;
+	char variant[EXP_NAME_MAX * 2];
+	int rep;
+};
+
+/* Settings of one run, resolved against the machine. */
+struct run_plan {
+	char kernel[PATH_MAX];
+	char initrd[PATH_MAX];
+	char vm[PATH_MAX];
+	char collect[PATH_MAX];
+	char plugin[PATH_MAX];	/* empty: latency not emulated */
+	const char *latency;	/* emulated | uniform | real */
+	long time_limit;
+};
+
+/* Build the guest shell command of V (sysctls, then the workload). */
+char *guest_command(const struct variant *v);
+
+/* Resolve V's kernel, tools and latency mode; on error writes why. */
+int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
+	     char *why, size_t whylen);
+
+/* Set by SIGINT/SIGTERM; the run in progress is stopped and marked. */
+extern volatile sig_atomic_t runner_interrupted;
+void runner_catch_signals(void);
+
+/*
+ * Run job J of the results folder DIR in a fresh guest; writes
+ * DIR/runs/VARIANT/repN/. Returns 0 ok, 1 failed, 130 interrupted.
+ */
+int run_job(const char *dir, const struct experiment *exp, const char *basedir,
+	    const struct job *j);
+
+/* Job list files of DIR: jobs.tsv (id, variant, rep) and jobs.txt (commands). */
+int jobs_write(const char *dir, const struct experiment *exp, const char *only,
+	       int reps_override, int *n_jobs, char *err, size_t errlen);
+int jobs_read(const char *dir, int id, struct job *j);
+
+/* `bnb-run [EXPERIMENT] ...` and `bnb-run job DIR ID`. */
+struct run_opts {
+	const char *experiment;
+	const char *only;
+	const char *out;
+	int reps;		/* 0: as in the file */
+	int jobs;
+	bool no_plots;
+};
+int cmd_run(const struct run_opts *o);
+int cmd_job(const char *dir, const char *id);
+int cmd_report(const char *dir, bool plots);
+
+#endif

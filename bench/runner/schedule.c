@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The schedule: a results folder, a job list, and the jobs run one after
+ * another here or N at a time by GNU parallel. The job list is plain text
+ * (one command per line) so the same file can go to parallel --sshlogin or
+ * a Slurm array; `bnb-run report DIR` then writes the summary and plots.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+#include "runner.h"
+
+static bool selected(const struct variant *v, const char *only)
+{
+	return !only || !strcmp(v->name, only) || !strcmp(v->base, only);
+}
+
+int jobs_write(const char *dir, const struct experiment *exp, const char *only,
+	       int reps_override, int *n_jobs, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], self[PATH_MAX];
+	FILE *tsv, *txt;
+	int i, rep, n = 0;
+
+	snprintf(self, sizeof(self), "%s/build/bin/bnb-run", bnb_root());
+	snprintf(path, sizeof(path), "%s/jobs.tsv", dir);
+	tsv = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/jobs.txt", dir);
+	txt = fopen(path, "w");
+	if (!tsv || !txt) {
+		snprintf(err, errlen, "cannot write the job list in %s: %s", dir, strerror(errno));
+		if (tsv)
+			fclose(tsv);
+		if (txt)
+			fclose(txt);
+		return -1;
+	}
+	for (i = 0; i < exp->n_variants; i++) {
+		const struct variant *v = &exp->variants[i];
+		int reps = reps_override ? reps_override : variant_repetitions(v);
+
+		if (!selected(v, only))
+			continue;
+		for (rep = 1; rep <= reps; rep++) {
+			n++;
+			fprintf(tsv, "%d\t%s\t%d\n", n, v->name, rep);
+			fprintf(txt, "BNB_ROOT='%s' '%s' job '%s' %d\n", bnb_root(), self, dir, n);
+		}
+	}
+	fclose(tsv);
+	fclose(txt);
+	*n_jobs = n;
+	if (!n)
+		snprintf(err, errlen, "no variant named '%s' (see the section names)", only);
+	return n ? 0 : -1;
+}
+
+int jobs_read(const char *dir, int id, struct job *j)
+{
+	char path[PATH_MAX + 32], line[512];
+	FILE *f;
+	int got = 0, lid, rep;
+	char name[EXP_NAME_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/jobs.tsv", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	j->total = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d\t%255s\t%d", &lid, name, &rep) != 3)
+			continue;
+		j->total++;
+		if (lid != id)
+			continue;
+		j->id = id;
+		j->rep = rep;
+		snprintf(j->variant, sizeof(j->variant), "%s", name);
+		got = 1;
+	}
+	fclose(f);
+	return got ? 0 : -1;
+}
+
+/* results/<UTC timestamp>-<experiment>, or --out DIR (must not hold runs). */
+static int make_results_dir(const struct run_opts *o, const struct experiment *exp,
+			    char *dir, size_t len)
+{
+	char stamp[32], path[PATH_MAX + 32], *abs;
+	time_t now = time(NULL);
+
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
+	if (o->out)
+		snprintf(dir, len, "%s", o->out);
+	else
+		snprintf(dir, len, "%s/results/%s-%s", bnb_root(), stamp, exp->name);
+	snprintf(path, sizeof(path), "%s/runs", dir);
+	if (!access(path, F_OK)) {
+		fprintf(stderr, "bnb-run: %s already holds runs; choose another --out\n", dir);
+		return -1;
+	}
+	mkdir(dir, 0755);
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		fprintf(stderr, "bnb-run: cannot create %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	abs = realpath(dir, NULL);	/* job lines must work from any cwd */
+	if (abs) {
+		snprintf(dir, len, "%s", abs);
+		free(abs);
+	}
+	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
+	return copy_file(o->experiment, path);
+}
+
+/* Relative kernel paths in the experiment are relative to its folder. */
+static int write_conf(const char *dir, const char *experiment, const char *name)
+{
+	char path[PATH_MAX + 32], *copy = realpath(experiment, NULL);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
+	f = fopen(path, "w");
+	if (!f || !copy) {
+		free(copy);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fprintf(f, "name=%s\nsource=%s\n", name, copy);
+	fprintf(f, "basedir=%s\n", dirname(copy));
+	free(copy);
+	return fclose(f);
+}
+
+static int run_sequential(const char *dir, const struct experiment *exp, const char *basedir,
+			  int n_jobs)
+{
+	int id, rc = 0, r;
+
+	for (id = 1; id <= n_jobs && !runner_interrupted; id++) {
+		struct job j;
+		struct results res;
+		char err[512];
+
+		if (jobs_read(dir, id, &j))
+			return 1;
+		r = run_job(dir, exp, basedir, &j);
+		rc = r > rc ? r : rc;
+		/* incremental: the summary always reflects what has finished */
+		if (!results_load(dir, &res, err, sizeof(err))) {
+			report_write(&res);
+			results_free(&res);
+		}
+	}
+	return runner_interrupted ? 130 : rc;
+}
+
+static int run_parallel(const char *dir, int jobs)
+{
+	char list[PATH_MAX + 32], joblog[PATH_MAX + 32], n[16];
+	int status;
+	pid_t pid;
+
+	snprintf(list, sizeof(list), "%s/jobs.txt", dir);
+	snprintf(joblog, sizeof(joblog), "%s/parallel.joblog", dir);
+	snprintf(n, sizeof(n), "%d", jobs);
+	pid = fork();
+	if (!pid) {
+		execlp("parallel", "parallel", "--will-cite", "--line-buffer", "-j", n,
+		       "--joblog", joblog, "-a", list, (char *)NULL);
+		fprintf(stderr, "bnb-run: cannot run GNU parallel: %m\n");
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (runner_interrupted)
+		return 130;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 1;
+}
+
+int cmd_report(const char *dir, bool plots)
+{
+	struct results res;
+	char err[512];
+	int rc;
+
+	if (results_load(dir, &res, err, sizeof(err))) {
+		fprintf(stderr, "bnb-run: %s\n", err);
+		return 2;
+	}
+	rc = report_write(&res);
+	if (plots && !rc)
+		rc = plot_all(&res);
+	results_free(&res);
+	return rc ? 1 : 0;
+}
+
+int cmd_run(const struct run_opts *o)
+{
+	struct experiment exp;
+	char err[1024], dir[PATH_MAX], basedir[PATH_MAX], *copy;
+	int n_jobs, rc, rrc;
+
+	if (experiment_load(o->experiment, &exp, err, sizeof(err))) {
+		fprintf(stderr, "bnb-run: %s\n", err);
+		return 2;
+	}
+	if (make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
+	    jobs_write(dir, &exp, o->only, o->reps, &n_jobs, err, sizeof(err))) {
+		if (err[0])
+			fprintf(stderr, "bnb-run: %s\n", err);
+		experiment_free(&exp);
+		return 2;
+	}
+	copy = realpath(o->experiment, NULL);
+	snprintf(basedir, sizeof(basedir), "%s", copy ? dirname(copy) : ".");
+	free(copy);
+	printf("bnb-run: %s: %d runs (%d variants), results in %s\n", exp.name, n_jobs,
+	       exp.n_variants, dir);
+	fflush(stdout);
+	if (!o->jobs) {
+		printf("bnb-run: job list %s/jobs.txt written, nothing run; afterwards: bnb-run report %s\n",
+		       dir, dir);
+		experiment_free(&exp);
+		return 0;
+	}
+	runner_catch_signals();
+	if (o->jobs > 1)
+		rc = run_parallel(dir, o->jobs);
+	else
+		rc = run_sequential(dir, &exp, basedir, n_jobs);
+	experiment_free(&exp);
+	rrc = cmd_report(dir, !o->no_plots);
+	printf("bnb-run: summary in %s/summary.md%s\n", dir,
+	       rc == 130 ? " (interrupted: finished runs kept, the current one marked incomplete)" : "");
+	if (rc)
+		return rc;
+	return rrc ? 1 : 0;
+}
+
+int cmd_job(const char *dir, const char *id_text)
+{
+	struct experiment exp;
+	char err[1024], path[PATH_MAX + 32], basedir[PATH_MAX];
+	struct job j;
+	long id;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
+	if (kv_get(path, "basedir", basedir, sizeof(basedir)))
+		snprintf(basedir, sizeof(basedir), "%s", dir);
+	if (sscanf(id_text, "%ld", &id) != 1 || jobs_read(dir, (int)id, &j)) {
+		fprintf(stderr, "bnb-run: job '%s' not in %s/jobs.tsv\n", id_text, dir);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
+	if (experiment_load(path, &exp, err, sizeof(err))) {
+		fprintf(stderr, "bnb-run: %s\n", err);
+		return 2;
+	}
+	runner_catch_signals();
+	rc = run_job(dir, &exp, basedir, &j);
+	experiment_free(&exp);
+	return rc;
+}

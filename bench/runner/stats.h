@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Descriptive statistics and Welch's t-test, on top of GSL. */
+#ifndef BNB_STATS_H
+#define BNB_STATS_H
+
+#include <stdbool.h>
+
+struct describe {
+	int n;			/* finite samples used */
+	double mean, stddev, cv, min, median, max;	/* NAN when undefined */
+};
+
+/*
+ * Welch comparison of B against A (A is the baseline): diff = mean(B) -
+ * mean(A), its 95 % confidence interval, the two-sided p-value, and all
+ * three also as percent of mean(A). Fields are NAN when undefined.
+ */
+struct welch {
+	double diff, ci_lo, ci_hi;
+	double diff_pct, ci_lo_pct, ci_hi_pct;
+	double t, df, p;
+	bool significant;	/* p < 0.05 */
+};
+
+/* NaN samples (metric not available in that run) are skipped. */
+void stats_describe(const double *x, int n, struct describe *d);
+void stats_welch(const double *a, int na, const double *b, int nb, struct welch *w);
+
+#define STATS_ALPHA 0.05
+
+#endif

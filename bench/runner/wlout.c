@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading what a workload printed. The guest output file mixes the
+ * workload's CSV with comment lines (its own and the runner's), and it comes
+ * from the guest, so nothing is trusted: values are parsed strictly and
+ * strings are bounded and reduced to printable characters.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wlout.h"
+
+static void copy_printable(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i] && src[i] != '\n'; i++)
+		dst[i] = isprint((unsigned char)src[i]) ? src[i] : '?';
+	dst[i] = 0;
+}
+
+static double field_value(const char *line, const char *key)
+{
+	char pat[64], *end;
+	const char *p;
+	double v;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return NAN;
+	errno = 0;
+	v = strtod(p + strlen(pat), &end);
+	if (errno || end == p + strlen(pat) || (*end && !isspace((unsigned char)*end)) ||
+	    !isfinite(v))
+		return NAN;
+	return v;
+}
+
+static void parse_summary(const char *line, struct wl_summary *s)
+{
+	const char *st = strstr(line, " status=");
+
+	s->found = true;
+	s->ok = st && !strncmp(st + 8, "ok", 2) && (!st[10] || isspace((unsigned char)st[10]));
+	s->work_s = field_value(line, "work_s");
+	s->rate_mean = field_value(line, "rate_mean");
+}
+
+static void parse_unit(const char *line, struct wl_summary *s)
+{
+	const char *p = strstr(line, "rate=");
+	char unit[32];
+	size_t n;
+
+	if (!p || s->unit[0])
+		return;
+	copy_printable(unit, sizeof(unit), p + 5);
+	n = strcspn(unit, " \t\r");
+	unit[n] = 0;
+	snprintf(s->unit, sizeof(s->unit), "%s", unit);
+}
+
+int wl_scan(const char *path, struct wl_summary *s)
+{
+	char line[4096];
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	s->work_s = s->rate_mean = NAN;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (!strncmp(line, "# summary ", 10))
+			parse_summary(line + 9, s);
+		else if (!strncmp(line, "# unit ", 7))
+			parse_unit(line, s);
+		else if (!strncmp(line, WL_SYSCTL_MARK, strlen(WL_SYSCTL_MARK)) &&
+			 !s->sysctl_error[0])
+			copy_printable(s->sysctl_error, sizeof(s->sysctl_error),
+				       line + strlen(WL_SYSCTL_MARK));
+	}
+	fclose(f);
+	return 0;
+}
+
+int wl_extract_csv(const char *in, const char *out)
+{
+	char line[65536];
+	FILE *f, *o;
+
+	f = fopen(in, "r");
+	if (!f)
+		return -1;
+	o = fopen(out, "w");
+	if (!o) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && line[0] != '\n' && strchr(line, ','))
+			fputs(line, o);
+	fclose(f);
+	return fclose(o);
+}

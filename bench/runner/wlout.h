@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The workload output contract (docs/HACKING.md): CSV plus comment lines. */
+#ifndef BNB_WLOUT_H
+#define BNB_WLOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct wl_summary {
+	bool found;		/* a "# summary" line was seen */
+	bool ok;		/* status=ok */
+	double work_s, rate_mean;	/* NAN when missing or malformed */
+	char unit[32];		/* from "# unit rate=..." */
+	char sysctl_error[256];	/* the runner's guest-side sysctl failure */
+};
+
+/* Scan PATH for the "# unit", "# summary" and runner error lines. */
+int wl_scan(const char *path, struct wl_summary *s);
+
+/* Copy the CSV part of the guest output IN (header and rows) to OUT. */
+int wl_extract_csv(const char *in, const char *out);
+
+/* Marker the guest command prints when a sysctl cannot be set. */
+#define WL_SYSCTL_MARK "# bnb-run: sysctl error: "
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Experiment parser: every error path names file, line and key; inheritance
+ * and sweep expansion; the guest command and the job list.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "keys.h"
+#include "runner.h"
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-exp-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(experiment, .init = setup, .fini = teardown);
+
+static const char *write_ini(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+#define OK_GLOBAL "[global]\nworkload = stream\n"
+
+/* Each bad file and the exact start of the message it must produce. */
+static const struct {
+	const char *text;
+	const char *error;	/* after "PATH:" */
+} bad_files[] = {
+	{ OK_GLOBAL "[a]\nbogus = 1\n", "4: key 'bogus': unknown key" },
+	{ OK_GLOBAL "[a]\nnodes = 0\n", "4: key 'nodes': bad value '0' (want an integer 1..64)" },
+	{ OK_GLOBAL "[a]\nnodes = two\n", "4: key 'nodes': bad value 'two'" },
+	{ OK_GLOBAL "[a]\nbalancing = maybe\n", "4: key 'balancing': bad value 'maybe' (want one of on|off)" },
+	{ OK_GLOBAL "[a]\nmem = 513M\n", "4: key 'mem': bad value '513M'" },
+	{ OK_GLOBAL "[a]\nmem = 1T\n", "4: key 'mem': bad value '1T'" },
+	{ OK_GLOBAL "[a]\ncpus = 1,,2\n", "4: key 'cpus': bad value '1,,2'" },
+	{ OK_GLOBAL "[a]\ndistance = 10,20;20\n", "4: key 'distance': bad value '10,20;20'" },
+	{ OK_GLOBAL "[a]\ndistance = 10,5;5,10\n", "4: key 'distance': bad value '10,5;5,10'" },
+	{ OK_GLOBAL "[a]\ntime_limit = 1e3\n", "4: key 'time_limit': bad value '1e3'" },
+	{ OK_GLOBAL "[a]\nkernel =\n", "4: key 'kernel': empty value" },
+	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1;reboot\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
+	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = $(reboot)\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
+	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 500:100:10\n", "4: key 'sysctl.scan_period_min_ms': bad range '500:100:10'" },
+	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1:1000:1\n", "4: key 'sysctl.scan_period_min_ms': range '1:1000:1' has more than 64 values" },
+	{ OK_GLOBAL "[a]\nsysctl.Bad/Name = 1\n", "4: key 'sysctl.Bad/Name': unknown key" },
+	{ OK_GLOBAL "[a]\nobjective = cost\n", "4: key 'objective': allowed only in [global]" },
+	{ OK_GLOBAL "[a]\nnodes = 2\nnodes = 3\n", "5: key 'nodes': duplicate key" },
+	{ OK_GLOBAL "[a]\nthis line has no equals sign\n", "4: syntax error" },
+	{ OK_GLOBAL "[a b]\nnodes = 2\n", "3: bad section name" },
+	{ "[global]\nnodes = 2\n\n[a]\nbalancing = on\n", "4: key 'workload': missing required key in section [a]" },
+	{ OK_GLOBAL "nodes = 3\ncpus = 1,1\n[a]\n", "4: key 'cpus': has 2 entries but variant 'a' has 3 nodes" },
+	{ OK_GLOBAL "nodes = 2\n[a]\ndistance = 10,20,30;20,10,20;30,20,10\n", "5: key 'distance': has 3 entries but variant 'a' has 2 nodes" },
+	{ OK_GLOBAL, "2: no variant sections" },
+	{ OK_GLOBAL "[a]\nsysctl.x = 1,2,1\n", "4: key 'sysctl.x': value listed twice: 1" },
+};
+
+Test(experiment, every_error_names_file_line_and_key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
+		struct experiment exp;
+		char err[512], want[512];
+		const char *path = write_ini("bad.ini", bad_files[i].text);
+
+		snprintf(want, sizeof(want), "%s:%s", path, bad_files[i].error);
+		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1,
+			     "case %zu parsed but should fail: %s", i, bad_files[i].text);
+		cr_assert(!strncmp(err, want, strlen(want)),
+			  "case %zu:\n got: %s\nwant: %s", i, err, want);
+	}
+}
+
+Test(experiment, long_line_is_an_error)
+{
+	struct experiment exp;
+	char text[1024], err[512];
+
+	snprintf(text, sizeof(text), OK_GLOBAL "[a]\ndescription = %0600d\n", 1);
+	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, ":4: line too long"), "%s", err);
+}
+
+Test(experiment, missing_file)
+{
+	struct experiment exp;
+	char err[512];
+
+	cr_assert_eq(experiment_load("/nonexistent/x.ini", &exp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "/nonexistent/x.ini: cannot open"), "%s", err);
+}
+
+Test(experiment, inheritance_and_defaults)
+{
+	struct experiment exp;
+	const struct variant *a, *b;
+	char err[512];
+	const char *path = write_ini("inh.ini",
+		"; comment\n[global]\nnodes = 4\ncpus = 2\nworkload = stream --size 8M\n"
+		"repetitions = 5\n\n[a]\nbalancing = off\n\n[b]\nnodes = 2\nworkload = thp\n");
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(exp.name, "inh");
+	cr_assert_eq(exp.n_variants, 2);
+	a = experiment_variant(&exp, "a");
+	b = experiment_variant(&exp, "b");
+	cr_assert_not_null(a);
+	cr_assert_not_null(b);
+	cr_assert_str_eq(variant_get(a, "nodes"), "4");
+	cr_assert_str_eq(variant_get(a, "cpus"), "2");
+	cr_assert_str_eq(variant_get(a, "balancing"), "off");
+	cr_assert_str_eq(variant_get(a, "workload"), "stream --size 8M");
+	cr_assert_str_eq(variant_get(b, "nodes"), "2");
+	cr_assert_str_eq(variant_get(b, "balancing"), "on");	/* key default */
+	cr_assert_str_eq(variant_get(b, "workload"), "thp");
+	cr_assert_str_eq(variant_get(b, "mem"), "512M");
+	cr_assert_eq(variant_repetitions(b), 5);
+	cr_assert_null(variant_get(a, "sysctl.scan_delay_ms"));
+	experiment_free(&exp);
+}
+
+Test(experiment, sweep_list_range_and_product)
+{
+	struct experiment exp;
+	char err[512];
+	const struct variant *v;
+	const char *path = write_ini("sw.ini",
+		OK_GLOBAL "[plain]\n[s]\nsysctl.scan_period_min_ms = 100:500:200\n"
+		"sysctl.migrate_policy = 0,2\n");
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(exp.n_variants, 1 + 3 * 2);
+	cr_assert_str_eq(exp.variants[0].name, "plain");
+	cr_assert_eq(exp.variants[0].n_sweep, 0);
+	cr_assert_str_eq(exp.variants[1].name, "s-scan_period_min_ms=100-migrate_policy=0");
+	cr_assert_str_eq(exp.variants[6].name, "s-scan_period_min_ms=500-migrate_policy=2");
+	v = experiment_variant(&exp, "s-scan_period_min_ms=300-migrate_policy=2");
+	cr_assert_not_null(v);
+	cr_assert_str_eq(v->base, "s");
+	cr_assert_eq(v->n_sweep, 2);
+	cr_assert_str_eq(v->sweep[0].key, "sysctl.scan_period_min_ms");
+	cr_assert_str_eq(v->sweep[0].value, "300");
+	cr_assert_str_eq(variant_get(v, "sysctl.scan_period_min_ms"), "300");
+	cr_assert_str_eq(variant_get(v, "sysctl.migrate_policy"), "2");
+	experiment_free(&exp);
+}
+
+Test(experiment, sysctl_targets)
+{
+	struct sysctl_target t;
+
+	cr_assert_eq(sysctl_target("sysctl.scan_period_min_ms", &t), 0);
+	cr_assert_str_eq(t.sysctl, "kernel.numa_balancing_scan_period_min_ms");
+	cr_assert_str_eq(t.debugfs, "/sys/kernel/debug/sched/numa_balancing/scan_period_min_ms");
+	cr_assert_eq(sysctl_target("sysctl.migrate_policy", &t), 0);
+	cr_assert_str_eq(t.sysctl, "kernel.numa_balancing_migrate_policy");
+	cr_assert_null(t.debugfs);
+	cr_assert_eq(sysctl_target("sysctl.vm.zone_reclaim_mode", &t), 0);
+	cr_assert_str_eq(t.sysctl, "vm.zone_reclaim_mode");
+	cr_assert_eq(sysctl_target("nodes", &t), -1);
+}
+
+/* Run the generated guest command with sh on the host: a sysctl that does
+ * not exist must stop it with exit 97 and a line naming the sysctl. */
+Test(experiment, guest_command_fails_on_missing_sysctl)
+{
+	struct experiment exp;
+	char err[512], cmd[8192], line[512];
+	const char *path = write_ini("g.ini",
+		"[global]\nworkload = echo WORKLOAD-RAN\n[a]\nsysctl.kernel.bnb_no_such_knob = 7\n");
+	char *gc;
+	FILE *p;
+	int status;
+	bool named = false, ran = false;
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	gc = guest_command(&exp.variants[0]);
+	cr_assert(strstr(gc, "bnb_set kernel.bnb_no_such_knob 7 ''"), "%s", gc);
+	cr_assert(strstr(gc, "echo WORKLOAD-RAN"));
+	snprintf(cmd, sizeof(cmd), "sh -c '%s' 2>&1; echo \"rc=$?\"", "eval \"$BNB_GC\"");
+	setenv("BNB_GC", gc, 1);
+	p = popen(cmd, "r");
+	while (fgets(line, sizeof(line), p)) {
+		named |= strstr(line, "# bnb-run: sysctl error: kernel.bnb_no_such_knob: not present") != NULL;
+		ran |= strstr(line, "WORKLOAD-RAN") != NULL;
+		if (!strncmp(line, "rc=", 3))
+			status = atoi(line + 3);
+	}
+	pclose(p);
+	cr_assert(named, "no line naming the sysctl");
+	cr_assert(!ran, "the workload ran although the sysctl failed");
+	cr_assert_eq(status, 97);
+	free(gc);
+	experiment_free(&exp);
+}
+
+Test(experiment, guest_command_keeps_stderr_as_comments)
+{
+	struct experiment exp;
+	char err[512], line[512];
+	const char *path = write_ini("s.ini",
+		"[global]\nworkload = echo t_s,rate && echo oops >&2 && exit 3\n[a]\n");
+	char *gc;
+	FILE *p;
+	bool comment = false;
+	int rc;
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	gc = guest_command(&exp.variants[0]);
+	setenv("BNB_GC", gc, 1);
+	p = popen("sh -c 'eval \"$BNB_GC\"'", "r");
+	while (fgets(line, sizeof(line), p))
+		comment |= !strcmp(line, "# stderr: oops\n");
+	rc = pclose(p);
+	cr_assert(comment);
+	cr_assert_eq(WEXITSTATUS(rc), 3, "the workload's exit status must survive");
+	free(gc);
+	experiment_free(&exp);
+}
+
+Test(experiment, job_list_only_and_reps)
+{
+	struct experiment exp;
+	char err[512], path[256];
+	struct job j;
+	int n;
+	const char *ini = write_ini("j.ini",
+		OK_GLOBAL "repetitions = 2\n[off]\n[on]\n[s]\nsysctl.scan_size_mb = 64,128\n");
+
+	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(jobs_write(tmpdir, &exp, NULL, 0, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 8);
+	cr_assert_eq(jobs_read(tmpdir, 8, &j), 0);
+	cr_assert_str_eq(j.variant, "s-scan_size_mb=128");
+	cr_assert_eq(j.rep, 2);
+	cr_assert_eq(j.total, 8);
+	cr_assert_eq(jobs_write(tmpdir, &exp, "s", 3, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 6);
+	cr_assert_eq(jobs_read(tmpdir, 4, &j), 0);
+	cr_assert_str_eq(j.variant, "s-scan_size_mb=128");
+	cr_assert_eq(j.rep, 1);
+	cr_assert_eq(jobs_read(tmpdir, 7, &j), -1);
+	cr_assert_eq(jobs_write(tmpdir, &exp, "nope", 0, &n, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "no variant named 'nope'"), "%s", err);
+	snprintf(path, sizeof(path), "%s/jobs.txt", tmpdir);
+	cr_assert_eq(access(path, R_OK), 0);
+	experiment_free(&exp);
+}

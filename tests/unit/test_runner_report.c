@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports from the hand-made result folders in fixtures/runner: the
+ * summary.json values, the markdown tables, folder comparison, the sweep
+ * section, and the plots (valid, non-empty PNG and SVG files).
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "report.h"
+#include "results.h"
+
+static char tmpdir[64];
+static char fixtures[PATH_MAX * 2];
+
+/* The fixtures sit beside the sources: ROOT/build/tests/x -> ROOT/tests/... */
+static void find_fixtures(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int i;
+
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	for (i = 0; i < 3; i++)
+		*strrchr(exe, '/') = 0;
+	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/runner", exe);
+}
+
+static void setup(void)
+{
+	char cmd[PATH_MAX * 5];
+
+	find_fixtures();
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-report-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	setenv("BNB_ROOT", tmpdir, 1);	/* plots are published under it */
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s/sweep' '%s/'", fixtures, fixtures, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(report, .init = setup, .fini = teardown);
+
+static void load(const char *name, struct results *r)
+{
+	char dir[PATH_MAX], err[512];
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmpdir, name);
+	cr_assert_eq(results_load(dir, r, err, sizeof(err)), 0, "%s", err);
+}
+
+static struct json_object *path_get(struct json_object *o, const char *const *keys)
+{
+	for (; *keys && o; keys++) {
+		struct json_object *next = NULL;
+
+		if (json_object_is_type(o, json_type_array))
+			next = json_object_array_get_idx(o, atoi(*keys));
+		else if (!json_object_object_get_ex(o, *keys, &next))
+			return NULL;
+		o = next;
+	}
+	return o;
+}
+
+#define J(o, ...) path_get(o, (const char *const[]){ __VA_ARGS__, NULL })
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+
+	cr_assert_not_null(f, "%s missing", path);
+	buf[fread(buf, 1, (1 << 20) - 1, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+Test(report, runs_and_statuses)
+{
+	struct results r;
+	int i, ok = 0;
+
+	load("onoff", &r);
+	cr_assert_str_eq(r.exp.name, "onoff");
+	cr_assert_eq(r.n_runs, 8);
+	for (i = 0; i < r.n_runs; i++)
+		ok += r.runs[i].status == RUN_OK;
+	cr_assert_eq(ok, 6);
+	cr_assert_eq(r.runs[6].status, RUN_FAILED);
+	cr_assert_str_eq(r.runs[6].reason, "kernel panic/oops/BUG (bnb-vm exit 4)");
+	cr_assert_eq(r.runs[7].status, RUN_INCOMPLETE);
+	cr_assert_str_eq(r.runs[3].rate_unit, "MB/s");
+	cr_assert_float_eq(r.runs[3].m[M_LOCALITY], 0.9, 1e-9);	/* last sampled row */
+	cr_assert_float_eq(r.runs[3].m[M_PAGES_MIGRATED], 5000, 1e-9);
+	cr_assert_float_eq(r.runs[3].m[M_WALL_S], 11, 1e-9);
+	cr_assert(isnan(r.runs[0].m[M_CONV_90]), "null in summary.json is not a number");
+	results_free(&r);
+}
+
+Test(report, summary_json)
+{
+	struct results r;
+	struct json_object *root, *on, *cmp;
+	char path[PATH_MAX * 2];
+
+	load("onoff", &r);
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root, "summary.json does not parse");
+	cr_assert_str_eq(json_object_get_string(J(root, "experiment")), "onoff");
+	cr_assert_str_eq(json_object_get_string(J(root, "baseline")), "off");
+	cr_assert_str_eq(json_object_get_string(J(root, "latency", "on")), "uniform");
+	cr_assert(strstr(json_object_get_string(J(root, "time_dilation")), "28x"));
+	on = J(root, "variants", "1");
+	cr_assert_str_eq(json_object_get_string(J(on, "name")), "on");
+	cr_assert_eq(json_object_get_int(J(on, "ok")), 3);
+	cr_assert_eq(json_object_get_int(J(on, "failed")), 1);
+	cr_assert_eq(json_object_get_int(J(on, "incomplete")), 1);
+	cr_assert_eq(json_object_get_int(J(on, "metrics", "work_s", "n")), 3);
+	cr_assert_float_eq(json_object_get_double(J(on, "metrics", "work_s", "mean")), 9, 1e-9);
+	cr_assert_float_eq(json_object_get_double(J(on, "metrics", "work_s", "stddev")), 1, 1e-9);
+	cr_assert_float_eq(json_object_get_double(J(on, "metrics", "cost_total", "median")), 1100, 1e-9);
+	cr_assert_float_eq(json_object_get_double(J(on, "metrics", "rate_mean", "cv")), 5.0 / 115, 1e-9);
+	cr_assert_str_eq(json_object_get_string(J(on, "metrics", "rate_mean", "unit")), "MB/s");
+	cr_assert_null(J(root, "variants", "0", "metrics", "time_to_conv_90_s", "mean"),
+		       "off never converges: mean must be null");
+	cmp = J(root, "comparisons", "0", "metrics");
+	cr_assert_str_eq(json_object_get_string(J(root, "comparisons", "0", "variant")), "on");
+	cr_assert_float_eq(json_object_get_double(J(cmp, "work_s", "p_value")), 0.104479, 1e-5);
+	cr_assert_float_eq(json_object_get_double(J(cmp, "work_s", "diff_pct")), -25, 1e-9);
+	cr_assert_float_eq(json_object_get_double(J(cmp, "work_s", "ci95_lo_pct")), -59.6283, 1e-3);
+	cr_assert(!json_object_get_boolean(J(cmp, "work_s", "significant")));
+	/* rate: 90 +- 10 vs 115 +- 5 */
+	cr_assert(json_object_get_boolean(J(cmp, "rate_mean", "significant")));
+	cr_assert_float_eq(json_object_get_double(J(cmp, "rate_mean", "diff_pct")), 250.0 / 9, 1e-9);
+	cr_assert_eq(json_object_array_length(J(root, "runs")), 8);
+	cr_assert_str_eq(json_object_get_string(J(root, "runs", "6", "status")), "failed");
+	cr_assert_null(J(root, "sweep"));
+	json_object_put(root);
+	results_free(&r);
+}
+
+Test(report, summary_md)
+{
+	struct results r;
+	char path[PATH_MAX * 2], *md;
+
+	load("onoff", &r);
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_assert(strstr(md, "# Experiment onoff"));
+	cr_assert(strstr(md, "Latency: uniform."), "the latency mode must be stated");
+	cr_assert(strstr(md, "same real latency"));
+	cr_assert(strstr(md, "Time dilation"));
+	cr_assert(strstr(md, "| workload time | s | 3 | 12 | 2 | 16.67 | 10 | 12 | 14 |"), "%s", md);
+	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | kernel panic/oops/BUG (bnb-vm exit 4) |"));
+	cr_assert(strstr(md, "### on vs off"));
+	cr_assert(strstr(md, "| workload rate | MB/s | 90 ± 10 | 115 ± 5 | 25 | 27.78 | [4.692, 50.86] | 0.03156 | * (better) |"),
+		  "%s", md);
+	cr_assert(strstr(md, "| workload time | s | 12 ± 2 | 9 ± 1 | -3 | -25 | [-59.63, 9.628] | 0.1045 |  |"));
+	free(md);
+	results_free(&r);
+}
+
+Test(report, compare_dirs)
+{
+	char a[PATH_MAX], b[PATH_MAX], path[PATH_MAX * 3];
+	struct json_object *root;
+
+	snprintf(a, sizeof(a), "%s/onoff", tmpdir);
+	snprintf(b, sizeof(b), "%s/onoff2", tmpdir);
+	snprintf(path, sizeof(path), "cp -r '%s' '%s'", a, b);
+	cr_assert_eq(system(path), 0);
+	cr_assert_eq(report_compare_dirs(a, b), 0);
+	snprintf(path, sizeof(path), "%s/compare-onoff.json", b);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root);
+	cr_assert_eq(json_object_array_length(J(root, "comparisons")), 2);
+	cr_assert_str_eq(json_object_get_string(J(root, "comparisons", "1", "variant_b")), "on");
+	/* identical samples: no difference at all */
+	cr_assert_float_eq(json_object_get_double(J(root, "comparisons", "1", "metrics", "work_s",
+						    "diff")), 0, 1e-12);
+	cr_assert_float_eq(json_object_get_double(J(root, "comparisons", "1", "metrics", "work_s",
+						    "p_value")), 1, 1e-9);
+	json_object_put(root);
+	snprintf(path, sizeof(path), "%s/compare-onoff.md", b);
+	cr_assert_eq(access(path, R_OK), 0);
+	cr_assert_eq(report_compare_dirs(a, "/nonexistent"), 2);
+}
+
+Test(report, sweep_best_setting)
+{
+	struct results r;
+	struct json_object *root;
+	char path[PATH_MAX * 2], *md;
+
+	load("sweep", &r);
+	cr_assert_eq(r.exp.n_variants, 3);
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "objective")), "cost");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best")),
+			 "scan-scan_period_min_ms=1000");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best_per_objective", "convergence")),
+			 "scan-scan_period_min_ms=100");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best_per_objective", "work")),
+			 "scan-scan_period_min_ms=500");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "variants", "1", "point",
+						  "scan_period_min_ms")), "500");
+	cr_assert_float_eq(json_object_get_double(J(root, "sweep", "variants", "1", "cost_total")),
+			   2050, 1e-9);
+	json_object_put(root);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_assert(strstr(md, "| scan-scan_period_min_ms=500 | 2.2 | 2050 | 10.2 | 0.99 |"), "%s", md);
+	cr_assert(strstr(md, "- cost (lowest cost total): scan-scan_period_min_ms=1000 **<- objective**"));
+	free(md);
+	results_free(&r);
+}
+
+static void assert_png(const char *dir, const char *name)
+{
+	static const unsigned char magic[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	unsigned char head[24];
+	char path[PATH_MAX * 2];
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.png", dir, name);
+	f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s missing", path);
+	cr_assert_eq(fread(head, 1, sizeof(head), f), sizeof(head));
+	fclose(f);
+	cr_assert_eq(memcmp(head, magic, 8), 0, "%s is not a PNG", path);
+	cr_assert_eq(memcmp(head + 12, "IHDR", 4), 0);
+	cr_assert_gt((head[16] << 24 | head[17] << 16 | head[18] << 8 | head[19]), 500, "width");
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_gt(st.st_size, 10000, "%s is suspiciously small", path);
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s missing", path);
+	fclose(f);
+	cr_assert(strstr(slurp(path), "<svg"), "%s is not SVG", path);
+}
+
+Test(report, plots_onoff)
+{
+	static const char *const names[] = {
+		"convergence", "cost", "faults-on", "faults-off", "rate", "locality",
+	};
+	struct results r;
+	char pub[PATH_MAX * 2];
+	size_t i;
+
+	load("onoff", &r);
+	cr_assert_eq(plot_all(&r), 0);
+	snprintf(pub, sizeof(pub), "%s/plots/onoff", tmpdir);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char dir[PATH_MAX * 2];
+
+		snprintf(dir, sizeof(dir), "%s/plots", r.dir);
+		assert_png(dir, names[i]);
+		assert_png(pub, names[i]);
+	}
+	results_free(&r);
+}
+
+Test(report, plots_sweep)
+{
+	struct results r;
+	char dir[PATH_MAX + 16];
+
+	load("sweep", &r);
+	cr_assert_eq(plot_all(&r), 0);
+	snprintf(dir, sizeof(dir), "%s/plots", r.dir);
+	assert_png(dir, "sweep-scan_period_min_ms");
+	results_free(&r);
+}

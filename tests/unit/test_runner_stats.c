@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics against values worked out by hand (and, for the t
+ * distribution, by numerical integration of its density, independently of
+ * GSL): a = {10, 12, 14}, b = {8, 9, 10}.
+ *   mean a 12, sd 2, CV 1/6; mean b 9, sd 1
+ *   Welch: se^2 = 4/3 + 1/3 = 5/3, t = -3 / sqrt(5/3) = -2.323790
+ *          df = (5/3)^2 / ((4/3)^2/2 + (1/3)^2/2) = 2.941176
+ *          p = 0.104479, t(0.975, df) = 3.218759
+ *          CI = -3 -+ 3.218759 * 1.290994 = [-7.155400, 1.155400]
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "stats.h"
+
+#define EPS 1e-5
+
+static const double a[] = { 14, 10, 12 };
+static const double b[] = { 9, 10, 8 };
+
+Test(stats, describe_three)
+{
+	struct describe d;
+
+	stats_describe(a, 3, &d);
+	cr_assert_eq(d.n, 3);
+	cr_assert_float_eq(d.mean, 12, EPS);
+	cr_assert_float_eq(d.stddev, 2, EPS);
+	cr_assert_float_eq(d.cv, 1.0 / 6, EPS);
+	cr_assert_float_eq(d.min, 10, EPS);
+	cr_assert_float_eq(d.median, 12, EPS);
+	cr_assert_float_eq(d.max, 14, EPS);
+}
+
+Test(stats, describe_even_median_and_nan_skipped)
+{
+	const double x[] = { 10, NAN, 1, 3, 2 };
+	struct describe d;
+
+	stats_describe(x, 5, &d);
+	cr_assert_eq(d.n, 4);
+	cr_assert_float_eq(d.median, 2.5, EPS);
+	cr_assert_float_eq(d.mean, 4, EPS);
+	/* deviations -3 -2 -1 6: squares 9 4 1 36 = 50, / 3 */
+	cr_assert_float_eq(d.stddev, sqrt(50.0 / 3), EPS);
+}
+
+Test(stats, describe_small_samples)
+{
+	const double one[] = { 5 };
+	struct describe d;
+
+	stats_describe(one, 1, &d);
+	cr_assert_eq(d.n, 1);
+	cr_assert_float_eq(d.mean, 5, EPS);
+	cr_assert(isnan(d.stddev));
+	cr_assert(isnan(d.cv));
+	stats_describe(one, 0, &d);
+	cr_assert_eq(d.n, 0);
+	cr_assert(isnan(d.mean) && isnan(d.median));
+}
+
+Test(stats, cv_undefined_for_zero_mean)
+{
+	const double z[] = { -1, 1 };
+	struct describe d;
+
+	stats_describe(z, 2, &d);
+	cr_assert_float_eq(d.mean, 0, EPS);
+	cr_assert(isnan(d.cv));
+}
+
+Test(stats, welch_by_hand)
+{
+	struct welch w;
+
+	stats_welch(a, 3, b, 3, &w);
+	cr_assert_float_eq(w.diff, -3, EPS);
+	cr_assert_float_eq(w.t, -2.323790, EPS);
+	cr_assert_float_eq(w.df, 2.941176, EPS);
+	cr_assert_float_eq(w.p, 0.104479, EPS);
+	cr_assert_float_eq(w.ci_lo, -7.155400, 1e-4);
+	cr_assert_float_eq(w.ci_hi, 1.155400, 1e-4);
+	cr_assert_float_eq(w.diff_pct, -25, EPS);
+	cr_assert_float_eq(w.ci_lo_pct, -59.628333, 1e-3);
+	cr_assert_float_eq(w.ci_hi_pct, 9.628333, 1e-3);
+	cr_assert(!w.significant);
+}
+
+Test(stats, welch_symmetric_in_p)
+{
+	struct welch ab, ba;
+
+	stats_welch(a, 3, b, 3, &ab);
+	stats_welch(b, 3, a, 3, &ba);
+	cr_assert_float_eq(ab.p, ba.p, 1e-12);
+	cr_assert_float_eq(ab.diff, -ba.diff, 1e-12);
+}
+
+Test(stats, welch_significant)
+{
+	/* means 100 and 110, sd 1 each, n 3: t = -10/sqrt(2/3) = -12.247,
+	 * df = 4, p = 2 * P(T4 > 12.247) = 0.000255 */
+	const double x[] = { 99, 100, 101 }, y[] = { 109, 110, 111 };
+	struct welch w;
+
+	stats_welch(x, 3, y, 3, &w);
+	cr_assert_float_eq(w.df, 4, EPS);
+	cr_assert_float_eq(w.t, 12.247449, EPS);
+	cr_assert_float_eq(w.p, 0.000255, 1e-5);
+	cr_assert(w.significant);
+	cr_assert_float_eq(w.diff_pct, 10, EPS);
+}
+
+Test(stats, welch_constant_samples)
+{
+	const double z[] = { 0, 0, 0 }, c[] = { 5, 5 };
+	struct welch w;
+
+	stats_welch(z, 3, z, 3, &w);
+	cr_assert_float_eq(w.p, 1, EPS);
+	cr_assert(!w.significant);
+	cr_assert(isnan(w.diff_pct), "percent of a zero baseline is undefined");
+	stats_welch(z, 3, c, 2, &w);
+	cr_assert_float_eq(w.p, 0, EPS);
+	cr_assert_float_eq(w.ci_lo, 5, EPS);
+	cr_assert(w.significant);
+}
+
+Test(stats, welch_needs_two_each)
+{
+	struct welch w;
+
+	stats_welch(a, 1, b, 3, &w);
+	cr_assert(isnan(w.p) && isnan(w.diff) && !w.significant);
+}
