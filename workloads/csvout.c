@@ -11,6 +11,7 @@ void wl_out_begin(struct wl_out *o, FILE *f, const char *unit,
 	o->extra = 0;
 	o->rows = 0;
 	o->rate_sum = 0;
+	o->loc_start = o->loc_end = NAN;
 	fprintf(f, "# unit rate=%s\nt_s,rate,locality", unit);
 	while (columns && columns[o->extra])
 		fprintf(f, ",%s", columns[o->extra++]);
@@ -43,6 +44,15 @@ void wl_out_row(struct wl_out *o, double t_s, double rate, double locality,
 	fflush(o->f);
 	o->rows++;
 	o->rate_sum += rate;
+	if (!isnan(locality))
+		o->loc_end = locality;
+}
+
+void wl_out_start_locality(struct wl_out *o, double locality)
+{
+	o->loc_start = locality;
+	if (!isnan(locality))
+		wl_out_comment(o, "locality_start=%.4f", locality);
 }
 
 void wl_out_comment(struct wl_out *o, const char *fmt, ...)
@@ -63,6 +73,10 @@ void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, .
 
 	fprintf(o->f, "# summary status=%s work_s=%.6f rate_mean=%.3f",
 		ok ? "ok" : "failed", work_s, o->rows ? o->rate_sum / o->rows : 0.0);
+	if (!isnan(o->loc_start))
+		fprintf(o->f, " locality_start=%.4f", o->loc_start);
+	if (!isnan(o->loc_end))
+		fprintf(o->f, " locality_end=%.4f", o->loc_end);
 	if (fmt) {
 		fputc(' ', o->f);
 		va_start(ap, fmt);

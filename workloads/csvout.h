@@ -16,6 +16,8 @@ struct wl_out {
 	unsigned int extra;	/* columns after t_s,rate,locality */
 	unsigned int rows;
 	double rate_sum;
+	double loc_start;	/* before the timed part, NaN if not sampled */
+	double loc_end;		/* the last locality written */
 };
 
 /* @columns: names of the extra columns, NULL-terminated (may be NULL). */
@@ -26,12 +28,19 @@ void wl_out_begin(struct wl_out *o, FILE *f, const char *unit,
 void wl_out_row(struct wl_out *o, double t_s, double rate, double locality,
 		const double *values);
 
+/*
+ * Locality sampled after the first touch, before the timed part: printed as
+ * a comment now and as locality_start= in the summary.
+ */
+void wl_out_start_locality(struct wl_out *o, double locality);
+
 void wl_out_comment(struct wl_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
  * The closing line: status, work_s, rate_mean (mean of the row rates, 0
- * without rows), then the caller's own "key=value ..." text, if any.
+ * without rows), locality_start and locality_end when known, then the
+ * caller's own "key=value ..." text, if any.
  */
 void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

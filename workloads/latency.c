@@ -17,13 +17,15 @@
 
 static struct wl_common com;
 static uint64_t cache_size = 16 << 10;
-static unsigned int loads_m = 4, seed = 1;
+static uint64_t loads = 4 << 20;
+static unsigned int seed = 1;
 
 static const struct wl_opt opts[] = {
 	WL_COMMON_SIZE(com, "working set of the main chase (bytes)"),
 	{ "cache-size", WL_OPT_SIZE, &cache_size, NULL,
 	  "working set of the cache-resident chase, 0 skips it" },
-	{ "loads", WL_OPT_UINT, &loads_m, NULL, "millions of loads timed per (C, M) pair" },
+	{ "loads", WL_OPT_SIZE, &loads, NULL,
+	  "loads timed per (C, M) pair (K, M suffixes: 1024, 1048576)" },
 	{ "seed", WL_OPT_UINT, &seed, NULL, "seed of the random permutation" },
 	WL_COMMON_LOCALITY(com),
 	{ 0 },
@@ -75,20 +77,20 @@ static int build_chain(char *buf, size_t lines, uint64_t rng)
 
 static void *volatile chase_end;	/* keeps the chase from being optimised out */
 
-static double chase_ns(void *start, uint64_t loads)
+static double chase_ns(void *start, uint64_t count)
 {
 	void **p = start;
 	uint64_t i;
 	double t0, t;
 
-	for (i = 0; i < loads / 8; i++)	/* warm-up: caches and TLB */
+	for (i = 0; i < count / 8; i++)	/* warm-up: caches and TLB */
 		p = *p;
 	t0 = wl_now();
-	for (i = 0; i < loads; i++)
+	for (i = 0; i < count; i++)
 		p = *p;
 	t = wl_now() - t0;
 	chase_end = p;
-	return t * 1e9 / (double)loads;
+	return t * 1e9 / (double)count;
 }
 
 struct buffers {
@@ -135,7 +137,6 @@ struct matrix {
 static void measure(const struct buffers *b, const struct wl_topo *topo, struct wl_out *out,
 		    double start, struct matrix *mx, unsigned int *row)
 {
-	uint64_t loads = (uint64_t)loads_m * 1000000;
 	double values[4], loc;
 	int c, m;
 
@@ -195,8 +196,8 @@ static void check_args(const struct wl_topo *topo)
 		why = "--size must hold at least two 64-byte lines";
 	else if (cache_size && cache_size < 2 * LINE)
 		why = "--cache-size must be 0 or hold at least two 64-byte lines";
-	else if (!loads_m)
-		why = "--loads must be greater than 0";
+	else if (loads < 8)
+		why = "--loads must be at least 8";
 	for (m = 0; !why && m < topo->nodes; m++)
 		if (topo->present[m] && com.size + cache_size > topo->mem[m])
 			why = "--size is larger than the memory of a node";
@@ -230,8 +231,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "latency: cannot build the chains\n");
 		return 1;
 	}
-	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%u000000 seed=%u\n",
-	       topo.nodes, main_ws.bytes, cache_ws.bytes, loads_m, seed);
+	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%llu seed=%u\n",
+	       topo.nodes, main_ws.bytes, cache_ws.bytes, (unsigned long long)loads, seed);
 	wl_out_begin(&out, stdout, "Mloads/s", columns);
 	start = wl_now();
 	measure(&main_ws, &topo, &out, start, &big, &row);

@@ -277,6 +277,8 @@ static double monitor(struct layout *l, struct wl_out *out)
 
 	while (atomic_load(&l->ctl->ready) < l->groups * l->per_group)
 		usleep(1000);
+	if (com.locality_every)
+		wl_out_start_locality(out, locality(l));
 	start = last = wl_now();
 	atomic_store(&l->ctl->phase, 1);
 	for (row = 1; row <= com.iterations; row++) {

@@ -326,6 +326,8 @@ static double monitor(struct setup *s, struct wl_out *out, uint64_t *hist)
 
 	while (atomic_load(&s->ctl->ready) < 2 * com.threads)
 		usleep(1000);
+	if (com.locality_every)
+		wl_out_start_locality(out, locality(s));
 	start = last = wl_now();
 	atomic_store(&s->ctl->phase, 1);
 	for (row = 1; row <= com.iterations; row++) {

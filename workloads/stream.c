@@ -101,6 +101,12 @@ static void report(struct shared *sh, unsigned int iter)
 	wl_out_row(&sh->out, wl_now() - sh->start, total_mb / total_t, locality, mbs);
 }
 
+static void start_locality(struct shared *sh)
+{
+	if (com.locality_every && !wl_sample_query(&sh->sample))
+		wl_out_start_locality(&sh->out, wl_sample_locality(&sh->sample, sh->owner_node));
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -116,7 +122,10 @@ static void *worker_main(void *arg)
 		sh->b[j] = 2.0;
 		sh->c[j] = 0.0;
 	}
+	sh->owner_node[w->idx] = sh->where.run >= 0 ? sh->where.run : wl_current_node();
 	pthread_barrier_wait(&sh->barrier);
+	if (!w->idx)
+		start_locality(sh);
 	wl_run_on(sh->where.run);
 	if (!w->idx)
 		sh->start = wl_now();

@@ -199,17 +199,25 @@ static double monitor(struct state *st, struct wl_out *out)
 	return wl_now() - start;
 }
 
-static void start_threads(struct state *st, const struct wl_where *where, pthread_t *tid)
+static void assign_parts(struct state *st, const struct wl_where *where)
 {
 	size_t per = st->len / com.threads / LINE * LINE;
 	unsigned int t;
 
-	atomic_store(&phase, 1);
 	for (t = 0; t < com.threads; t++) {
 		workers[t].mem = st->mem + t * per;
 		workers[t].len = t == com.threads - 1 ? st->len - t * per : per;
 		workers[t].node = where->run;
 		workers[t].node_now = where->run;
+	}
+}
+
+static void start_threads(pthread_t *tid)
+{
+	unsigned int t;
+
+	atomic_store(&phase, 1);
+	for (t = 0; t < com.threads; t++) {
 		if (pthread_create(&tid[t], NULL, worker_main, &workers[t])) {
 			fprintf(stderr, "thp: cannot start thread %u\n", t);
 			exit(1);
@@ -263,8 +271,11 @@ int main(int argc, char **argv)
 	       "thp_mode=%s thp_kb=%lld\n", wl_placement_names[com.placement], where.run,
 	       where.mem, com.threads, st.len, mode, thp_kb);
 	wl_out_begin(&out, stdout, "MB/s", columns);
+	assign_parts(&st, &where);
+	if (com.locality_every)
+		wl_out_start_locality(&out, locality(&st));
 	st.migrated0 = wl_vmstat("numa_pages_migrated");
-	start_threads(&st, &where, tid);
+	start_threads(tid);
 	work_s = monitor(&st, &out);
 	atomic_store(&phase, 2);
 	for (t = 0; t < com.threads; t++)

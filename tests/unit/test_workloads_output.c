@@ -44,7 +44,26 @@ Test(wl_out, header_rows_summary)
 		"0.500000,100.000,0.2500,1,1234.5\n"
 		"# note 7\n"
 		"1.250000,300.000,,2,\n"
-		"# summary status=ok work_s=1.500000 rate_mean=200.000 threads=2\n");
+		"# summary status=ok work_s=1.500000 rate_mean=200.000 "
+		"locality_end=0.2500 threads=2\n");
+}
+
+Test(wl_out, start_and_end_locality)
+{
+	const double none[1] = { 0 };
+	struct wl_out o;
+	FILE *f = open_buf();
+
+	wl_out_begin(&o, f, "u", NULL);
+	wl_out_start_locality(&o, 0.125);
+	wl_out_row(&o, 1, 1, 0.5, none);
+	wl_out_row(&o, 2, 3, NAN, none);
+	wl_out_summary(&o, true, 2, NULL);
+	fclose(f);
+	cr_assert_str_eq(buf, "# unit rate=u\nt_s,rate,locality\n# locality_start=0.1250\n"
+			 "1.000000,1.000,0.5000\n2.000000,3.000,\n"
+			 "# summary status=ok work_s=2.000000 rate_mean=2.000 "
+			 "locality_start=0.1250 locality_end=0.5000\n");
 }
 
 Test(wl_out, no_extra_columns_and_failed)

@@ -1,0 +1,190 @@
+#!/bin/bash
+# The workloads in a 2-node guest (2 x 1 CPU x 512 MiB): bad arguments exit 2
+# with one line before anything runs; every output follows the CSV contract
+# of docs/HACKING.md; misplaced memory gains locality with NUMA balancing on
+# and not with it off; thp is THP-backed and migrates in 512-page steps;
+# prodcons reports what moved of its rings; latency sees remote cost more
+# when the plugin emulates it.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "workload tests"
+
+# Run each workload in the guest and frame its results for split_runs:
+# "=== NAME rc=N", its stderr lines prefixed "!err ", then its stdout.
+# shellcheck disable=SC2016 # expanded by the guest's shell
+guest_prelude='nb=/sys/kernel/debug/sched/numa_balancing
+echo 100 > $nb/scan_delay_ms && echo 100 > $nb/scan_period_min_ms
+run() {
+	name=$1; shift
+	"$@" > /tmp/wl.out 2> /tmp/wl.err
+	echo "=== $name rc=$?"
+	sed "s/^/!err /" /tmp/wl.err
+	cat /tmp/wl.out
+}'
+misplaced='run stream-misplaced stream --size 8M --iterations 12 --placement misplaced'
+
+guest_on="$guest_prelude
+run bad-size stream --size 0
+run bad-big stream --size 200M
+run bad-threads stream --threads 2
+run bad-node thp --node 2
+run bad-mem-node numa02 --placement remote --mem-node 5
+run bad-option prodcons --bogus
+run bad-placement latency --placement local
+$misplaced
+run stream-remote stream --size 4M --iterations 3 --placement remote
+run stream-interleave stream --size 4M --iterations 3 --placement interleave
+run thp thp --size 16M --iterations 8 --interval-ms 500
+run prodcons-threads prodcons --placement misplaced --size 1M --iterations 6 --interval-ms 500
+run prodcons-processes prodcons --mode processes --placement misplaced --size 1M --iterations 6 --interval-ms 500
+run numa01 numa01 --size 8M --iterations 3 --interval-ms 500
+run numa01-inverse numa01 --size 8M --iterations 3 --interval-ms 500 --placement remote
+run numa02 numa02 --size 8M --iterations 3 --interval-ms 500 --placement local
+run numa02-free numa02 --size 8M --iterations 3 --interval-ms 500 --placement free
+run latency latency --size 4M --loads 256K"
+
+# split_runs LOG DIR: DIR/NAME.out (stdout), NAME.err (stderr), NAME.rc.
+split_runs() {
+	awk -v dir="$2" '
+		/^=== [^ ]+ rc=[0-9]+$/ {
+			name = $2; sub(/^rc=/, "", $3)
+			print $3 > (dir "/" name ".rc"); close(dir "/" name ".rc")
+			printf "" > (dir "/" name ".out"); printf "" > (dir "/" name ".err")
+			next
+		}
+		name == "" { next }
+		/^!err / { sub(/^!err /, ""); print >> (dir "/" name ".err"); next }
+		{ print >> (dir "/" name ".out") }' "$1"
+}
+
+# valid_csv FILE: the workload output contract; says what is wrong.
+valid_csv() {
+	awk '
+		function bad(why) { print "line " NR ": " why; failed = 1; exit 1 }
+		function num(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
+		/^# unit rate=./ { if (cols) bad("unit after the header"); unit = 1 }
+		/^#/ { last = $0; next }
+		!cols {
+			if (!unit) bad("header before \"# unit rate=\"")
+			if ($0 !~ /^t_s,rate,locality(,|$)/) bad("header " $0)
+			cols = split($0, h, ","); last = ""; next
+		}
+		{
+			n = split($0, f, ",")
+			if (n != cols) bad(n " fields, header has " cols)
+			if (!num(f[1]) || f[1] + 0 < t) bad("t_s " f[1]); t = f[1] + 0
+			if (!num(f[2])) bad("rate " f[2])
+			if (f[3] != "" && (!num(f[3]) || f[3] < 0 || f[3] > 1)) bad("locality " f[3])
+			rows++; last = $0
+		}
+		END {
+			if (failed) exit 1
+			if (!rows) { print "no rows"; exit 1 }
+			if (last !~ /^# summary status=(ok|failed) work_s=[0-9.]+ rate_mean=[0-9.]+/) {
+				print "last line is not a summary: " last; exit 1
+			}
+		}' "$1"
+}
+
+# field FILE KEY: a value from the summary line.
+field() {
+	tail -n 1 "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# gt A B: A > B as decimals.
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+out=$(run_dir workloads)
+[ -n "${BNB_KEEP:-}" ] || trap 'rm -rf "$out"' EXIT
+
+bnb_vm "$out/on" --balancing on --timeout 240 -- "$guest_on" > /dev/null
+check "guest with balancing on ran the workloads (bnb-vm exit $?)" test -s "$out/on/out.log"
+split_runs "$out/on/out.log" "$out/on"
+
+for name in bad-size bad-big bad-threads bad-node bad-mem-node bad-option bad-placement; do
+	f=$out/on/$name
+	rc=$(cat "$f.rc" 2>/dev/null)
+	if [ "$rc" = 2 ] && [ "$(wc -l < "$f.err")" -eq 1 ] && [ ! -s "$f.out" ]; then
+		ok "$name: exit 2, one line: $(cat "$f.err")"
+	else
+		not_ok "$name: exit ${rc:-none}, stderr '$(cat "$f.err" 2>/dev/null)'"
+	fi
+done
+
+for f in "$out"/on/*.out; do
+	name=$(basename "$f" .out)
+	case $name in bad-*) continue ;; esac
+	if [ "$(cat "$out/on/$name.rc")" = 0 ] && why=$(valid_csv "$f") &&
+		[ "$(field "$f" status)" = ok ]; then
+		ok "$name: exit 0, output parses, status=ok"
+	else
+		not_ok "$name: exit $(cat "$out/on/$name.rc"): ${why:-status not ok}"
+		sed 's/^/#   /' "$out/on/$name.err"
+	fi
+done
+
+s=$out/on/stream-misplaced.out
+start=$(field "$s" locality_start)
+end=$(field "$s" locality_end)
+check "stream misplaced, balancing on: locality rises ($start -> $end)" gt "$end" "$start"
+check "stream verified its arrays" test "$(field "$s" verified)" = yes
+check "stream remote: locality 0 (memory bound to the other node)" \
+	test "$(field "$out/on/stream-remote.out" locality_end)" = 0.0000
+il=$(field "$out/on/stream-interleave.out" locality_end)
+# interleaving goes by huge page here, so only a dozen units are dealt out
+check "stream interleave: pages on both nodes ($il local)" \
+	awk -v l="$il" 'BEGIN { exit !(l > 0.2 && l < 0.8) }'
+
+t=$out/on/thp.out
+check "thp: the region is THP-backed ($(field "$t" thp_kb) kB)" \
+	test "$(field "$t" thp_backed)" = yes
+moved=$(field "$t" huge_moved)
+migrated=$(field "$t" pages_migrated)
+diag "thp: $moved of $(field "$t" huge_pages) huge pages moved, numa_pages_migrated +$migrated"
+check "thp: huge pages migrated with balancing on ($moved)" test "${moved:-0}" -gt 0
+check "thp: every moved huge page counts 512 migrated pages ($migrated >= 512 x $moved)" \
+	test "${migrated:-0}" -ge $((512 * ${moved:-1}))
+# rows: pages_migrated is column 5; its growth from row to row comes in
+# whole huge pages, give or take a few 4 KiB pages (stacks, the binary)
+steps=$(awk -F, '!/^#/ && NR > 3 && $5 != "" {
+	d = $5 - prev; prev = $5
+	if (d >= 512) { whole += int(d / 512) * 512; rest += d % 512 } }
+	END { print whole + 0, rest + 0 }' "$t")
+check "thp: migrations come in 512-page steps (whole, rest: $steps)" \
+	awk -v s="$steps" 'BEGIN { split(s, v, " "); exit !(v[1] >= 512 && v[2] < v[1] / 8) }'
+
+p=$out/on/prodcons-processes.out
+diag "prodcons threads: $(field "$out/on/prodcons-threads.out" moved_pages) of" \
+	"$(field "$out/on/prodcons-threads.out" sampled_pages) sampled ring pages moved;" \
+	"processes: $(field "$p" moved_pages) of $(field "$p" sampled_pages)"
+check "prodcons processes: records flowed without errors" \
+	test "$(field "$p" errors)/$(( $(field "$p" records) > 0 ))" = 0/1
+check "prodcons processes: no shared ring page migrated" test "$(field "$p" moved_pages)" = 0
+check "numa02 verified every slice" test "$(field "$out/on/numa02.out" verified)" = yes
+check "numa01 INVERSE_BIND: locality 0" \
+	test "$(field "$out/on/numa01-inverse.out" locality_end)" = 0.0000
+check "numa02 HARD_BIND: locality 1" test "$(field "$out/on/numa02.out" locality_end)" = 1.0000
+
+bnb_vm "$out/off" --balancing off --timeout 120 -- "$guest_prelude
+$misplaced" > /dev/null
+split_runs "$out/off/out.log" "$out/off"
+off_end=$(field "$out/off/stream-misplaced.out" locality_end)
+check "stream misplaced, balancing off: output parses" valid_csv "$out/off/stream-misplaced.out"
+check "misplaced ends more local with balancing on than off ($end > $off_end)" \
+	gt "$end" "$off_end"
+
+plugin=$BNB_ROOT/build/bin/bnb-plugin.so
+if [ -e "$plugin" ]; then
+	bnb_vm "$out/lat" --plugin "$plugin" --timeout 180 -- \
+		'latency --size 4M --loads 512K --cache-size 0' > /dev/null
+	split_runs <(printf '=== latency rc=0\n'; cat "$out/lat/out.log") "$out/lat"
+	l=$out/lat/latency.out
+	lo=$(field "$l" local_ns)
+	re=$(field "$l" remote_ns)
+	diag "latency with emulation: local $lo ns, remote $re ns per load"
+	check "latency: remote loads slower than local with emulated latency" gt "$re" "$lo"
+else
+	skip "latency: remote loads slower than local" \
+		"no emulated latency: $plugin is not built, so local and remote cost the same"
+fi
+done_testing
