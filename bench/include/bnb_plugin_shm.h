@@ -68,7 +68,8 @@ enum bnb_shm_map_status {
 
 /* header.flags */
 #define BNB_SHM_F_COUNT		(1u << 0)	/* counters enabled */
-#define BNB_SHM_F_DELAY		(1u << 1)	/* remote-miss delay enabled */
+#define BNB_SHM_F_DELAY		(1u << 1)	/* remote misses are being delayed; by
+						 * default set once the map check passed */
 #define BNB_SHM_F_CACHE		(1u << 2)	/* model cache filter enabled */
 
 /* Accesses seen while the guest touched memory of one node to check the map. */
@@ -84,7 +85,7 @@ struct bnb_shm_header {
 	uint32_t vcpu_stride;		/* bytes between two vCPUs' counters */
 	uint32_t n_vcpus;
 	uint32_t n_nodes;
-	uint32_t flags;			/* BNB_SHM_F_* */
+	uint32_t flags;			/* BNB_SHM_F_*; F_DELAY may turn on later */
 	uint64_t generation;		/* CLOCK_REALTIME ns at plugin start */
 	uint64_t seq;			/* sequence lock over the fields below it */
 	uint32_t state;			/* enum bnb_shm_state */

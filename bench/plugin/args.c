@@ -161,6 +161,19 @@ static int opt_base(struct parse_ctx *c, const struct option_desc *o, const char
 	return opt_num(c, o, v);
 }
 
+static int opt_delay(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	bool on;
+
+	if (!strcmp(v, "always"))
+		c->a->delay = BNB_DELAY_ALWAYS;
+	else if (!parse_bool(v, &on))
+		c->a->delay = on ? BNB_DELAY_VERIFIED : BNB_DELAY_OFF;
+	else
+		return bad(c, o, v);
+	return 0;
+}
+
 static int opt_map(struct parse_ctx *c, const struct option_desc *o, const char *v)
 {
 	if (!strcmp(v, "qemu72"))
@@ -189,7 +202,7 @@ static const struct option_desc options[] = {
 	{ "dist", opt_list, 0, 0, 0, "a row-major distance matrix split by ':'" },
 	{ "shm", opt_path, 0, 0, 0, "a file path" },
 	{ "count", opt_bool, ARG(count), 0, 0, "on or off" },
-	{ "delay", opt_bool, ARG(delay), 0, 0, "on or off" },
+	{ "delay", opt_delay, 0, 0, 0, "on, off or always" },
 	{ "verbose", opt_bool, ARG(verbose), 0, 0, "on or off" },
 	{ "base_ns", opt_base, ARG(base_ns), 1, 100000, "auto or nanoseconds 1..100000" },
 	{ "cap_ns", opt_num, ARG(cap_ns), 10, 1000000, "nanoseconds 10..1000000" },
@@ -252,7 +265,7 @@ static void set_defaults(struct bnb_plugin_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->count = true;
-	a->delay = true;
+	a->delay = BNB_DELAY_VERIFIED;
 	a->base_ns = BNB_DEF_BASE_NS;
 	a->cap_ns = BNB_DEF_CAP_NS;
 	a->cache_kib = BNB_DEF_CACHE_KIB;

@@ -15,6 +15,13 @@ enum bnb_map_mode {
 	BNB_MAP_LINEAR,		/* node i at [B_i, B_i + S_i): true guest-physical */
 };
 
+/* When remote misses start to pay the delay. */
+enum bnb_delay_mode {
+	BNB_DELAY_OFF,		/* never: counting only */
+	BNB_DELAY_VERIFIED,	/* once the guest's map check passed */
+	BNB_DELAY_ALWAYS,	/* from the first instruction, boot included */
+};
+
 struct bnb_plugin_args {
 	unsigned int n_nodes;
 	unsigned int cpus[BNB_SHM_MAX_NODES];		/* vCPUs per node */
@@ -22,7 +29,7 @@ struct bnb_plugin_args {
 	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	char shm_path[PATH_MAX];			/* "" = private counters */
 	bool count;					/* count accesses per node */
-	bool delay;					/* delay remote misses */
+	enum bnb_delay_mode delay;			/* delay remote misses */
 	unsigned long base_ns;				/* local miss latency, 0 = measured */
 	unsigned long cap_ns;				/* longest interval believed */
 	unsigned long cache_kib;			/* model cache per vCPU, 0 = off */

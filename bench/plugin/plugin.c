@@ -48,6 +48,7 @@ static size_t shm_bytes;
 static struct vcpu *vcpus;
 static unsigned int n_vcpus;
 static bool use_cache;
+static bool delay_live;		/* remote misses pay; see enum bnb_delay_mode */
 static uint32_t delay_mult[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 static uint64_t ns_per_tick_q16;	/* host ns per tick, 16 fraction bits */
 static uint64_t fixed_ticks, cap_ticks;
@@ -92,7 +93,7 @@ static void *map_file(const char *path, size_t bytes)
 static uint32_t shm_flags(void)
 {
 	return (args.count ? BNB_SHM_F_COUNT : 0) |
-	       (args.delay ? BNB_SHM_F_DELAY : 0) |
+	       (delay_live ? BNB_SHM_F_DELAY : 0) |
 	       (use_cache ? BNB_SHM_F_CACHE : 0);
 }
 
@@ -164,7 +165,8 @@ static uint64_t delay_miss(struct vcpu *v, int node)
 static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		      uint64_t vaddr, void *udata)
 {
-	uint64_t now = args.delay ? bnb_ticks() : 0;
+	bool delaying = __atomic_load_n(&delay_live, __ATOMIC_RELAXED);
+	uint64_t now = delaying ? bnb_ticks() : 0;
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	bool store = qemu_plugin_mem_is_store(info);
 	struct vcpu *v;
@@ -174,7 +176,7 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	if (__builtin_expect(vcpu_index >= n_vcpus, 0))
 		return;
 	v = &vcpus[vcpu_index];
-	if (args.delay)
+	if (delaying)
 		bnb_delay_observe(&v->delay, now);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
 		if (__builtin_expect(v->calib_node >= 0, 0))
@@ -192,12 +194,14 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	}
 	if (args.count)
 		(store ? v->ctr->writes : v->ctr->reads)[node]++;
+	if (!delaying)
+		return;
 	if (use_cache) {
 		if (bnb_cache_access(&v->cache, addr))
 			return;
 		v->ctr->misses[node]++;
 	}
-	if (node == v->node || !args.delay)
+	if (node == v->node)
 		return;
 	/* the next interval must not include this delay */
 	v->delay.last += delay_miss(v, node);
@@ -223,6 +227,19 @@ static void map_check_failed(void)
 	fprintf(stderr, "bnb-plugin: stopping QEMU (map_fail=exit)\n");
 	shm_set_state(BNB_SHM_EXITED);
 	_exit(EXIT_FAILURE);	/* no atexit work from a vCPU thread */
+}
+
+static void map_check_passed(void)
+{
+	if (args.delay == BNB_DELAY_VERIFIED) {
+		__atomic_store_n(&delay_live, true, __ATOMIC_RELAXED);
+		shm_write_begin();
+		shm->flags = shm_flags();
+		shm_write_end();
+	}
+	if (args.verbose)
+		fprintf(stderr, "bnb-plugin: map check passed for %u nodes%s\n",
+			mapcheck.n_nodes, delay_live ? ", remote misses delayed" : "");
 }
 
 static void on_marker(unsigned int vcpu_index, void *udata)
@@ -255,9 +272,8 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 	pthread_mutex_unlock(&mapcheck_lock);
 	if (after == BNB_MAP_FAILED && before != BNB_MAP_FAILED)
 		map_check_failed();
-	if (after == BNB_MAP_OK && before != BNB_MAP_OK && args.verbose)
-		fprintf(stderr, "bnb-plugin: map check passed for %u nodes\n",
-			mapcheck.n_nodes);
+	if (after == BNB_MAP_OK && before != BNB_MAP_OK)
+		map_check_passed();
 }
 
 /* ---- translation ------------------------------------------------------- */
@@ -356,7 +372,8 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 		return snprintf(err, errlen,
 			"bnb-plugin: cpus= lists %u vCPUs but QEMU has %d",
 			n_vcpus, info->system.smp_vcpus), -1;
-	use_cache = args.delay && args.cache_kib;
+	use_cache = args.delay != BNB_DELAY_OFF && args.cache_kib;
+	delay_live = args.delay == BNB_DELAY_ALWAYS;
 	bnb_addrmap_build(&amap, args.map, args.n_nodes, args.mem_bytes);
 	bnb_mapcheck_init(&mapcheck, args.n_nodes, args.map_min_pct);
 	setup_delays();

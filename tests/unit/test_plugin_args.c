@@ -38,7 +38,7 @@ Test(plugin_args, defaults)
 {
 	cr_assert_eq(PARSE(TOPO2), 0, "%s", err);
 	cr_assert(a.count);
-	cr_assert(a.delay);
+	cr_assert_eq(a.delay, BNB_DELAY_VERIFIED, "delay waits for the map check");
 	cr_assert_eq(a.base_ns, BNB_DEF_BASE_NS);
 	cr_assert_eq(a.cache_kib, BNB_DEF_CACHE_KIB);
 	cr_assert_eq(a.cache_ways, BNB_DEF_CACHE_WAYS);
@@ -54,7 +54,7 @@ Test(plugin_args, knobs)
 			   "cache_ways=4", "map=linear", "map_min_pct=95", "map_fail=flag",
 			   "verbose=yes"), 0, "%s", err);
 	cr_assert_not(a.count);
-	cr_assert_not(a.delay);
+	cr_assert_eq(a.delay, BNB_DELAY_OFF);
 	cr_assert_eq(a.base_ns, 150);
 	cr_assert_eq(a.cache_kib, 0);
 	cr_assert_eq(a.cache_ways, 4);
@@ -67,7 +67,9 @@ Test(plugin_args, knobs)
 Test(plugin_args, last_value_wins)
 {
 	/* a --plugin-opt comes after the launcher's keys and overrides them */
-	cr_assert_eq(PARSE(TOPO2, "mem_mib=256:768", "base_ns=80", "base_ns=90"), 0, "%s", err);
+	cr_assert_eq(PARSE(TOPO2, "mem_mib=256:768", "base_ns=80", "base_ns=90",
+			   "delay=always"), 0, "%s", err);
+	cr_assert_eq(a.delay, BNB_DELAY_ALWAYS);
 	cr_assert_eq(a.mem_bytes[0], 256ULL << 20);
 	cr_assert_eq(a.mem_bytes[1], 768ULL << 20);
 	cr_assert_eq(a.base_ns, 90);

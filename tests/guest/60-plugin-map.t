@@ -1,0 +1,51 @@
+#!/bin/bash
+# The plugin's address-to-node map check: the guest touches memory bound
+# to each node and the plugin must attribute >= 99 % of it to that node.
+# It passes on the real layout (unequal node sizes, 3 nodes) and, given a
+# wrong map on purpose, stops the run with a message saying why.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "plugin map check"
+
+SO=$BNB_ROOT/build/bin/bnb-plugin.so
+CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
+
+# map_share SHM NODE: on_node/total of NODE's phase, as a percentage
+map_share() {
+	"$CHECK" "$1" 2>/dev/null |
+		awk -F'[=/]' -v k="map_node$2" '$1 == k && $3 > 0 { printf "%.2f", 100 * $2 / $3 }'
+}
+
+ok_dir=$(run_dir plugin-map-ok)
+bnb_vm "$ok_dir" --nodes 3 --mem 256M,512M,258M --distance '10,20,30;20,10,20;30,20,10' \
+	--plugin "$SO" --plugin-opt shm="$ok_dir/counters.shm" -- 'bnb-plugin-calib && echo calibrated'
+rc=$?
+check "3-node guest with the plugin runs the calibration (exit $rc)" test "$rc" -eq 0
+"$CHECK" "$ok_dir/counters.shm" > "$ok_dir/check.out" 2>&1
+rc=$?
+check "bnb-plugin-check reports the map as verified (exit $rc)" test "$rc" -eq 0
+for node in 0 1 2; do
+	share=$(map_share "$ok_dir/counters.shm" "$node")
+	check "node $node: ${share:-no}% of its calibration accesses attributed to it" \
+		awk -v s="${share:-0}" 'BEGIN { exit !(s >= 99) }'
+done
+grep -q '^state=exited$' "$ok_dir/check.out"
+check "the counters file says QEMU exited" test $? -eq 0
+
+bad_dir=$(run_dir plugin-map-bad)
+bnb_vm "$bad_dir" --nodes 2 --plugin "$SO" --plugin-opt shm="$bad_dir/counters.shm" \
+	--plugin-opt map=linear -- 'bnb-plugin-calib && echo after-calibration' 2>/dev/null
+rc=$?
+check "a wrong map fails the run (bnb-vm exit $rc)" test "$rc" -ne 0
+grep -q 'map check FAILED: node 1: 0.00%' "$bad_dir/qemu.log"
+check "QEMU's log says which node failed" test $? -eq 0
+[ -e "$bad_dir/out.log" ] && grep -q after-calibration "$bad_dir/out.log"
+check "nothing ran after the failed check" test $? -ne 0
+"$CHECK" "$bad_dir/counters.shm" > "$bad_dir/check.out" 2> "$bad_dir/check.err"
+rc=$?
+check "bnb-plugin-check exits 1 on the failed map (exit $rc)" test "$rc" -eq 1
+grep -q 'map check FAILED' "$bad_dir/check.err"
+check "bnb-plugin-check prints the reason" test $? -eq 0
+
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$ok_dir" "$bad_dir"
+done_testing
