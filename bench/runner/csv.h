@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define CSV_MAX_COLS 64
+#define CSV_MAX_COLS 512
 #define CSV_MAX_ROWS 1000000
 
 struct csv {

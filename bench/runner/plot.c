@@ -297,7 +297,7 @@ static void plot_convergence(struct plot_ctx *p, struct run_files *rf, int n_rf)
 	}
 	f = open_memstream(&body, &len);
 	fprintf(f, "set title '%s: NUMA convergence over time (%s)'\n"
-		"set xlabel 'time since collector start (s, guest boot included)'\n"
+		"set xlabel 'time since the first collector sample (s)'\n"
 		"set ylabel 'convergence (local / all hinting faults, last window)'\n"
 		"set yrange [0:1.05]\n%s", p->r->exp.name,
 		variant_list(p->r, vars, sizeof(vars)), elems_close(&e));
@@ -327,7 +327,7 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 	}
 	f = open_memstream(&body, &len);
 	fprintf(f, "set multiplot layout 2,1 title '%s: cost of NUMA balancing (%s)'\n"
-		"set title 'cumulative cost'\nset xlabel 'time since collector start (s)'\n"
+		"set title 'cumulative cost'\nset xlabel 'time since the first collector sample (s)'\n"
 		"set ylabel 'cost (model units)'\n%s"
 		"set title 'cost rate'\nset ylabel 'cost rate (model units/s)'\n%s"
 		"unset multiplot\n", p->r->exp.name, variant_list(p->r, vars, sizeof(vars)),
@@ -364,7 +364,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 	}
 	f = open_memstream(&body, &len);
 	fprintf(f, "set title '%s / %s: hinting faults and migrations (median of %d runs)'\n"
-		"set xlabel 'time since collector start (s)'\n"
+		"set xlabel 'time since the first collector sample (s)'\n"
 		"set ylabel 'hinting faults per second'\nset y2label 'pages migrated per second'\n"
 		"set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n%s",
 		p->r->exp.name, variant, count_ok(p->r, variant), e.buf);

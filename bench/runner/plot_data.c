@@ -31,11 +31,30 @@ static void alloc_series(struct series *s, int n)
 		s->c[c] = calloc(n ? n : 1, sizeof(double));
 }
 
-/* d(counter)/dt between this row and the previous one. */
-static double rate(const struct csv *t, int row, int col, int tcol)
+/*
+ * Per-second rate of a counter: the collector's COUNTER_ps column (guest
+ * clock) when it wrote one, else d(counter)/dt between this row and the
+ * previous one.
+ */
+struct rate_src {
+	int cum, ps;
+};
+
+static struct rate_src rate_cols(const struct csv *t, const char *counter)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s_ps", counter);
+	return (struct rate_src){ csv_col(t, counter), csv_col(t, name) };
+}
+
+static double rate(const struct csv *t, int row, struct rate_src src, int tcol)
 {
 	double dt, dv;
+	int col = src.cum;
 
+	if (src.ps >= 0)
+		return csv_at(t, row, src.ps);
 	if (col < 0 || row == 0)
 		return NAN;
 	dt = csv_at(t, row, tcol) - csv_at(t, row - 1, tcol);
@@ -47,7 +66,8 @@ int series_load(const char *run_dir, struct series *s)
 {
 	char path[PATH_MAX + 32], err[256];
 	struct csv t;
-	int tc, conv, cum, cr, hf, hl, mig, i;
+	struct rate_src hf, hl, mig;
+	int tc, conv, cum, cr, i;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/timeseries.csv", run_dir);
@@ -57,9 +77,9 @@ int series_load(const char *run_dir, struct series *s)
 	conv = csv_col(&t, "convergence");
 	cum = csv_col(&t, "cost_cum");
 	cr = csv_col(&t, "cost_rate");
-	hf = csv_col(&t, "numa_hint_faults");
-	hl = csv_col(&t, "numa_hint_faults_local");
-	mig = csv_col(&t, "numa_pages_migrated");
+	hf = rate_cols(&t, "numa_hint_faults");
+	hl = rate_cols(&t, "numa_hint_faults_local");
+	mig = rate_cols(&t, "numa_pages_migrated");
 	alloc_series(s, t.nrows);
 	for (i = 0; tc >= 0 && i < t.nrows; i++) {
 		double local = rate(&t, i, hl, tc), all = rate(&t, i, hf, tc);

@@ -207,6 +207,32 @@ int cmd_report(const char *dir, bool plots)
 	return rc ? 1 : 0;
 }
 
+/* Refuse to start when a selected variant cannot run here at all. */
+static int preflight(const struct experiment *exp, const char *only, const char *experiment,
+		     bool will_run)
+{
+	char *copy = realpath(experiment, NULL), why[512];
+	struct run_plan plan;
+	int i, rc = 0, n = 0;
+
+	for (i = 0; i < exp->n_variants; i++)
+		n += selected(&exp->variants[i], only);
+	if (!n) {
+		fprintf(stderr, "bnb-run: no variant named '%s' in %s\n", only, experiment);
+		free(copy);
+		return -1;
+	}
+	for (i = 0; i < exp->n_variants && !rc && will_run; i++) {
+		if (!selected(&exp->variants[i], only))
+			continue;
+		rc = plan_run(&exp->variants[i], copy ? dirname(copy) : ".", &plan, why, sizeof(why));
+		if (rc)
+			fprintf(stderr, "bnb-run: variant %s: %s\n", exp->variants[i].name, why);
+	}
+	free(copy);
+	return rc;
+}
+
 int cmd_run(const struct run_opts *o)
 {
 	struct experiment exp;
@@ -217,7 +243,9 @@ int cmd_run(const struct run_opts *o)
 		fprintf(stderr, "bnb-run: %s\n", err);
 		return 2;
 	}
-	if (make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
+	err[0] = 0;
+	if (preflight(&exp, o->only, o->experiment, o->jobs > 0) ||
+	    make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
 	    jobs_write(dir, &exp, o->only, o->reps, &n_jobs, err, sizeof(err))) {
 		if (err[0])
 			fprintf(stderr, "bnb-run: %s\n", err);

@@ -269,11 +269,24 @@ Test(report, plots_onoff)
 		"convergence", "cost", "faults-on", "faults-off", "rate", "locality",
 	};
 	struct results r;
-	char pub[PATH_MAX * 2];
+	char pub[PATH_MAX * 2], *gp;
 	size_t i;
+	FILE *f;
 
+	/* the last section, [on], becomes a bound line on the rate plot */
+	snprintf(pub, sizeof(pub), "%s/onoff/experiment.ini", tmpdir);
+	f = fopen(pub, "a");
+	fputs("bound = remote\n", f);
+	fclose(f);
 	load("onoff", &r);
 	cr_assert_eq(plot_all(&r), 0);
+	snprintf(pub, sizeof(pub), "%s/plots/rate.gp", r.dir);
+	gp = slurp(pub);
+	cr_assert(strstr(gp, "115 with lines lw 2 dt 4 lc rgb '#7f7f7f' title 'remote bound: on mean 115'"),
+		  "%s", gp);
+	cr_assert(strstr(gp, "set ylabel 'workload rate (MB/s)'"));
+	cr_assert(strstr(gp, "set title 'onoff: workload rate over time (off, on)'"));
+	free(gp);
 	snprintf(pub, sizeof(pub), "%s/plots/onoff", tmpdir);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char dir[PATH_MAX * 2];

@@ -1,0 +1,131 @@
+#!/bin/bash
+# The runner end to end: a tiny two-variant experiment with 2 repetitions
+# in fresh guests; every expected file exists and parses, every PNG is a
+# valid non-empty image; a sysctl that cannot be set fails its run with a
+# reason naming it; Ctrl-C keeps finished runs and marks the current one
+# incomplete.
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "runner tests"
+
+run=$BNB_ROOT/build/bin/bnb-run
+work=$(run_dir runner)
+[ -n "${BNB_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+
+cat > "$work/tiny.ini" <<'INI'
+[global]
+description = runner end-to-end test
+nodes = 2
+distance = 10,20;20,10
+latency = off
+workload = stream --size 8M --iterations 12 --placement misplaced --node 1
+sysctl.scan_delay_ms = 100
+repetitions = 2
+interval_ms = 100
+time_limit = 120
+
+[off]
+balancing = off
+
+[on]
+balancing = on
+INI
+
+# json_ok FILE: parses as JSON (an independent parser, not json-c).
+json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
+
+# png_ok FILE: PNG signature, an IHDR with a sane size, and more than 5 KB.
+png_ok() {
+	python3 - "$1" <<'PY'
+import struct, sys, os
+data = open(sys.argv[1], 'rb').read(24)
+ok = data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR'
+w, h = struct.unpack('>II', data[16:24]) if ok else (0, 0)
+sys.exit(0 if ok and w >= 400 and h >= 300 and os.path.getsize(sys.argv[1]) > 5000 else 1)
+PY
+}
+
+out=$work/results
+start=$(date +%s)
+"$run" "$work/tiny.ini" --out "$out" > "$work/run.log" 2>&1
+rc=$?
+diag "bnb-run took $(($(date +%s) - start)) s, exit $rc; last lines:"
+tail -n 4 "$work/run.log" | while read -r l; do diag "$l"; done
+check "bnb-run exits 0 when every run is ok" test "$rc" = 0
+check "progress lines name variant and repetition" grep -q '^\[1/4\] off rep 1: ok after' "$work/run.log"
+check "experiment file kept as run" cmp -s "$work/tiny.ini" "$out/experiment.ini"
+check "job list written" test "$(wc -l < "$out/jobs.txt")" = 4
+
+missing=
+for v in off on; do
+	for r in 1 2; do
+		d=$out/runs/$v/rep$r
+		for f in timeseries.csv summary.json console.log out.log workload.csv status result; do
+			[ -s "$d/$f" ] || missing="$missing $v/rep$r/$f"
+		done
+		json_ok "$d/summary.json" || missing="$missing $v/rep$r/summary.json(parse)"
+		grep -qx 'status=ok' "$d/status" || missing="$missing $v/rep$r(status:$(sed -n 's/^reason=//p' "$d/status"))"
+		grep -q '^# bnb-run: sysctl kernel.numa_balancing_scan_delay_ms = 100' "$d/out.log" ||
+			missing="$missing $v/rep$r(sysctl not confirmed)"
+	done
+done
+check "every run has its files, parsing, status ok${missing:+ (missing:$missing)}" test -z "$missing"
+
+check "summary.json parses" json_ok "$out/summary.json"
+check "summary.json has both variants with n=2" python3 - "$out/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+v = {x['name']: x for x in s['variants']}
+assert v['off']['metrics']['work_s']['n'] == 2 and v['on']['metrics']['work_s']['n'] == 2
+assert s['comparisons'][0]['variant'] == 'on' and s['latency']['on'] == 'uniform'
+assert v['off']['metrics']['numa_hint_faults']['max'] == 0
+PY
+check "summary.md states the latency mode" grep -q '^- Latency: uniform' "$out/summary.md"
+check "summary.md has the comparison table" grep -q '^### on vs off' "$out/summary.md"
+hints=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print([x for x in s["variants"] if x["name"]=="on"][0]["metrics"]["numa_hint_faults"]["mean"])' "$out/summary.json")
+diag "balancing on: mean numa_hint_faults $hints"
+
+bad=
+n=0
+for p in convergence cost faults-on rate locality; do
+	png_ok "$out/plots/$p.png" || bad="$bad $p.png"
+	grep -q '<svg' "$out/plots/$p.svg" 2> /dev/null || bad="$bad $p.svg"
+done
+for p in "$out"/plots/*.png; do
+	n=$((n + 1))
+	png_ok "$p" || bad="$bad $(basename "$p")"
+done
+check "every plot is a valid PNG and SVG ($n PNGs${bad:+; bad:$bad})" test -z "$bad"
+check "plots published to plots/" test -s "$BNB_ROOT/plots/$(basename "$out")/convergence.png"
+rm -rf "${BNB_ROOT:?}/plots/$(basename "$out")"
+
+check "compare DIR DIR" "$run" compare "$out" "$out" > /dev/null
+check "compare writes JSON" json_ok "$out/compare-results.json"
+
+# A sysctl the kernel does not have: the run fails and says which.
+sed -e 's/^sysctl.scan_delay_ms = 100/sysctl.kernel.bnb_no_such_knob = 1/' \
+	-e 's/^repetitions = 2/repetitions = 1/' "$work/tiny.ini" > "$work/bad.ini"
+"$run" "$work/bad.ini" --only on --out "$work/bad" --no-plots > "$work/bad.log" 2>&1
+rc=$?
+check "a failed run makes the exit status 1 (got $rc)" test "$rc" = 1
+check "its reason names the sysctl" grep -q '^reason=sysctl kernel.bnb_no_such_knob: not present' \
+	"$work/bad/runs/on/rep1/status"
+
+# Ctrl-C in the middle of the second run.
+awk '/^\[on\]/ { print; print "workload = stream --size 8M --iterations 400 --placement misplaced --node 1"; next } { print }' \
+	"$work/tiny.ini" > "$work/long.ini"
+"$run" "$work/long.ini" --reps 1 --out "$work/int" --no-plots > "$work/int.log" 2>&1 &
+rpid=$!
+for _ in $(seq 1 120); do
+	grep -q '^\[2/2\] on rep 1: started' "$work/int.log" 2> /dev/null && break
+	sleep 1
+done
+sleep 8
+kill -INT "$rpid"
+wait "$rpid"
+rc=$?
+check "Ctrl-C exits 130 (got $rc)" test "$rc" = 130
+check "the finished run stays ok" grep -qx 'status=ok' "$work/int/runs/off/rep1/status"
+check "the interrupted run is marked incomplete" grep -qx 'status=incomplete' "$work/int/runs/on/rep1/status"
+check "the summary is written after Ctrl-C" grep -q '| on | 1 | incomplete |' "$work/int/summary.md"
+check "no guest left running" test -z "$(pgrep -f "$work/int" || true)"
+done_testing
