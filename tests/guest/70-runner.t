@@ -98,7 +98,8 @@ check "every plot is a valid PNG and SVG ($n PNGs${bad:+; bad:$bad})" test -z "$
 check "plots published to plots/" test -s "$BNB_ROOT/plots/$(basename "$out")/convergence.png"
 rm -rf "${BNB_ROOT:?}/plots/$(basename "$out")"
 
-check "compare DIR DIR" "$run" compare "$out" "$out" > /dev/null
+quietly() { "$@" > /dev/null; }
+check "compare DIR DIR" quietly "$run" compare "$out" "$out"
 check "compare writes JSON" json_ok "$out/compare-results.json"
 
 # A sysctl the kernel does not have: the run fails and says which.
