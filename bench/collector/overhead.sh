@@ -5,6 +5,7 @@
 # rate_mean (MB/s) and the mean difference.
 #
 #   bench/collector/overhead.sh [RUNS] [stream options...]
+# BNB_KERNEL=FILE uses another kernel than build/kernel/bzImage.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
@@ -20,7 +21,8 @@ rate() {
 
 one_run() {
 	local mode=$1 dir=$work/$1.$2 cpid=
-	local vm=("$root/build/bin/bnb-vm" --run-dir "$dir" --nodes 2 --balancing off)
+	local vm=("$root/build/bin/bnb-vm" --run-dir "$dir" --nodes 2 --balancing off
+		${BNB_KERNEL:+--kernel "$BNB_KERNEL"})
 	mkdir -p "$dir"
 	if [ "$mode" = sampled ]; then
 		"$root/build/bin/bnb-collect" --socket "$dir/agent.sock" --out "$dir/collect" \

@@ -125,7 +125,7 @@ static const char *loop(struct run *run, volatile sig_atomic_t *stop)
 	for (;;) {
 		if (*stop)
 			return signal_name(*stop);
-		if (now_ns() > next + interval / 2)
+		if (run->s.samples && now_ns() > next + interval / 2)
 			run->info.late++;
 		end = one_sample(run, stop);
 		if (end)
@@ -135,9 +135,10 @@ static const char *loop(struct run *run, volatile sig_atomic_t *stop)
 		if (run->o->max_samples && run->s.samples >= run->o->max_samples)
 			return "max-samples";
 		next += interval;
+		/* Instants missed while the guest boots are not late samples. */
 		while (next + interval / 2 < now_ns()) {
 			next += interval;
-			run->info.late++;
+			run->info.late += run->s.samples > 0;
 		}
 		sleep_until(next);
 	}

@@ -133,10 +133,18 @@ static void update_cost(struct series *s)
 	s->mmtests_d = mm.total;
 }
 
-static void note_threshold(struct series *s, double *when, double level)
+/*
+ * Time to converge: the start of the final stretch at or above the level.
+ * A first crossing would be meaningless: the first few hints are often
+ * all local by chance (convergence 1 from 4 hints), long before the
+ * misplaced memory has moved.
+ */
+static void note_threshold(struct series *s, double *since, double level)
 {
-	if (*when < 0 && s->conv >= level)
-		*when = s->t_s;
+	if (s->conv < level)
+		*since = -1;
+	else if (*since < 0)
+		*since = s->t_s;
 }
 
 static void update_convergence(struct series *s)

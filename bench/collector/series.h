@@ -62,7 +62,7 @@ struct series {
 	bool conv_defined;
 	double conv;
 	double conv_time, conv_weighted;	/* time-weighted mean parts */
-	double t_conv90, t_conv95;	/* first time reached, < 0: not yet */
+	double t_conv90, t_conv95;	/* since when at or above; < 0: not now */
 
 	struct plugin_state plugin;
 	unsigned long long warnings;

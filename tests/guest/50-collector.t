@@ -61,12 +61,14 @@ check "hint faults counted" test "${hints:-0}" -gt 0
 check "pages migrated" test "${migrated:-0}" -gt 0
 last_cost=$(col "$on" cost_cum | tail -n 1)
 check "cost accumulates ($last_cost u)" awk -v c="${last_cost:-0}" 'BEGIN { exit !(c > 0) }'
+# The first few hints may all be local by chance: "rising" means the
+# final value is well above the low point reached while pages moved.
 conv=$(col "$on" convergence | grep -v '^$')
-first=$(head -n 1 <<<"$conv")
+low=$(sort -g <<<"$conv" | head -n 1)
 last=$(tail -n 1 <<<"$conv")
-diag "convergence first=$first last=$last"
-check "convergence rises (first $first, last $last)" \
-	awk -v a="${first:-1}" -v b="${last:-0}" 'BEGIN { exit !(b > a) }'
+diag "convergence low=$low last=$last; $(grep -E '"(convergence_time_weighted|time_to_conv_90_s)"' "$on/collect/summary.json" | tr -d ' \n')"
+check "convergence rises (low $low, last $last)" \
+	awk -v a="${low:-1}" -v b="${last:-0}" 'BEGIN { exit !(b >= a + 0.1) }'
 pages1=$(col "$on" node1_pages | grep -v '^$' | tail -n 1)
 diag "stream pages on node 1 at the last numa_maps walk: $pages1"
 check "numa_maps walk finds the stream's pages on node 1" test "${pages1:-0}" -gt 0

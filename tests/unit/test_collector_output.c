@@ -237,6 +237,23 @@ Test(output, summary_json)
 	json_object_put(j);
 }
 
+/* Time to converge is the start of the final stretch above the level. */
+Test(output, time_to_converge_is_sustained)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 100 };
+	struct json_object *j;
+
+	sample(0, 0, 0, 0, 0);
+	sample(0, 4, 4, 0, 1000);	/* 1.0 by chance */
+	sample(0, 10, 4, 0, 2000);	/* 0.4 */
+	sample(0, 30, 22, 0, 3000);	/* 20 hints, 18 local: 0.9 */
+	sample(0, 40, 32, 0, 4000);	/* 1.0 */
+	j = summary_build(&s, &run);
+	cr_expect_float_eq(json_object_get_double(key(j, "time_to_conv_90_s")), 3.0, 1e-5);
+	cr_expect_float_eq(json_object_get_double(key(j, "time_to_conv_95_s")), 4.0, 1e-5);
+	json_object_put(j);
+}
+
 Test(output, summary_nulls_when_undefined)
 {
 	struct run_info run = { .end = "sigint", .interval_ms = 100 };
