@@ -72,6 +72,34 @@ void wl_sleep_until(double deadline)
 		;
 }
 
+void wl_ticker_start(struct wl_ticker *t, unsigned int interval_ms)
+{
+	t->start = t->last = t->now = wl_now();
+	t->interval = interval_ms / 1000.0;
+	t->row = 0;
+}
+
+bool wl_ticker_next(struct wl_ticker *t, unsigned int rows)
+{
+	if (t->row >= rows)
+		return false;
+	t->row++;
+	t->last = t->now;
+	wl_sleep_until(t->start + t->row * t->interval);
+	t->now = wl_now();
+	return true;
+}
+
+double wl_ticker_dt(const struct wl_ticker *t)
+{
+	return t->now - t->last;
+}
+
+double wl_ticker_elapsed(const struct wl_ticker *t)
+{
+	return t->now - t->start;
+}
+
 int wl_register_pid(const char *dir)
 {
 	char path[4096];

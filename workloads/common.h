@@ -57,6 +57,22 @@ void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_t
 /* Sleep until @deadline on CLOCK_MONOTONIC (seconds as from wl_now()). */
 void wl_sleep_until(double deadline);
 
+/*
+ * The clock of the interval workloads: row k is due at start + k * interval,
+ * so a slow row does not shift the ones after it.
+ */
+struct wl_ticker {
+	double start, last, now, interval;
+	unsigned int row;
+};
+
+void wl_ticker_start(struct wl_ticker *t, unsigned int interval_ms);
+/* Wait for the next row; false once @rows rows are done. */
+bool wl_ticker_next(struct wl_ticker *t, unsigned int rows);
+/* Seconds since the row before (or the start), and since the start. */
+double wl_ticker_dt(const struct wl_ticker *t);
+double wl_ticker_elapsed(const struct wl_ticker *t);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double wl_now(void);
 

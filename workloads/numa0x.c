@@ -271,28 +271,27 @@ static uint64_t bytes_done(const struct layout *l)
 
 static double monitor(struct layout *l, struct wl_out *out)
 {
-	double start, now, last, loc, values[1];
+	struct wl_ticker tick;
 	uint64_t done, last_done = 0;
-	unsigned int row;
+	double loc, values[1];
 
 	while (atomic_load(&l->ctl->ready) < l->groups * l->per_group)
 		usleep(1000);
 	if (com.locality_every)
 		wl_out_start_locality(out, locality(l));
-	start = last = wl_now();
+	wl_ticker_start(&tick, interval_ms);
 	atomic_store(&l->ctl->phase, 1);
-	for (row = 1; row <= com.iterations; row++) {
-		wl_sleep_until(start + row * interval_ms / 1000.0);
-		now = wl_now();
+	while (wl_ticker_next(&tick, com.iterations)) {
 		done = bytes_done(l);
-		loc = com.locality_every && row % com.locality_every == 0 ? locality(l) : NAN;
+		loc = com.locality_every && tick.row % com.locality_every == 0 ?
+		      locality(l) : NAN;
 		values[0] = (double)(done - last_done) / MB;
-		wl_out_row(out, now - start, values[0] / (now - last), loc, values);
-		last = now;
+		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
+			   loc, values);
 		last_done = done;
 	}
 	atomic_store(&l->ctl->phase, 2);
-	return wl_now() - start;
+	return wl_ticker_elapsed(&tick);
 }
 
 /* Wait for the workers; numa02 then checks every word counts its passes. */
@@ -373,6 +372,7 @@ int main(int argc, char **argv)
 	wl_common_defaults(&com);
 	com.size = NUMA01 ? 48ull << 20 : 96ull << 20;
 	com.iterations = 30;
+	com.placement = WL_FREE;	/* the classic runs are unbound */
 	wl_parse_or_exit(&prog, argc, argv);
 	wl_topo_or_exit(prog.name, &topo);
 	wl_resolve_or_exit(prog.name, &com, &topo, footprint(&topo),

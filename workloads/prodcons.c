@@ -321,20 +321,20 @@ static double monitor(struct setup *s, struct wl_out *out, uint64_t *hist)
 {
 	static uint64_t last_hist[WL_HIST_BUCKETS];
 	uint64_t records, last_records = 0;
-	double start, now, last, loc, values[3];
-	unsigned int row, b;
+	struct wl_ticker tick;
+	double loc, values[3];
+	unsigned int b;
 
 	while (atomic_load(&s->ctl->ready) < 2 * com.threads)
 		usleep(1000);
 	if (com.locality_every)
 		wl_out_start_locality(out, locality(s));
-	start = last = wl_now();
+	wl_ticker_start(&tick, interval_ms);
 	atomic_store(&s->ctl->phase, 1);
-	for (row = 1; row <= com.iterations; row++) {
-		wl_sleep_until(start + row * interval_ms / 1000.0);
-		now = wl_now();
+	while (wl_ticker_next(&tick, com.iterations)) {
 		records = gather(s, hist);
-		loc = com.locality_every && row % com.locality_every == 0 ? locality(s) : NAN;
+		loc = com.locality_every && tick.row % com.locality_every == 0 ?
+		      locality(s) : NAN;
 		/* this interval's latencies: the difference of the running totals */
 		for (b = 0; b < WL_HIST_BUCKETS; b++) {
 			uint64_t total = hist[b];
@@ -345,11 +345,11 @@ static double monitor(struct setup *s, struct wl_out *out, uint64_t *hist)
 		values[0] = (double)(records - last_records);
 		values[1] = wl_hist_percentile(hist, 50) / 1e3;
 		values[2] = wl_hist_percentile(hist, 99) / 1e3;
-		wl_out_row(out, now - start, values[0] / (now - last), loc, values);
-		last = now;
+		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
+			   loc, values);
 		last_records = records;
 	}
-	return wl_now() - start;
+	return wl_ticker_elapsed(&tick);
 }
 
 static void check_args(void)

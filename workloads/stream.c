@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 
 	wl_common_defaults(&com);
 	com.size = 32ull << 20;
-	com.iterations = 50;
+	com.iterations = 30;
 	wl_parse_or_exit(&prog, argc, argv);
 	wl_topo_or_exit(prog.name, &topo);
 	wl_resolve_or_exit(prog.name, &com, &topo, 3 * com.size, WL_ONE_NODE);

@@ -118,7 +118,8 @@ static char *make_region(size_t len, const struct wl_where *where,
 		return NULL;
 	mem = (char *)(((uintptr_t)raw + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1));
 	if (madvise(mem, len, MADV_HUGEPAGE))
-		fprintf(stderr, "thp: madvise(MADV_HUGEPAGE): %m\n");
+		fprintf(stderr, "thp: madvise(MADV_HUGEPAGE) failed (%m); huge pages only "
+			"if THP is 'always'\n");
 	if (wl_bind_memory(mem, len, com.placement, where->mem, topo))
 		return NULL;
 	if (where->touch >= 0)
@@ -176,27 +177,27 @@ static unsigned int huge_moved(struct state *st)
 
 static double monitor(struct state *st, struct wl_out *out)
 {
-	double start, now, last, loc, values[4];
 	uint64_t done, last_done = 0;
-	unsigned int row, t;
+	struct wl_ticker tick;
+	double loc, values[4];
+	unsigned int t;
 
-	start = last = wl_now();
-	for (row = 1; row <= com.iterations; row++) {
-		wl_sleep_until(start + row * interval_ms / 1000.0);
-		now = wl_now();
+	wl_ticker_start(&tick, interval_ms);
+	while (wl_ticker_next(&tick, com.iterations)) {
 		for (done = 0, t = 0; t < com.threads; t++)
 			done += atomic_load(&workers[t].bytes);
-		loc = com.locality_every && row % com.locality_every == 0 ? locality(st) : NAN;
+		loc = com.locality_every && tick.row % com.locality_every == 0 ?
+		      locality(st) : NAN;
 		values[0] = (double)(done - last_done) / MB;
 		values[1] = st->migrated0 < 0 ? NAN :
 			    (double)(wl_vmstat("numa_pages_migrated") - st->migrated0);
 		values[2] = (double)region_thp_kb(st->mem, st->len);
 		values[3] = huge_moved(st);
-		wl_out_row(out, now - start, values[0] / (now - last), loc, values);
-		last = now;
+		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
+			   loc, values);
 		last_done = done;
 	}
-	return wl_now() - start;
+	return wl_ticker_elapsed(&tick);
 }
 
 static void assign_parts(struct state *st, const struct wl_where *where)

@@ -110,7 +110,7 @@ static unsigned int cpus_available(const struct wl_common *c, const struct wl_to
 	unsigned int fewest = ~0u;
 	int n;
 
-	if (spread == WL_ALL_NODES || c->placement == WL_FREE)
+	if (spread == WL_ALL_NODES || (spread == WL_ONE_NODE && c->placement == WL_FREE))
 		return topo->total_cpus;
 	if (spread == WL_ONE_NODE)
 		return topo->cpus[c->node];
@@ -133,7 +133,7 @@ static int check_threads(struct wl_common *c, const struct wl_topo *topo,
 		c->threads = avail;
 	if (c->threads <= avail)
 		return 0;
-	if (spread == WL_ALL_NODES || c->placement == WL_FREE)
+	if (spread == WL_ALL_NODES || (spread == WL_ONE_NODE && c->placement == WL_FREE))
 		snprintf(err, errlen, "--threads %u is more than the %u CPUs of the system",
 			 c->threads, avail);
 	else if (spread == WL_PER_NODE)

@@ -265,6 +265,10 @@ Test(wl_resolve, threads_default_to_the_cpus_in_use)
 	base(WL_FREE);
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ALL_NODES), 0);
 	cr_assert_eq(com.threads, 2);
+	/* a group per node stays a node's worth of threads when unbound */
+	base(WL_FREE);
+	cr_assert_eq(resolve(&two_nodes, MIB, WL_PER_NODE), 0);
+	cr_assert_eq(com.threads, 1);
 }
 
 Test(wl_resolve, nonexistent_node)

@@ -287,3 +287,19 @@ Test(wl_clock, monotonic)
 	b = wl_now();
 	cr_assert_geq(b - a, 0.02);
 }
+
+Test(wl_ticker, rows_on_a_fixed_grid)
+{
+	struct wl_ticker t;
+	unsigned int rows = 0;
+
+	wl_ticker_start(&t, 10);
+	while (wl_ticker_next(&t, 3)) {
+		rows++;
+		cr_assert_geq(wl_ticker_elapsed(&t), 0.010 * t.row);
+		cr_assert_gt(wl_ticker_dt(&t), 0);
+	}
+	cr_assert_eq(rows, 3);
+	cr_assert_eq(t.row, 3);
+	cr_assert_not(wl_ticker_next(&t, 3));
+}
