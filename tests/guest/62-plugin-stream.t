@@ -1,0 +1,67 @@
+#!/bin/bash
+# True access counts from the plugin: a stream whose memory was first
+# touched on node 1 runs on node 0.  With NUMA balancing on, the share of
+# its accesses that go to remote memory must fall as pages migrate; with
+# balancing off it must stay high.  The host samples the plugin's counters
+# every 500 ms (bnb-plugin-check --watch) while the guest runs.  Counting
+# only (delay=off) keeps the test short.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "plugin stream remote share"
+
+SO=$BNB_ROOT/build/bin/bnb-plugin.so
+CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
+
+# shellcheck disable=SC2016 # expanded by the guest's shell
+guest_cmd='bnb-plugin-calib || exit 1
+d=/sys/kernel/debug/sched/numa_balancing
+[ -d $d ] && echo 200 > $d/scan_delay_ms && echo 200 > $d/scan_period_min_ms
+stream --size 8M --iterations 60 --placement misplaced --node 0 --mem-node 1 --locality-every 0 > /dev/null'
+
+# run BALANCING: boot and sample the counters; sets rc and shares ("peak late windows").
+run() {
+	local dir watcher
+	dir=$(run_dir "plugin-stream-$1")
+	"$CHECK" --wait 120 --watch 500 "$dir/counters.shm" > "$dir/shares.csv" 2> "$dir/watch.err" &
+	watcher=$!
+	bnb_vm "$dir" --nodes 2 --balancing "$1" --timeout 600 --plugin "$SO" \
+		--plugin-opt shm="$dir/counters.shm" --plugin-opt delay=off -- "$guest_cmd"
+	rc=$?
+	wait "$watcher"
+	# Busy windows: at least a quarter of the busiest one's accesses (boot
+	# and idle fall out).  Peak: the highest remote share among them; late:
+	# the median of the last 10, leaving out the final 2 (shutdown).
+	shares=$(awk -F, 'NR > 1 { n++; acc[n] = $2 + $3; rem[n] = $3; if (acc[n] > max) max = acc[n] }
+		END {
+			for (i = 1; i <= n - 2; i++) if (acc[i] >= max / 4) {
+				s[++k] = rem[i] / acc[i]
+				if (s[k] > peak) peak = s[k]
+			}
+			for (i = k - 9; i <= k; i++) if (i > 0) tail[++t] = s[i]
+			for (i = 2; i <= t; i++)	# insertion sort: mawk has no asort
+				for (j = i; j > 1 && tail[j - 1] > tail[j]; j--) {
+					x = tail[j]; tail[j] = tail[j - 1]; tail[j - 1] = x
+				}
+			printf "%.3f %.3f %d\n", peak, t ? tail[int((t + 1) / 2)] : 1, k
+		}' "$dir/shares.csv")
+	[ -n "${BNB_KEEP:-}" ] || rm -rf "$dir"
+}
+
+run on
+check "balancing on: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
+read -r peak late windows <<< "$shares"
+diag "balancing on: remote share peak $peak, late $late ($windows busy windows)"
+check "balancing on: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
+	awk -v p="$peak" 'BEGIN { exit !(p > 0.5) }'
+check "balancing on: remote share falls to under half its peak ($late vs $peak)" \
+	awk -v p="$peak" -v l="$late" 'BEGIN { exit !(l < p / 2) }'
+
+run off
+check "balancing off: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
+read -r peak late windows <<< "$shares"
+diag "balancing off: remote share peak $peak, late $late ($windows busy windows)"
+check "balancing off: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
+	awk -v p="$peak" 'BEGIN { exit !(p > 0.5) }'
+check "balancing off: remote share stays high ($late vs peak $peak)" \
+	awk -v p="$peak" -v l="$late" 'BEGIN { exit !(l > 0.8 * p) }'
+done_testing
