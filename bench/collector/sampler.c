@@ -68,6 +68,25 @@ static void good_sample(struct run *run, uint64_t req_ns, uint64_t rep_ns)
 		summary_write(run->o->out_dir, &run->s, &run->info);
 }
 
+/* Send request seq and wait for its reply. */
+static enum await_result ask(struct run *run, bool maps, uint64_t req_ns,
+			     char *why, size_t whylen, volatile sig_atomic_t *stop)
+{
+	int sent = conn_request(&run->conn, run->seq, maps);
+
+	if (sent < 0) {
+		snprintf(why, whylen, "agent connection closed");
+		return AWAIT_GONE;
+	}
+	if (sent > 0) {
+		snprintf(why, whylen, "agent is not reading requests");
+		return AWAIT_TIMEOUT;
+	}
+	return conn_await(&run->conn, run->seq,
+			  req_ns + run->o->reply_timeout_ms * 1000000ULL,
+			  &run->reply, why, whylen, &run->stale, stop);
+}
+
 /* One request; returns the end reason, or NULL to go on. */
 static const char *one_sample(struct run *run, volatile sig_atomic_t *stop)
 {
@@ -77,14 +96,9 @@ static const char *one_sample(struct run *run, volatile sig_atomic_t *stop)
 	uint64_t req_ns = now_ns(), limit;
 	unsigned stale = run->stale;
 	char why[256];
-	int sent;
 
-	sent = conn_request(&run->conn, ++run->seq, maps);
-	if (sent < 0)
-		return "agent-gone";
-	switch (sent ? AWAIT_TIMEOUT :
-		conn_await(&run->conn, run->seq, req_ns + o->reply_timeout_ms * 1000000ULL,
-			   &run->reply, why, sizeof(why), &run->stale, stop)) {
+	run->seq++;
+	switch (ask(run, maps, req_ns, why, sizeof(why), stop)) {
 	case AWAIT_OK:
 		good_sample(run, req_ns, now_ns());
 		return NULL;
@@ -96,8 +110,6 @@ static const char *one_sample(struct run *run, volatile sig_atomic_t *stop)
 	case AWAIT_TIMEOUT:
 		break;
 	}
-	if (sent)
-		snprintf(why, sizeof(why), "agent is not reading requests");
 	/* While the guest boots, silence is expected: not a dropped sample. */
 	if (started) {
 		run->info.dropped++;
