@@ -50,6 +50,12 @@ void wl_topo_or_exit(const char *prog, struct wl_topo *topo);
 void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_topo *topo,
 			uint64_t footprint, enum wl_spread spread);
 
+/* Whether row @row (counted from 1) samples page locality. */
+static inline bool wl_locality_due(const struct wl_common *c, unsigned int row)
+{
+	return c->locality_every && row % c->locality_every == 0;
+}
+
 /* Options and state of the workloads that report every interval. */
 #define WL_OPT_INTERVAL(var) { "interval-ms", WL_OPT_UINT, &(var), NULL, \
 	"milliseconds per output row" }

@@ -55,16 +55,25 @@ void wl_out_start_locality(struct wl_out *o, double locality)
 		wl_out_comment(o, "locality_start=%.4f", locality);
 }
 
+/* The caller's text, if any, after @sep; then the end of the line. */
+static void finish_line(struct wl_out *o, const char *sep, const char *fmt, va_list ap)
+{
+	if (fmt) {
+		fputs(sep, o->f);
+		vfprintf(o->f, fmt, ap);
+	}
+	fputc('\n', o->f);
+	fflush(o->f);
+}
+
 void wl_out_comment(struct wl_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("# ", o->f);
+	fputc('#', o->f);
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	finish_line(o, " ", fmt, ap);
 	va_end(ap);
-	fputc('\n', o->f);
-	fflush(o->f);
 }
 
 void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, ...)
@@ -77,12 +86,7 @@ void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, .
 		fprintf(o->f, " locality_start=%.4f", o->loc_start);
 	if (!isnan(o->loc_end))
 		fprintf(o->f, " locality_end=%.4f", o->loc_end);
-	if (fmt) {
-		fputc(' ', o->f);
-		va_start(ap, fmt);
-		vfprintf(o->f, fmt, ap);
-		va_end(ap);
-	}
-	fputc('\n', o->f);
-	fflush(o->f);
+	va_start(ap, fmt);
+	finish_line(o, " ", fmt, ap);
+	va_end(ap);
 }

@@ -183,8 +183,7 @@ static void measure(const struct buffers *b, const struct wl_topo *topo, struct 
 			values[2] = (double)b->bytes;
 			values[3] = mx->ns[c][m];
 			++*row;
-			loc = com.locality_every && *row % com.locality_every == 0 ?
-			      page_locality(b, c, m) : NAN;
+			loc = wl_locality_due(&com, *row) ? page_locality(b, c, m) : NAN;
 			wl_out_row(out, wl_now() - start, 1e3 / values[3], loc, values);
 			if (c == m) {
 				mx->local_sum += values[3];

@@ -283,8 +283,7 @@ static double monitor(struct layout *l, struct wl_out *out)
 	atomic_store(&l->ctl->phase, 1);
 	while (wl_ticker_next(&tick, com.iterations)) {
 		done = bytes_done(l);
-		loc = com.locality_every && tick.row % com.locality_every == 0 ?
-		      locality(l) : NAN;
+		loc = wl_locality_due(&com, tick.row) ? locality(l) : NAN;
 		values[0] = (double)(done - last_done) / MB;
 		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
 			   loc, values);

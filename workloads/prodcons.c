@@ -333,8 +333,7 @@ static double monitor(struct setup *s, struct wl_out *out, uint64_t *hist)
 	atomic_store(&s->ctl->phase, 1);
 	while (wl_ticker_next(&tick, com.iterations)) {
 		records = gather(s, hist);
-		loc = com.locality_every && tick.row % com.locality_every == 0 ?
-		      locality(s) : NAN;
+		loc = wl_locality_due(&com, tick.row) ? locality(s) : NAN;
 		/* this interval's latencies: the difference of the running totals */
 		for (b = 0; b < WL_HIST_BUCKETS; b++) {
 			uint64_t total = hist[b];

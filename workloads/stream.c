@@ -95,8 +95,7 @@ static void report(struct shared *sh, unsigned int iter)
 		total_t += sh->times[k];
 		total_mb += kernel_arrays[k] * array_mb;
 	}
-	if (com.locality_every && (iter + 1) % com.locality_every == 0 &&
-	    !wl_sample_query(&sh->sample))
+	if (wl_locality_due(&com, iter + 1) && !wl_sample_query(&sh->sample))
 		locality = wl_sample_locality(&sh->sample, sh->owner_node);
 	wl_out_row(&sh->out, wl_now() - sh->start, total_mb / total_t, locality, mbs);
 }
@@ -247,6 +246,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < com.threads; i++)
 		pthread_join(tids[i], NULL);
+	free(workers);
+	free(tids);
 	ok = verify(&sh);
 	wl_out_summary(&sh.out, ok, wl_now() - sh.start, "threads=%u verified=%s",
 		       com.threads, ok ? "yes" : "no");

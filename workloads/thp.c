@@ -186,8 +186,7 @@ static double monitor(struct state *st, struct wl_out *out)
 	while (wl_ticker_next(&tick, com.iterations)) {
 		for (done = 0, t = 0; t < com.threads; t++)
 			done += atomic_load(&workers[t].bytes);
-		loc = com.locality_every && tick.row % com.locality_every == 0 ?
-		      locality(st) : NAN;
+		loc = wl_locality_due(&com, tick.row) ? locality(st) : NAN;
 		values[0] = (double)(done - last_done) / MB;
 		values[1] = st->migrated0 < 0 ? NAN :
 			    (double)(wl_vmstat("numa_pages_migrated") - st->migrated0);
