@@ -9,6 +9,23 @@
 
 #include "common.h"
 
+volatile sig_atomic_t wl_interrupted;
+
+static void on_signal(int sig)
+{
+	wl_interrupted = sig;
+}
+
+void wl_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* no SA_RESTART: a sleeping monitor wakes up at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 void wl_common_defaults(struct wl_common *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -52,6 +69,7 @@ void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_t
 		fprintf(stderr, "%s: %s\n", prog, err);
 		exit(WL_EXIT_USAGE);
 	}
+	wl_catch_signals();
 }
 
 double wl_now(void)
@@ -68,7 +86,8 @@ void wl_sleep_until(double deadline)
 
 	ts.tv_sec = (time_t)deadline;
 	ts.tv_nsec = (long)((deadline - (double)ts.tv_sec) * 1e9);
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+	       !wl_interrupted)
 		;
 }
 
@@ -81,13 +100,13 @@ void wl_ticker_start(struct wl_ticker *t, unsigned int interval_ms)
 
 bool wl_ticker_next(struct wl_ticker *t, unsigned int rows)
 {
-	if (t->row >= rows)
+	if (t->row >= rows || wl_interrupted)
 		return false;
 	t->row++;
 	t->last = t->now;
 	wl_sleep_until(t->start + t->row * t->interval);
 	t->now = wl_now();
-	return true;
+	return !wl_interrupted;
 }
 
 double wl_ticker_dt(const struct wl_ticker *t)

@@ -7,8 +7,9 @@
 #ifndef WL_COMMON_H
 #define WL_COMMON_H
 
-#include <stdint.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "csvout.h"
 #include "locality.h"
@@ -78,6 +79,15 @@ bool wl_ticker_next(struct wl_ticker *t, unsigned int rows);
 /* Seconds since the row before (or the start), and since the start. */
 double wl_ticker_dt(const struct wl_ticker *t);
 double wl_ticker_elapsed(const struct wl_ticker *t);
+
+/*
+ * SIGINT and SIGTERM set wl_interrupted instead of killing the run: the
+ * workload stops at its next row and still writes its summary (status
+ * failed, interrupted=yes). Child processes inherit the handler and are
+ * stopped by their parent.
+ */
+extern volatile sig_atomic_t wl_interrupted;
+void wl_catch_signals(void);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double wl_now(void);

@@ -12,6 +12,7 @@ void wl_out_begin(struct wl_out *o, FILE *f, const char *unit,
 	o->rows = 0;
 	o->rate_sum = 0;
 	o->loc_start = o->loc_end = NAN;
+	o->interrupted = false;
 	fprintf(f, "# unit rate=%s\nt_s,rate,locality", unit);
 	while (columns && columns[o->extra])
 		fprintf(f, ",%s", columns[o->extra++]);
@@ -81,7 +82,10 @@ void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, .
 	va_list ap;
 
 	fprintf(o->f, "# summary status=%s work_s=%.6f rate_mean=%.3f",
-		ok ? "ok" : "failed", work_s, o->rows ? o->rate_sum / o->rows : 0.0);
+		ok && !o->interrupted ? "ok" : "failed", work_s,
+		o->rows ? o->rate_sum / o->rows : 0.0);
+	if (o->interrupted)
+		fputs(" interrupted=yes", o->f);
 	if (!isnan(o->loc_start))
 		fprintf(o->f, " locality_start=%.4f", o->loc_start);
 	if (!isnan(o->loc_end))

@@ -18,6 +18,7 @@ struct wl_out {
 	double rate_sum;
 	double loc_start;	/* before the timed part, NaN if not sampled */
 	double loc_end;		/* the last locality written */
+	bool interrupted;	/* stopped by a signal: the summary says so */
 };
 
 /* @columns: names of the extra columns, NULL-terminated (may be NULL). */

@@ -150,7 +150,7 @@ static void chase_all(const struct buffers *b, const struct wl_topo *topo, struc
 	for (c = 0; c < topo->nodes; c++)
 		for (m = 0; m < topo->nodes; m++)
 			mx->ns[c][m] = INFINITY;
-	for (r = 0; r < repeat; r++) {
+	for (r = 0; r < repeat && !wl_interrupted; r++) {
 		for (c = 0; c < topo->nodes; c++) {
 			if (!topo->cpus[c] || wl_run_on(c))
 				continue;
@@ -274,6 +274,7 @@ int main(int argc, char **argv)
 	print_matrix(&out, &big, main_ws.bytes, &topo);
 	if (cache_size)
 		print_matrix(&out, &small, cache_ws.bytes, &topo);
+	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, true, wl_now() - start,
 		       "local_ns=%.2f remote_ns=%.2f remote_over_local=%.3f cache_local_ns=%.2f",
 		       big.local_n ? big.local_sum / big.local_n : NAN,
@@ -281,5 +282,5 @@ int main(int argc, char **argv)
 		       big.local_n && big.remote_n ?
 		       (big.remote_sum / big.remote_n) / (big.local_sum / big.local_n) : NAN,
 		       small.local_n ? small.local_sum / small.local_n : NAN);
-	return 0;
+	return wl_interrupted ? 1 : 0;
 }

@@ -393,7 +393,8 @@ int main(int argc, char **argv)
 	wl_out_begin(&out, stdout, "MB/s", columns);
 	work_s = monitor(&l, &out);
 	ok = finish(&l);
+	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, work_s, "groups=%u threads_per_group=%u verified=%s",
 		       l.groups, l.per_group, NUMA01 ? "n/a" : ok ? "yes" : "no");
-	return ok ? 0 : 1;
+	return ok && !wl_interrupted ? 0 : 1;
 }

@@ -440,10 +440,11 @@ int main(int argc, char **argv)
 			(unsigned long)errors);
 	ok = ok && !errors && records;
 	moved = wl_sample_query(&s.sample) ? 0 : wl_sample_moved(&s.sample, s.before);
+	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, work_s, "mode=%s records=%lu errors=%lu lat_p50_us=%.3f "
 		       "lat_p90_us=%.3f lat_p99_us=%.3f sampled_pages=%u moved_pages=%u",
 		       mode_names[mode], (unsigned long)records, (unsigned long)errors,
 		       wl_hist_percentile(hist, 50) / 1e3, wl_hist_percentile(hist, 90) / 1e3,
 		       wl_hist_percentile(hist, 99) / 1e3, s.sample.n, moved);
-	return ok ? 0 : 1;
+	return ok && !wl_interrupted ? 0 : 1;
 }

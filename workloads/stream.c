@@ -47,7 +47,8 @@ struct shared {
 	int *owner_node;	/* node of each thread's CPU, for locality */
 	struct wl_out out;
 	double start, times[NKERNELS];
-	bool failed;
+	unsigned int done;	/* iterations completed */
+	bool stop;		/* set by thread 0 after a signal */
 };
 
 struct worker {
@@ -129,6 +130,10 @@ static void *worker_main(void *arg)
 	if (!w->idx)
 		sh->start = wl_now();
 	for (it = 0; it < com.iterations; it++) {
+		/* everyone sees thread 0's decision to stop at the same point */
+		pthread_barrier_wait(&sh->barrier);
+		if (sh->stop)
+			break;
 		for (k = 0; k < NKERNELS; k++) {
 			pthread_barrier_wait(&sh->barrier);
 			if (!w->idx)
@@ -140,8 +145,11 @@ static void *worker_main(void *arg)
 			if (!w->idx)
 				sh->times[k] = wl_now() - t0;
 		}
-		if (!w->idx)
+		if (!w->idx) {
 			report(sh, it);
+			sh->done = it + 1;
+			sh->stop = wl_interrupted;
+		}
 	}
 	return NULL;
 }
@@ -162,7 +170,7 @@ static bool verify(const struct shared *sh)
 	size_t wa, wb, wc;
 	unsigned int it;
 
-	for (it = 0; it < com.iterations; it++) {
+	for (it = 0; it < sh->done; it++) {
 		c = a;
 		b = SCALAR * c;
 		c = a + b;
@@ -249,7 +257,8 @@ int main(int argc, char **argv)
 	free(workers);
 	free(tids);
 	ok = verify(&sh);
+	sh.out.interrupted = wl_interrupted;
 	wl_out_summary(&sh.out, ok, wl_now() - sh.start, "threads=%u verified=%s",
 		       com.threads, ok ? "yes" : "no");
-	return ok ? 0 : 1;
+	return ok && !wl_interrupted ? 0 : 1;
 }

@@ -283,9 +283,10 @@ int main(int argc, char **argv)
 	ok = verify();
 	migrated = st.migrated0 < 0 ? -1 : wl_vmstat("numa_pages_migrated") - st.migrated0;
 	moved = huge_moved(&st);
+	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, work_s, "thp_mode=%s thp_backed=%s thp_kb=%lld "
 		       "huge_pages=%zu huge_moved=%u pages_migrated=%lld",
 		       mode, thp_kb > 0 ? "yes" : "no", thp_kb, st.len / HUGE_SIZE, moved,
 		       migrated);
-	return ok ? 0 : 1;
+	return ok && !wl_interrupted ? 0 : 1;
 }

@@ -66,6 +66,32 @@ Test(wl_out, start_and_end_locality)
 			 "locality_start=0.1250 locality_end=0.5000\n");
 }
 
+Test(wl_out, interrupted_is_failed)
+{
+	struct wl_out o;
+	FILE *f = open_buf();
+
+	wl_out_begin(&o, f, "u", NULL);
+	o.interrupted = true;
+	wl_out_summary(&o, true, 1, "k=%d", 1);
+	fclose(f);
+	cr_assert_str_eq(buf, "# unit rate=u\nt_s,rate,locality\n# summary status=failed "
+			 "work_s=1.000000 rate_mean=0.000 interrupted=yes k=1\n");
+}
+
+Test(wl_ticker, a_signal_ends_the_rows)
+{
+	struct wl_ticker t;
+
+	wl_catch_signals();
+	wl_ticker_start(&t, 10);
+	cr_assert(wl_ticker_next(&t, 5));
+	raise(SIGTERM);
+	cr_assert_not(wl_ticker_next(&t, 5));
+	cr_assert_eq(wl_interrupted, SIGTERM);
+	wl_interrupted = 0;
+}
+
 Test(wl_out, no_extra_columns_and_failed)
 {
 	struct wl_out o;
