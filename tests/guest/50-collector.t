@@ -10,13 +10,12 @@ collect=$BNB_ROOT/build/bin/bnb-collect
 # Threads on node 1, memory first touched on node 0.  The scanner is made
 # eager (debugfs knobs of 6.1) so that a few seconds of work suffice.
 # shellcheck disable=SC2016 # expanded by the guest's shell
-workload='d=/sys/kernel/debug/sched/numa_balancing
+eager_scan='d=/sys/kernel/debug/sched/numa_balancing
 echo 100 > $d/scan_delay_ms 2>/dev/null
-echo 100 > $d/scan_period_min_ms 2>/dev/null
-stream --size 16M --iterations 60 --placement misplaced --node 1 --locality-every 0 > /dev/null'
+echo 100 > $d/scan_period_min_ms 2>/dev/null'
 
-# collected_run NAME BALANCING: boot a guest with the collector attached;
-# prints the run directory.
+# collected_run NAME BALANCING ITERATIONS: boot a guest with the collector
+# attached; prints the run directory.
 collected_run() {
 	local dir cpid
 	dir=$(run_dir "collector-$1")
@@ -24,7 +23,9 @@ collected_run() {
 		--interval-ms 100 --pid-maps-every 5 2> "$dir/collect.log" &
 	cpid=$!
 	bnb_vm "$dir" --nodes 2 --balancing "$2" --agent-socket "$dir/agent.sock" \
-		--timeout 240 -- "$workload" > "$dir/vm.log" 2>&1
+		--timeout 240 -- "$eager_scan
+stream --size 16M --iterations $3 --placement misplaced --node 1 --locality-every 0 >/dev/null" \
+		> "$dir/vm.log" 2>&1
 	echo "vm=$?" > "$dir/status"
 	wait "$cpid"
 	echo "collect=$?" >> "$dir/status"
@@ -48,7 +49,7 @@ end_reason() {
 	sed -n 's/^ *"end":"\([a-z-]*\)",$/\1/p' "$1/collect/summary.json"
 }
 
-on=$(collected_run on on)
+on=$(collected_run on on 40)
 diag "balancing on: $(tr '\n' ' ' < "$on/status") $(tail -n 1 "$on/collect.log")"
 check "guest and collector exit 0 (balancing on)" grep -qx 'vm=0' "$on/status"
 check "collector ends when the guest powers off" test "$(end_reason "$on")" = agent-gone
@@ -73,7 +74,7 @@ pages1=$(col "$on" node1_pages | grep -v '^$' | tail -n 1)
 diag "stream pages on node 1 at the last numa_maps walk: $pages1"
 check "numa_maps walk finds the stream's pages on node 1" test "${pages1:-0}" -gt 0
 
-off=$(collected_run off off)
+off=$(collected_run off off 15)
 diag "balancing off: $(tr '\n' ' ' < "$off/status") $(tail -n 1 "$off/collect.log")"
 check "guest exits 0 (balancing off)" grep -qx 'vm=0' "$off/status"
 check "samples collected with balancing off" test "$(col "$off" sample | wc -l)" -ge 10
