@@ -143,15 +143,18 @@ static void print_header(const struct bnb_shm_header *h, char *msg, size_t msgle
 
 static void print_counters(const struct bnb_shm_header *h)
 {
-	uint64_t m[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES] = { { 0 } };
+	static uint64_t m[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	static uint64_t miss[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	uint64_t io = 0, unknown = 0, delayed = 0, delay_ns = 0, local, remote;
 
 	for (unsigned int v = 0; v < h->n_vcpus; v++) {
 		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
 
-		for (unsigned int n = 0; n < h->n_nodes; n++)
+		for (unsigned int n = 0; n < h->n_nodes; n++) {
 			m[h->vcpu_node[v]][n] += bnb_shm_load(&c->reads[n]) +
 						 bnb_shm_load(&c->writes[n]);
+			miss[h->vcpu_node[v]][n] += bnb_shm_load(&c->misses[n]);
+		}
 		io += bnb_shm_load(&c->io_reads) + bnb_shm_load(&c->io_writes);
 		unknown += bnb_shm_load(&c->unknown_reads) + bnb_shm_load(&c->unknown_writes);
 		delayed += bnb_shm_load(&c->delayed);
@@ -164,7 +167,9 @@ static void print_counters(const struct bnb_shm_header *h)
 	       (unsigned long long)delayed, (unsigned long long)delay_ns);
 	for (unsigned int c = 0; c < h->n_nodes; c++)
 		for (unsigned int n = 0; n < h->n_nodes; n++)
-			printf("access_%u_%u=%llu\n", c, n, (unsigned long long)m[c][n]);
+			printf("access_%u_%u=%llu\nmiss_%u_%u=%llu\n", c, n,
+			       (unsigned long long)m[c][n], c, n,
+			       (unsigned long long)miss[c][n]);
 }
 
 static int report(const struct bnb_shm_header *h)

@@ -33,15 +33,6 @@ static inline uint64_t bnb_ticks(void)
 }
 #endif
 
-/* Busy-wait for ticks of bnb_ticks(). */
-static inline void bnb_spin(uint64_t ticks)
-{
-	uint64_t t0 = bnb_ticks();
-
-	while (bnb_ticks() - t0 < ticks)
-		;
-}
-
 /* bnb_ticks() per nanosecond, measured against CLOCK_MONOTONIC. */
 double bnb_ticks_per_ns(void);
 

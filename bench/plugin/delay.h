@@ -14,6 +14,13 @@
  * pointer chase, where each hop is one access, base is the local hop
  * time, so remote / local = distance / 10 at any working-set size.
  * A fixed base (base_ns=N) is available for experiments that want one.
+ *
+ * Spinning overshoots (the last clock read lands after the deadline, and
+ * reading the clock costs time the guest also sees), so each vCPU keeps
+ * the difference between the delay it owed and the delay it waited, and
+ * the next spin settles it: injected time tracks owed time over a run,
+ * not just on average per miss.  Credit is capped at one miss's delay so
+ * that a host preemption in a spin does not cancel later delays.
  */
 #ifndef BNB_PLUGIN_DELAY_H
 #define BNB_PLUGIN_DELAY_H
@@ -29,6 +36,7 @@ struct bnb_delay {
 	uint64_t cap;		/* longest interval believed, ticks */
 	uint64_t fixed;		/* fixed base in ticks; 0 = measured */
 	const uint32_t *mult;	/* per memory node, from this vCPU's node */
+	int64_t debt;		/* owed minus waited so far, ticks */
 };
 
 /* (distance - 10) / 10 in 1/256ths */
@@ -57,6 +65,22 @@ static inline uint64_t bnb_delay_base(const struct bnb_delay *d)
 static inline uint64_t bnb_delay_ticks(const struct bnb_delay *d, int node)
 {
 	return bnb_delay_base(d) * d->mult[node] >> BNB_DELAY_MULT_SHIFT;
+}
+
+/* Ticks to spin now for a miss that owes want. */
+static inline uint64_t bnb_delay_owed(const struct bnb_delay *d, uint64_t want)
+{
+	int64_t owed = d->debt + (int64_t)want;
+
+	return owed > 0 ? (uint64_t)owed : 0;
+}
+
+/* Settle a miss that owed want and spun for waited. */
+static inline void bnb_delay_paid(struct bnb_delay *d, uint64_t want, uint64_t waited)
+{
+	int64_t debt = d->debt + (int64_t)want - (int64_t)waited;
+
+	d->debt = debt < -(int64_t)want ? -(int64_t)want : debt;
 }
 
 #endif /* BNB_PLUGIN_DELAY_H */

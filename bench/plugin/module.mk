@@ -30,7 +30,7 @@ $(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
-$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache mapcheck) \
+$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay mapcheck) \
 		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

@@ -153,13 +153,16 @@ static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
 /* Wait for a remote miss and account it; returns the ticks waited. */
 static uint64_t delay_miss(struct vcpu *v, int node)
 {
-	uint64_t want = bnb_delay_ticks(&v->delay, node), t0 = bnb_ticks(), waited;
+	uint64_t want = bnb_delay_ticks(&v->delay, node);
+	uint64_t owed = bnb_delay_owed(&v->delay, want);
+	uint64_t t0 = bnb_ticks(), t = t0;
 
-	bnb_spin(want);
-	waited = bnb_ticks() - t0;
+	while (t - t0 < owed)
+		t = bnb_ticks();
+	bnb_delay_paid(&v->delay, want, t - t0);
 	v->ctr->delayed++;
-	v->ctr->delay_ns += waited * ns_per_tick_q16 >> 16;
-	return waited;
+	v->ctr->delay_ns += (t - t0) * ns_per_tick_q16 >> 16;
+	return t - t0;
 }
 
 static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
