@@ -15,6 +15,7 @@
 #include "wlout.h"
 
 #define SYSCTL_EXIT 97
+#define CALIB_EXIT 98
 
 /* $1 sysctl name, $2 value, $3 debugfs fallback (may be empty). */
 static const char set_function[] =
@@ -34,7 +35,7 @@ static const char set_function[] =
 	"\techo \"# bnb-run: sysctl $1 = $2 ($f)\"\n"
 	"}\n";
 
-char *guest_command(const struct variant *v)
+char *guest_command(const struct variant *v, bool calibrate)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -42,6 +43,9 @@ char *guest_command(const struct variant *v)
 	int i;
 
 	fputs(set_function, f);
+	if (calibrate)	/* the plugin delays nothing until its map is verified */
+		fprintf(f, "bnb-plugin-calib >/dev/null 2>&1 || { echo '%s'; exit %d; }\n",
+			WL_CALIB_MARK, CALIB_EXIT);
 	for (i = 0; i < v->n_settings; i++) {
 		struct sysctl_target t;
 

@@ -127,7 +127,7 @@ static void vm_args(struct argv *a, const struct variant *v, const struct run_pl
 		free(opts);
 	}
 	arg(a, "--");
-	a->v[a->n++] = guest_command(v);
+	a->v[a->n++] = guest_command(v, p->plugin[0]);
 	a->v[a->n] = NULL;
 }
 
@@ -148,6 +148,7 @@ struct status {
 	const char *state;	/* ok | failed | incomplete | running */
 	char reason[512];
 	const char *latency;
+	char latency_why[512];	/* why not emulated although the plugin ran */
 	int vm_exit;
 	double elapsed_s;
 };
@@ -162,8 +163,8 @@ static int write_status(const char *rundir, const struct status *s)
 	f = fopen(tmp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nvm_exit=%d\nelapsed_s=%.1f\n",
-		s->state, s->reason, s->latency, s->vm_exit, s->elapsed_s);
+	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nlatency_why=%s\nvm_exit=%d\nelapsed_s=%.1f\n",
+		s->state, s->reason, s->latency, s->latency_why, s->vm_exit, s->elapsed_s);
 	if (fclose(f))
 		return -1;
 	return rename(tmp, path);
@@ -251,6 +252,8 @@ static void judge(const char *rundir, int vm_status, bool killed, struct status 
 		snprintf(s->reason, sizeof(s->reason), "interrupted by signal %d", (int)runner_interrupted);
 	} else if (killed) {
 		snprintf(s->reason, sizeof(s->reason), "runner time limit exceeded (launcher did not stop)");
+	} else if (wl.calib_failed) {
+		snprintf(s->reason, sizeof(s->reason), "plugin map check (bnb-plugin-calib) failed in the guest");
 	} else if (wl.sysctl_error[0]) {
 		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
 	} else if (code < 0 || code > 5) {
@@ -351,6 +354,12 @@ static int launch(const struct variant *v, const struct run_plan *p, const char 
 	keep_vm_files(tmp, rundir);
 	remove_tmp(tmp);
 	judge(rundir, vm_status, killed, s);
+	if (p->plugin[0]) {
+		char shm[PATH_MAX * 2];
+
+		snprintf(shm, sizeof(shm), "%s/plugin.shm", rundir);
+		s->latency = latency_verdict(shm, s->latency_why, sizeof(s->latency_why));
+	}
 	argv_free(&vm);
 	argv_free(&col);
 	return 0;

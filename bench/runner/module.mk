@@ -2,7 +2,7 @@
 
 RUNNER_SRCS := keys.c experiment.c sweep.c stats.c csv.c wlout.c results.c \
 	report.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
-	guestcmd.c job.c schedule.c
+	guestcmd.c job.c schedule.c latency.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl)
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)

@@ -316,6 +316,13 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 			fprintf(md, "- %s\n", latency_note(mode));
 		}
 	}
+	for (i = 0; i < r->n_runs; i++)
+		if (r->runs[i].latency_why[0]) {
+			fprintf(md, "- Latency emulation was requested but was not active in run "
+				"%s/rep%d: %s.\n", r->runs[i].variant, r->runs[i].rep,
+				r->runs[i].latency_why);
+			break;
+		}
 	fprintf(md, "- %s\n\n", time_dilation_note);
 	jset(root, "latency", lat);
 	jset(root, "time_dilation", json_object_new_string(time_dilation_note));

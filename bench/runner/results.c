@@ -139,6 +139,8 @@ static void load_status(struct run *run)
 			 "status still 'running' (the runner was killed)");
 	if (kv_get(path, "latency", run->latency, sizeof(run->latency)))
 		run->latency[0] = 0;
+	if (kv_get(path, "latency_why", run->latency_why, sizeof(run->latency_why)))
+		run->latency_why[0] = 0;
 	if (!kv_get(path, "reason", value, sizeof(value)) && value[0])
 		snprintf(run->reason, sizeof(run->reason), "%s", value);
 	else if (run->status == RUN_OK)

@@ -40,6 +40,7 @@ struct run {
 	double m[N_METRICS];	/* NAN where not measured */
 	char rate_unit[32];
 	char latency[16];	/* emulated | uniform | real, from the status file */
+	char latency_why[256];	/* why not emulated although requested */
 };
 
 struct results {

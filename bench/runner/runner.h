@@ -33,8 +33,12 @@ struct run_plan {
 	long time_limit;
 };
 
-/* Build the guest shell command of V (sysctls, then the workload). */
-char *guest_command(const struct variant *v);
+/* Build the guest shell command of V: the plugin's map check when
+ * CALIBRATE, the sysctls, then the workload. */
+char *guest_command(const struct variant *v, bool calibrate);
+
+/* After a run with the plugin: "emulated", or "uniform" and why not. */
+const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
 
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,

@@ -12,6 +12,7 @@ struct wl_summary {
 	double work_s, rate_mean;	/* NAN when missing or malformed */
 	char unit[32];		/* from "# unit rate=..." */
 	char sysctl_error[256];	/* the runner's guest-side sysctl failure */
+	bool calib_failed;
 };
 
 /* Scan PATH for the "# unit", "# summary" and runner error lines. */
@@ -22,5 +23,7 @@ int wl_extract_csv(const char *in, const char *out);
 
 /* Marker the guest command prints when a sysctl cannot be set. */
 #define WL_SYSCTL_MARK "# bnb-run: sysctl error: "
+/* ... and when the plugin's map check (bnb-plugin-calib) fails. */
+#define WL_CALIB_MARK "# bnb-run: plugin map check (bnb-plugin-calib) failed"
 
 #endif

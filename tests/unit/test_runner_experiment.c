@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bnb_plugin_shm.h"
 #include "experiment.h"
 #include "keys.h"
 #include "runner.h"
@@ -199,7 +200,7 @@ Test(experiment, guest_command_fails_on_missing_sysctl)
 	bool named = false, ran = false;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0]);
+	gc = guest_command(&exp.variants[0], false);
 	cr_assert(strstr(gc, "bnb_set kernel.bnb_no_such_knob 7 ''"), "%s", gc);
 	cr_assert(strstr(gc, "echo WORKLOAD-RAN"));
 	snprintf(cmd, sizeof(cmd), "sh -c '%s' 2>&1; echo \"rc=$?\"", "eval \"$BNB_GC\"");
@@ -231,7 +232,7 @@ Test(experiment, guest_command_keeps_stderr_as_comments)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0]);
+	gc = guest_command(&exp.variants[0], false);
 	setenv("BNB_GC", gc, 1);
 	p = popen("sh -c 'eval \"$BNB_GC\"'", "r");
 	while (fgets(line, sizeof(line), p))
@@ -270,4 +271,68 @@ Test(experiment, job_list_only_and_reps)
 	snprintf(path, sizeof(path), "%s/jobs.txt", tmpdir);
 	cr_assert_eq(access(path, R_OK), 0);
 	experiment_free(&exp);
+}
+
+/* With the plugin, the map check runs first; without bnb-plugin-calib on
+ * PATH (as on the host) it fails and stops the run before the workload. */
+Test(experiment, guest_command_calibrates_first)
+{
+	struct experiment exp;
+	char err[512], line[512];
+	const char *path = write_ini("c.ini", "[global]\nworkload = echo WORKLOAD-RAN\n[a]\n");
+	bool marked = false, ran = false;
+	char *gc;
+	FILE *p;
+	int rc;
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	gc = guest_command(&exp.variants[0], true);
+	cr_assert(strstr(gc, "bnb-plugin-calib") < strstr(gc, "WORKLOAD-RAN"));
+	setenv("BNB_GC", gc, 1);
+	p = popen("PATH=/nonexistent:/bin:/usr/bin sh -c 'eval \"$BNB_GC\"'", "r");
+	while (fgets(line, sizeof(line), p)) {
+		marked |= !strcmp(line, "# bnb-run: plugin map check (bnb-plugin-calib) failed\n");
+		ran |= strstr(line, "WORKLOAD-RAN") != NULL;
+	}
+	rc = pclose(p);
+	cr_assert(marked && !ran);
+	cr_assert_eq(WEXITSTATUS(rc), 98);
+	free(gc);
+	experiment_free(&exp);
+}
+
+static const char *verdict_for(uint32_t map_status, uint32_t flags, const char *msg,
+			       char *why, size_t len)
+{
+	struct bnb_shm_header h = {
+		.magic = BNB_SHM_MAGIC, .version = BNB_SHM_VERSION,
+		.state = BNB_SHM_EXITED, .map_status = map_status, .flags = flags,
+	};
+	char path[128];
+	FILE *f;
+
+	snprintf(h.map_message, sizeof(h.map_message), "%s", msg);
+	snprintf(path, sizeof(path), "%s/plugin.shm", tmpdir);
+	f = fopen(path, "w");
+	fwrite(&h, sizeof(h), 1, f);
+	fclose(f);
+	return latency_verdict(path, why, len);
+}
+
+Test(experiment, latency_verdict_from_plugin_file)
+{
+	char why[512];
+
+	cr_assert_str_eq(verdict_for(BNB_MAP_OK, BNB_SHM_F_COUNT | BNB_SHM_F_DELAY, "", why, 512),
+			 "emulated");
+	cr_assert_str_eq(why, "");
+	cr_assert_str_eq(verdict_for(BNB_MAP_OK, BNB_SHM_F_COUNT, "", why, 512), "uniform",
+			 "counting only (delay=off) is not emulation");
+	cr_assert_str_eq(verdict_for(BNB_MAP_FAILED, BNB_SHM_F_COUNT, "node 1: 40%\nbelow", why, 512),
+			 "uniform");
+	cr_assert_str_eq(why, "plugin loaded but no delay injected: the map check failed: node 1: 40% below");
+	cr_assert_str_eq(verdict_for(BNB_MAP_UNCHECKED, 0, "", why, 512), "uniform");
+	cr_assert(strstr(why, "never ran the map check"));
+	cr_assert_str_eq(latency_verdict("/nonexistent/shm", why, 512), "uniform");
+	cr_assert(strstr(why, "missing or unreadable"));
 }
