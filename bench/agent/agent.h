@@ -28,6 +28,7 @@ struct reply {
 void reply_reset(struct reply *r);
 void reply_add(struct reply *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+void reply_add_raw(struct reply *r, const char *s, size_t n);
 void reply_finish(struct reply *r);
 
 /* vmstat.c */

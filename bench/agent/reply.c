@@ -35,6 +35,16 @@ void reply_add(struct reply *r, const char *fmt, ...)
 	r->len += n;
 }
 
+void reply_add_raw(struct reply *r, const char *s, size_t n)
+{
+	if (r->overflow || n >= sizeof(r->buf) - r->len - sizeof(BNB_WIRE_END)) {
+		r->overflow = true;
+		return;
+	}
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
 void reply_finish(struct reply *r)
 {
 	memcpy(r->buf + r->len, BNB_WIRE_END, strlen(BNB_WIRE_END));

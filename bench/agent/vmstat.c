@@ -70,23 +70,30 @@ static bool valid_name(const char *name, size_t len)
 	return true;
 }
 
-static void emit_line(const char *line, struct reply *r)
+/*
+ * A followed "name value" line is forwarded as "c name value" by copying
+ * it: no number is parsed or formatted, which matters in a TCG guest
+ * where every instruction of the agent is emulated.
+ */
+static void emit_line(const char *line, size_t len, struct reply *r)
 {
-	const char *sp = strchr(line, ' ');
-	unsigned long long val;
-	const char *end;
+	const char *sp = memchr(line, ' ', len);
+	size_t vlen;
 
 	if (!sp || !valid_name(line, sp - line) || !followed(line, sp - line))
 		return;
-	if (!parse_u64(sp + 1, &end, &val) || *end != '\0')
+	vlen = len - (sp - line) - 1;
+	if (vlen == 0 || vlen > 20 || strspn(sp + 1, "0123456789") < vlen)
 		return;
-	reply_add(r, "c %.*s %llu\n", (int)(sp - line), line, val);
+	reply_add_raw(r, "c ", 2);
+	reply_add_raw(r, line, len);
+	reply_add_raw(r, "\n", 1);
 }
 
 void vmstat_emit(int fd, struct reply *r)
 {
 	ssize_t n = fd < 0 ? -1 : pread(fd, vmstat_buf, sizeof(vmstat_buf) - 1, 0);
-	char *line, *save;
+	const char *line, *end, *nl;
 
 	if (n <= 0 || (size_t)n == sizeof(vmstat_buf) - 1) {
 		reply_add(r, "x vmstat\n");
@@ -94,7 +101,11 @@ void vmstat_emit(int fd, struct reply *r)
 			return;
 	}
 	vmstat_buf[n] = '\0';
-	for (line = strtok_r(vmstat_buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		emit_line(line, r);
+	end = vmstat_buf + n;
+	for (line = vmstat_buf; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			break;		/* a cut last line */
+		emit_line(line, nl - line, r);
+	}
 }
