@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <numa.h>
 #include <numaif.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -285,8 +287,13 @@ void *kt_alloc(size_t bytes, bool thp)
 
 	if (buf == MAP_FAILED)
 		kt_bail("mmap of %zu bytes: %s", bytes, strerror(errno));
-	if (madvise(buf, bytes, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
-		kt_bail("madvise: %s", strerror(errno));
+	/*
+	 * prctl rather than madvise(MADV_NOHUGEPAGE): a tinyconfig kernel
+	 * may lack the madvise syscall. It covers the whole process, which
+	 * is what the 4 kB tests want anyway.
+	 */
+	if (prctl(PR_SET_THP_DISABLE, !thp, 0, 0, 0))
+		kt_bail("prctl(PR_SET_THP_DISABLE): %s", strerror(errno));
 	return buf;
 }
 
@@ -325,6 +332,22 @@ long kt_pages_on_node(void *buf, size_t bytes, int node)
 		done += n;
 	}
 	return on_node;
+}
+
+static void *sleeper(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+void kt_second_thread(void)
+{
+	pthread_t tid;
+
+	if (pthread_create(&tid, NULL, sleeper, NULL))
+		kt_bail("pthread_create failed");
+	pthread_detach(tid);
 }
 
 double kt_now(void)

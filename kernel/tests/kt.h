@@ -51,13 +51,20 @@ void kt_require_nodes(int nr);
 /* Run the calling thread on the CPUs of @node only; bails on failure */
 void kt_run_on_node(int node);
 
-/* Anonymous memory without THP (unless @thp), not yet touched */
+/* Anonymous memory, not yet touched; THP off for the process unless @thp */
 void *kt_alloc(size_t bytes, bool thp);
 void kt_touch(void *buf, size_t bytes);
 /* Sum one word per page, so that every page is read */
 unsigned long kt_read_pages(const void *buf, size_t bytes);
 /* How many of the pages of @buf are on @node */
 long kt_pages_on_node(void *buf, size_t bytes, int node);
+
+/*
+ * Start a thread that only sleeps. change_prot_numa() does not mark pages
+ * that are already on the node a single-threaded process runs on, so tests
+ * that want hinting faults on local pages need a second user of the mm.
+ */
+void kt_second_thread(void);
 
 double kt_now(void);
 /* Keep the CPU busy for @secs without touching memory */

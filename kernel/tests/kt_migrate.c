@@ -80,13 +80,13 @@ static long pingpong(int policy)
 	atomic_bool stop = false;
 	struct pinger p[2];
 	pthread_t tid[2];
-	long before, after;
+	long before[KT_NR_COUNTERS], after[KT_NR_COUNTERS];
 	char *buf = kt_alloc(PINGPONG_BYTES, false);
 	int i;
 
 	kt_sysctl_set("numa_balancing_migrate_policy", policy);
 	kt_touch(buf, PINGPONG_BYTES);
-	before = kt_vmstat("numa_pages_migrated");
+	kt_counters(before);
 	for (i = 0; i < 2; i++) {
 		p[i] = (struct pinger){ .buf = buf, .node = i, .stop = &stop };
 		if (pthread_create(&tid[i], NULL, ping, &p[i]))
@@ -96,17 +96,26 @@ static long pingpong(int policy)
 	atomic_store(&stop, true);
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
-	after = kt_vmstat("numa_pages_migrated");
+	kt_counters(after);
 	munmap(buf, PINGPONG_BYTES);
-	kt_diag("policy %d: %ld pages migrated in %.0f s of ping-pong on %lu pages",
-		policy, after - before, PINGPONG_SECS, PINGPONG_BYTES / 4096);
-	return after - before;
+	for (i = 0; i < KT_NR_COUNTERS; i++)
+		after[i] -= before[i];
+	kt_diag("policy %d: %ld pages migrated, %ld hint faults (%ld local) in %.0f s of ping-pong on %lu pages",
+		policy, after[KT_PAGES_MIGRATED], after[KT_HINT_FAULTS],
+		after[KT_HINT_FAULTS_LOCAL], PINGPONG_SECS,
+		PINGPONG_BYTES / 4096);
+	return after[KT_PAGES_MIGRATED];
 }
 
 static void check_pingpong(void)
 {
-	long moron = pingpong(1), lastnode = pingpong(2), dflt = pingpong(0);
-	long pages = PINGPONG_BYTES / 4096;
+	long pages = PINGPONG_BYTES / 4096, moron, lastnode, dflt;
+
+	/* The same scan rate under every policy: the 6.1 adaptation is off */
+	kt_sysctl_set("numa_balancing_scan_period_max_ms", 100);
+	moron = pingpong(1);
+	lastnode = pingpong(2);
+	dflt = pingpong(0);
 
 	kt_ok(moron >= 2 * pages,
 	      "ping-pong: policy 1 migrates the shared pages again and again (%ld)",

@@ -17,6 +17,8 @@
 #define MIN_MS		100
 #define MAX_MS		3000
 #define RESET_MS	4000
+/* Up to 20 faults of 10 ms on the pages the test itself uses */
+#define RESET_SLACK_MS	200
 
 static long scan_period(void)
 {
@@ -60,7 +62,7 @@ static long idle_min(double secs, double *when)
 	long lowest = scan_period();
 
 	*when = 0;
-	while (lowest > MIN_MS && kt_now() - start < secs) {
+	while (lowest > MIN_MS + RESET_SLACK_MS && kt_now() - start < secs) {
 		long period = scan_period();
 
 		if (period < lowest) {
@@ -73,7 +75,8 @@ static long idle_min(double secs, double *when)
 
 int main(void)
 {
-	long first, grown, lowest, migrated;
+	long before[KT_NR_COUNTERS], after[KT_NR_COUNTERS];
+	long first, grown, lowest;
 	double when;
 	void *buf;
 
@@ -85,15 +88,20 @@ int main(void)
 	kt_sysctl_set("numa_balancing_scan_adapt", 1);
 
 	kt_run_on_node(0);
+	kt_second_thread();
 	buf = kt_alloc(BYTES, false);
 	kt_touch(buf, BYTES);
 
 	first = scan_period();
-	migrated = kt_vmstat("numa_pages_migrated");
+	kt_counters(before);
 	grown = grow(buf, first + 1000, 20.0);
-	migrated = kt_vmstat("numa_pages_migrated") - migrated;
-	kt_diag("scan period %ld ms -> %ld ms with local faults, %ld pages migrated meanwhile",
-		first, grown, migrated);
+	kt_counters(after);
+	kt_diag("scan period %ld ms -> %ld ms after %ld PTE updates, %ld hint faults (%ld local), %ld pages migrated",
+		first, grown,
+		after[KT_PTE_UPDATES] - before[KT_PTE_UPDATES],
+		after[KT_HINT_FAULTS] - before[KT_HINT_FAULTS],
+		after[KT_HINT_FAULTS_LOCAL] - before[KT_HINT_FAULTS_LOCAL],
+		after[KT_PAGES_MIGRATED] - before[KT_PAGES_MIGRATED]);
 	kt_ok(grown >= first + 1000,
 	      "the scan period grows while faults do not migrate (%ld -> %ld ms)",
 	      first, grown);
@@ -101,9 +109,13 @@ int main(void)
 	lowest = idle_min((RESET_MS + MAX_MS) / 1000.0 + 5, &when);
 	kt_diag("lowest period %ld ms, %.1f s after the faults stopped",
 		lowest, when);
-	kt_ok(lowest == MIN_MS,
-	      "the scan period returns to the minimum after the reset period (%ld ms)",
-	      lowest);
+	/*
+	 * The reset happens in the scan that then marks the stack and heap,
+	 * and the few faults on them add 10 ms each before the next read.
+	 */
+	kt_ok(lowest <= MIN_MS + RESET_SLACK_MS,
+	      "the scan period returns to the minimum after the reset period (%ld ms, min %d)",
+	      lowest, MIN_MS);
 
 	munmap(buf, BYTES);
 	return kt_done();
