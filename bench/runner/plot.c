@@ -283,7 +283,21 @@ static const char *variant_list(const struct results *r, char *buf, size_t len)
 	return buf;
 }
 
-static void plot_convergence(struct plot_ctx *p, struct run_files *rf, int n_rf)
+/* A collector column over time: each run thin, the variant median thick. */
+struct ts_plot {
+	const char *name;
+	int col;
+	const char *what, *ylabel, *yrange;
+};
+
+static const struct ts_plot ts_plots[] = {
+	{ "convergence", TS_CONV, "NUMA convergence over time",
+	  "convergence (local / all hinting faults, last window)", "[0:1.05]" },
+	{ "true-locality", TS_TRUE_LOC, "true access locality over time, TCG plugin counts",
+	  "local / all memory accesses (plugin counts)", "[0:1.05]" },
+};
+
+static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const struct ts_plot *t)
 {
 	char *body, vars[512];
 	struct elems e;
@@ -291,19 +305,18 @@ static void plot_convergence(struct plot_ctx *p, struct run_files *rf, int n_rf)
 	size_t len;
 
 	elems_open(&e);
-	if (!ts_lines(p, rf, n_rf, TS_CONV, &e)) {
+	if (!ts_lines(p, rf, n_rf, t->col, &e)) {
 		free(elems_close(&e));
 		return;
 	}
 	f = open_memstream(&body, &len);
-	fprintf(f, "set title '%s: NUMA convergence over time (%s)'\n"
+	fprintf(f, "set title '%s: %s (%s)'\n"
 		"set xlabel 'time since the first collector sample (s)'\n"
-		"set ylabel 'convergence (local / all hinting faults, last window)'\n"
-		"set yrange [0:1.05]\n%s", p->r->exp.name,
-		variant_list(p->r, vars, sizeof(vars)), elems_close(&e));
+		"set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, t->what,
+		variant_list(p->r, vars, sizeof(vars)), t->ylabel, t->yrange, elems_close(&e));
 	free(e.buf);
 	fclose(f);
-	emit(p, "convergence", body, 650);
+	emit(p, t->name, body, 650);
 }
 
 static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
@@ -514,7 +527,8 @@ int plot_all(const struct results *r)
 	for (i = 0; i < r->n_runs; i++)
 		if (r->runs[i].status == RUN_OK)
 			prepare_run(&p, &r->runs[i], &rf[n_rf++]);
-	plot_convergence(&p, rf, n_rf);
+	for (i = 0; i < (int)(sizeof(ts_plots) / sizeof(ts_plots[0])); i++)
+		plot_ts(&p, rf, n_rf, &ts_plots[i]);
 	plot_cost(&p, rf, n_rf);
 	for (i = 0; i < r->exp.n_variants; i++)
 		plot_faults(&p, r->exp.variants[i].name);

@@ -67,7 +67,7 @@ int series_load(const char *run_dir, struct series *s)
 	char path[PATH_MAX + 32], err[256];
 	struct csv t;
 	struct rate_src hf, hl, mig;
-	int tc, conv, cum, cr, i;
+	int tc, conv, cum, cr, tl, i;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/timeseries.csv", run_dir);
@@ -77,6 +77,7 @@ int series_load(const char *run_dir, struct series *s)
 	conv = csv_col(&t, "convergence");
 	cum = csv_col(&t, "cost_cum");
 	cr = csv_col(&t, "cost_rate");
+	tl = csv_col(&t, "true_locality");	/* plugin ground truth, if loaded */
 	hf = rate_cols(&t, "numa_hint_faults");
 	hl = rate_cols(&t, "numa_hint_faults_local");
 	mig = rate_cols(&t, "numa_pages_migrated");
@@ -93,6 +94,7 @@ int series_load(const char *run_dir, struct series *s)
 		s->c[TS_LOCAL_PS][s->n] = local;
 		s->c[TS_REMOTE_PS][s->n] = all >= local ? all - local : NAN;
 		s->c[TS_MIGRATED_PS][s->n] = rate(&t, i, mig, tc);
+		s->c[TS_TRUE_LOC][s->n] = col_or_nan(&t, i, tl);
 		s->n++;
 	}
 	csv_free(&t);
@@ -177,7 +179,7 @@ int series_write(const char *path, const struct series *s)
 	if (!f)
 		return -1;
 	fprintf(f, "# t_s convergence cost_cum cost_rate hint_local_per_s "
-		"hint_remote_per_s migrated_per_s\n");
+		"hint_remote_per_s migrated_per_s true_locality\n");
 	for (i = 0; i < s->n; i++) {
 		fprintf(f, "%.6g", s->t[i]);
 		for (c = 0; c < N_TS; c++)

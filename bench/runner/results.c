@@ -31,6 +31,8 @@ const struct metric_def metric_defs[N_METRICS] = {
 	[M_CONV_FINAL]     = { "convergence_final", "final convergence", "", BETTER_HIGHER },
 	[M_CONV_WEIGHTED]  = { "convergence_time_weighted", "time-weighted convergence", "", BETTER_HIGHER },
 	[M_LOCALITY]       = { "locality_final", "final page locality", "", BETTER_HIGHER },
+	[M_TRUE_LOCALITY]  = { "true_locality", "true access locality (plugin)", "", BETTER_HIGHER },
+	[M_BENEFIT]        = { "benefit_cum", "benefit (plugin)", "accesses x Wnuma", BETTER_HIGHER },
 	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER },
 };
 
@@ -76,20 +78,22 @@ static double json_number(struct json_object *obj, const char *key)
 
 static void load_collector(struct run *run)
 {
-	static const struct { int metric; const char *key; bool counter; } keys[] = {
-		{ M_COST_TOTAL, "cost_total", false },
-		{ M_COST_PER_S, "cost_per_s", false },
-		{ M_MMTESTS_COST, "mmtests_cost_total", false },
-		{ M_PTE_UPDATES, "numa_pte_updates", true },
-		{ M_HINT_FAULTS, "numa_hint_faults", true },
-		{ M_HINT_LOCAL, "numa_hint_faults_local", true },
-		{ M_PAGES_MIGRATED, "numa_pages_migrated", true },
-		{ M_CONV_90, "time_to_conv_90_s", false },
-		{ M_CONV_95, "time_to_conv_95_s", false },
-		{ M_CONV_FINAL, "convergence_final", false },
-		{ M_CONV_WEIGHTED, "convergence_time_weighted", false },
+	static const struct { int metric; const char *key; int obj; } keys[] = {
+		{ M_COST_TOTAL, "cost_total", 0 },
+		{ M_COST_PER_S, "cost_per_s", 0 },
+		{ M_MMTESTS_COST, "mmtests_cost_total", 0 },
+		{ M_PTE_UPDATES, "numa_pte_updates", 1 },
+		{ M_HINT_FAULTS, "numa_hint_faults", 1 },
+		{ M_HINT_LOCAL, "numa_hint_faults_local", 1 },
+		{ M_PAGES_MIGRATED, "numa_pages_migrated", 1 },
+		{ M_CONV_90, "time_to_conv_90_s", 0 },
+		{ M_CONV_95, "time_to_conv_95_s", 0 },
+		{ M_CONV_FINAL, "convergence_final", 0 },
+		{ M_CONV_WEIGHTED, "convergence_time_weighted", 0 },
+		{ M_TRUE_LOCALITY, "true_locality", 2 },
+		{ M_BENEFIT, "benefit_cum", 2 },
 	};
-	struct json_object *root, *counters = NULL;
+	struct json_object *root, *objs[3] = { NULL };	/* top level, counters, plugin */
 	char path[PATH_MAX * 2];
 	size_t i;
 
@@ -98,10 +102,11 @@ static void load_collector(struct run *run)
 	if (!root)
 		return;
 	if (json_object_is_type(root, json_type_object)) {
-		json_object_object_get_ex(root, "counters", &counters);
+		objs[0] = root;
+		json_object_object_get_ex(root, "counters", &objs[1]);
+		json_object_object_get_ex(root, "plugin", &objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			run->m[keys[i].metric] = json_number(keys[i].counter ? counters : root,
-							     keys[i].key);
+			run->m[keys[i].metric] = json_number(objs[keys[i].obj], keys[i].key);
 	}
 	json_object_put(root);
 }

@@ -111,6 +111,9 @@ Test(report, runs_and_statuses)
 	cr_assert_float_eq(r.runs[3].m[M_LOCALITY], 0.9, 1e-9);	/* last sampled row */
 	cr_assert_float_eq(r.runs[3].m[M_PAGES_MIGRATED], 5000, 1e-9);
 	cr_assert_float_eq(r.runs[3].m[M_WALL_S], 11, 1e-9);
+	cr_assert_float_eq(r.runs[3].m[M_TRUE_LOCALITY], 0.91, 1e-9);	/* plugin ground truth */
+	cr_assert_float_eq(r.runs[3].m[M_BENEFIT], 1500, 1e-9);
+	cr_assert(isnan(r.runs[4].m[M_TRUE_LOCALITY]), "no plugin, no ground truth");
 	cr_assert(isnan(r.runs[0].m[M_CONV_90]), "null in summary.json is not a number");
 	results_free(&r);
 }
