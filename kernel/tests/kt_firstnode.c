@@ -4,11 +4,19 @@
  *
  * While a task stays on the node it first ran on, its address space is
  * not scanned: numa_pte_updates does not move. Once it runs on another
- * node, scanning starts.
+ * node, scanning starts. A control run with the knob off shows that the
+ * same task on its first node is scanned otherwise.
+ *
+ * Each run is a fresh child: a task that has just scanned is held back
+ * from scanning again for 32 times the time the scan took (task_numa_work),
+ * which under a busy TCG host can outlast a whole phase.
  */
 #include "kt_numa.h"
 
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define BYTES		(8UL << 20)
 #define PHASE_SECS	3.0
@@ -24,38 +32,75 @@ static long pte_updates_while_reading(void *buf, double secs)
 	return kt_vmstat("numa_pte_updates") - before;
 }
 
-int main(void)
+/*
+ * In a child on node 0: numa_pte_updates while it stays there, then, if
+ * @move, while it runs on node 1. The child writes both to @fd.
+ */
+static void child(int fd, bool move)
 {
-	long control, home, away;
+	long updates[2] = { 0, 0 };
 	void *buf;
 
-	kt_require_nodes(2);
 	kt_run_on_node(0);
-	kt_fast_scan();
 	/* Else local pages would not be scanned with or without the knob */
 	kt_second_thread();
 	buf = kt_alloc(BYTES, false);
 	kt_touch(buf, BYTES);
-
-	control = pte_updates_while_reading(buf, PHASE_SECS);
-	kt_ok(control > 0,
-	      "with the knob off the same task on node 0 is scanned (%ld)",
-	      control);
-
-	/* The next scan attempt records node 0; let one in flight finish */
-	kt_sysctl_set("numa_balancing_scan_first_node", 1);
+	/* Let the first scan attempt, after the scan delay, find node 0 */
 	pte_updates_while_reading(buf, 0.5);
-	home = pte_updates_while_reading(buf, PHASE_SECS);
-	kt_ok(home == 0,
+	updates[0] = pte_updates_while_reading(buf, PHASE_SECS);
+	if (move) {
+		kt_run_on_node(1);
+		updates[1] = pte_updates_while_reading(buf, PHASE_SECS);
+	}
+	if (write(fd, updates, sizeof(updates)) != sizeof(updates))
+		_exit(1);
+	_exit(0);
+}
+
+static bool run_child(bool move, long updates[2])
+{
+	int fds[2], status;
+	pid_t pid;
+	bool got;
+
+	if (pipe(fds))
+		kt_bail("pipe failed");
+	pid = fork();
+	if (pid < 0)
+		kt_bail("fork failed");
+	if (!pid) {
+		close(fds[0]);
+		child(fds[1], move);
+	}
+	close(fds[1]);
+	got = read(fds[0], updates, 2 * sizeof(long)) == 2 * sizeof(long);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(void)
+{
+	long updates[2];
+
+	kt_require_nodes(2);
+	kt_fast_scan();
+
+	if (!run_child(false, updates))
+		kt_bail("the control child failed");
+	kt_ok(updates[0] > 0,
+	      "with the knob off a task on node 0 is scanned (%ld PTE updates)",
+	      updates[0]);
+
+	kt_sysctl_set("numa_balancing_scan_first_node", 1);
+	if (!run_child(true, updates))
+		kt_bail("the child failed");
+	kt_ok(updates[0] == 0,
 	      "no numa_pte_updates while the task stays on its first node (%ld)",
-	      home);
-
-	kt_run_on_node(1);
-	away = pte_updates_while_reading(buf, PHASE_SECS);
-	kt_ok(away > 0,
+	      updates[0]);
+	kt_ok(updates[1] > 0,
 	      "numa_pte_updates start once the task runs on another node (%ld)",
-	      away);
-
-	munmap(buf, BYTES);
+	      updates[1]);
 	return kt_done();
 }
