@@ -9,10 +9,10 @@
 # 2. the whole series builds with CONFIG_NUMA_BALANCING=n and with
 #    CONFIG_TRANSPARENT_HUGEPAGE=n;
 # 3. scripts/checkpatch.pl --strict reports no error in any patch.
-# --quick compiles only the objects of the .c files a patch touches in the
-# per-patch and the =n steps, which skips the rebuild of nearly the whole
-# tree that a header change causes; the tip is still built in full with
-# the guest config.
+# --quick compiles only the objects of the .c files the patches touch,
+# after each patch and in the =n configs: it skips the rebuild of nearly
+# the whole tree that each header change causes, and the final link (so
+# `make kernel` still has to build the tip). checkpatch runs first.
 #
 # It works in its own tree and object dirs under the kernel cache, never in
 # the tree kernel/build.sh uses, and ends with "kernel-check: N passed, N
@@ -137,12 +137,22 @@ apply_one() {
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export KBUILD_BUILD_TIMESTAMP='balancenuma-bench' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
 
+for p in "${patches[@]}"; do
+	out=$("$tree/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
+	summary=$(echo "$out" | grep -E '^total:' || echo "total: 0 errors, 0 warnings, 0 checks")
+	if echo "$summary" | grep -q '^total: 0 errors'; then
+		pass "$(basename "$p"): checkpatch --strict: ${summary#total: }"
+	else
+		fail "$(basename "$p"): checkpatch --strict: ${summary#total: }"
+		echo "$out" | head -20
+	fi
+done
+
 n=0
 for p in "${patches[@]}"; do
 	n=$((n + 1))
 	apply_one "$p" || break
 	targets=$(targets_for "$p")
-	[ "$n" = ${#patches[@]} ] && targets=bzImage
 	if [ -z "$targets" ]; then
 		pass "step $n/${#patches[@]} ($(basename "$p")): touches no C file"
 		continue
@@ -164,17 +174,6 @@ if [ "$n" = ${#patches[@]} ]; then
 	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$work/obj-no-thp/.config" &&
 		fail "CONFIG_TRANSPARENT_HUGEPAGE is still set in $work/obj-no-thp"
 fi
-
-for p in "${patches[@]}"; do
-	out=$("$tree/scripts/checkpatch.pl" --strict --no-tree -q "$p" 2>&1 || true)
-	summary=$(echo "$out" | grep -E '^total:' || echo "total: 0 errors, 0 warnings, 0 checks")
-	if echo "$summary" | grep -q '^total: 0 errors'; then
-		pass "$(basename "$p"): checkpatch --strict: ${summary#total: }"
-	else
-		fail "$(basename "$p"): checkpatch --strict: ${summary#total: }"
-		echo "$out" | head -20
-	fi
-done
 
 reset_tree "$tree"
 echo "kernel-check: $passed passed, $failed failed"
