@@ -19,6 +19,8 @@ static const char *const model_counters[] = {
 	"numa_hint_faults_local", "numa_pages_migrated",
 	"pgmigrate_success", "pgmigrate_fail",
 	"thp_migration_success", "thp_migration_fail", "pgfault",
+	/* added by the project's patch series (kernel/patches) */
+	"numa_migrate_ratelimited", "numa_pte_scan_ratelimited",
 };
 
 void series_warn(struct series *s, const char *fmt, ...)
