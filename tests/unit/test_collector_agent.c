@@ -123,10 +123,47 @@ static int csv_rows(char *last, size_t lastlen)
 
 TestSuite(agent, .init = setup, .fini = teardown, .timeout = 60);
 
+/* Value of column name in the first data row of timeseries.csv. */
+static long long first_row_value(const char *name)
+{
+	char path[128], line[65536], *hdr = NULL, *tok, *save;
+	long long v = -1;
+	int col = -1, i = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out/timeseries.csv", dir);
+	f = fopen(path, "r");
+	cr_assert(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (!hdr) {
+			hdr = strdup(line);
+			for (tok = strtok_r(hdr, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save), i++)
+				if (!strcmp(tok, name))
+					col = i;
+			continue;
+		}
+		for (i = 0, tok = line; i < col && tok; i++)
+			tok = strchr(tok, ',') ? strchr(tok, ',') + 1 : NULL;
+		if (tok && *tok != ',')
+			v = atoll(tok);
+		break;
+	}
+	fclose(f);
+	free(hdr);
+	cr_assert_geq(col, 0, "no column %s", name);
+	return v;
+}
+
 Test(agent, real_agent)
 {
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	char *const agent_argv[] = {
-		BNB_BUILD_DIR "/host-agent/bnb-agent", "--unix-listen", sock, NULL,
+		BNB_BUILD_DIR "/host-agent/bnb-agent", "--pid", pid, "--pid-file", "/nonexistent",
+		"--unix-listen", sock, NULL,
 	};
 	pid_t agent = spawn(agent_argv);
 	pid_t col = collector("8");
@@ -146,6 +183,9 @@ Test(agent, real_agent)
 	cr_expect_eq(csv_rows(last, sizeof(last)), 9);	/* 8 samples + the end row */
 	cr_expect(strstr(last, ",end,"), "last row: %s", last);
 	cr_expect(strstr(last, "max-samples"), "last row: %s", last);
+	/* sample 1 walked this test's numa_maps: its pages are on node 0 */
+	cr_expect_eq(first_row_value("pids_walked"), 1);
+	cr_expect_gt(first_row_value("node0_pages"), 0);
 }
 
 static int listen_on(const char *path)
