@@ -106,7 +106,7 @@ static int run_gnuplot(struct plot_ctx *p, const char *name)
 	snprintf(script, sizeof(script), "%s.gp", name);
 	pid = fork();
 	if (!pid) {
-		if (chdir(p->dir) || !freopen(log, "a", stderr))
+		if (!freopen(log, "a", stderr) || chdir(p->dir))
 			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
@@ -356,7 +356,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 	static const struct { int col; const char *style, *title; } lines[] = {
 		{ TS_LOCAL_PS + 2, "lw 2 lc rgb '#2ca02c'", "local hinting faults/s" },
 		{ TS_REMOTE_PS + 2, "lw 2 lc rgb '#d62728'", "remote hinting faults/s" },
-		{ TS_MIGRATED_PS + 2, "axes x1y2 lw 2 dt 2 lc rgb '#1f77b4'", "pages migrated/s (right axis)" },
+		{ TS_MIGRATED_PS + 2, "axes x1y2 lw 1 lc rgb '#1f77b4'", "pages migrated/s (right axis)" },
 	};
 	char median[PATH_MAX], name[PATH_MAX], *body;
 	struct elems e;
@@ -376,7 +376,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		return;
 	}
 	f = open_memstream(&body, &len);
-	fprintf(f, "set title '%s / %s: hinting faults and migrations (median of %d runs)'\n"
+	fprintf(f, "set title '%s / %s: hinting faults and migrations (1 s averages, median of %d runs)'\n"
 		"set xlabel 'time since the first collector sample (s)'\n"
 		"set ylabel 'hinting faults per second'\nset y2label 'pages migrated per second'\n"
 		"set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n%s",

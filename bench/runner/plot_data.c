@@ -32,10 +32,13 @@ static void alloc_series(struct series *s, int n)
 }
 
 /*
- * Per-second rate of a counter: the collector's COUNTER_ps column (guest
- * clock) when it wrote one, else d(counter)/dt between this row and the
- * previous one.
+ * Per-second rate of a counter over the trailing RATE_WINDOW_S: the
+ * collector samples every 100 ms and hinting faults come in bursts, so
+ * per-sample rates are mostly zero with spikes, and their median over runs
+ * says nothing. Without the cumulative column, the collector's COUNTER_ps.
  */
+#define RATE_WINDOW_S 1.0
+
 struct rate_src {
 	int cum, ps;
 };
@@ -50,15 +53,15 @@ static struct rate_src rate_cols(const struct csv *t, const char *counter)
 
 static double rate(const struct csv *t, int row, struct rate_src src, int tcol)
 {
-	double dt, dv;
-	int col = src.cum;
+	double t1 = csv_at(t, row, tcol), dt, dv;
+	int j = row;
 
-	if (src.ps >= 0)
-		return csv_at(t, row, src.ps);
-	if (col < 0 || row == 0)
-		return NAN;
-	dt = csv_at(t, row, tcol) - csv_at(t, row - 1, tcol);
-	dv = csv_at(t, row, col) - csv_at(t, row - 1, col);
+	if (src.cum < 0)
+		return src.ps < 0 ? NAN : csv_at(t, row, src.ps);
+	while (j > 0 && (t1 - csv_at(t, j, tcol) < RATE_WINDOW_S || isnan(csv_at(t, j, src.cum))))
+		j--;
+	dt = t1 - csv_at(t, j, tcol);
+	dv = csv_at(t, row, src.cum) - csv_at(t, j, src.cum);
 	return dt > 0 && dv >= 0 ? dv / dt : NAN;
 }
 

@@ -230,8 +230,11 @@ int results_load(const char *dir, struct results *r, char *err, size_t errlen)
 	char path[PATH_MAX * 2];
 	int i;
 
+	char *abs = realpath(dir, NULL);
+
 	memset(r, 0, sizeof(*r));
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(r->dir, sizeof(r->dir), "%s", abs ? abs : dir);
+	free(abs);
 	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
 	if (experiment_load(path, &r->exp, err, errlen))
 		return -1;

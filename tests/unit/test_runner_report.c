@@ -307,9 +307,11 @@ Test(report, plots_onoff)
 Test(report, plots_sweep)
 {
 	struct results r;
-	char dir[PATH_MAX + 16];
+	char dir[PATH_MAX + 16], err[512];
 
-	load("sweep", &r);
+	/* a relative folder, as in `bnb-run plot results/...` */
+	cr_assert_eq(chdir(tmpdir), 0);
+	cr_assert_eq(results_load("sweep", &r, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(plot_all(&r), 0);
 	snprintf(dir, sizeof(dir), "%s/plots", r.dir);
 	assert_png(dir, "sweep-scan_period_min_ms");
