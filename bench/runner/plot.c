@@ -342,7 +342,7 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 	fprintf(f, "set multiplot layout 2,1 title '%s: cost of NUMA balancing (%s)'\n"
 		"set title 'cumulative cost'\nset xlabel 'time since the first collector sample (s)'\n"
 		"set ylabel 'cost (model units)'\n%s"
-		"set title 'cost rate'\nset ylabel 'cost rate (model units/s)'\n%s"
+		"set title 'cost rate (1 s averages)'\nset ylabel 'cost rate (model units/s)'\n%s"
 		"unset multiplot\n", p->r->exp.name, variant_list(p->r, vars, sizeof(vars)),
 		cum.buf, rate.buf);
 	fclose(f);

@@ -69,8 +69,8 @@ int series_load(const char *run_dir, struct series *s)
 {
 	char path[PATH_MAX + 32], err[256];
 	struct csv t;
-	struct rate_src hf, hl, mig;
-	int tc, conv, cum, cr, tl, i;
+	struct rate_src hf, hl, mig, cost;
+	int tc, conv, cum, tl, i;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/timeseries.csv", run_dir);
@@ -79,7 +79,7 @@ int series_load(const char *run_dir, struct series *s)
 	tc = csv_col(&t, "t_s");
 	conv = csv_col(&t, "convergence");
 	cum = csv_col(&t, "cost_cum");
-	cr = csv_col(&t, "cost_rate");
+	cost = (struct rate_src){ cum, csv_col(&t, "cost_rate") };
 	tl = csv_col(&t, "true_locality");	/* plugin ground truth, if loaded */
 	hf = rate_cols(&t, "numa_hint_faults");
 	hl = rate_cols(&t, "numa_hint_faults_local");
@@ -93,7 +93,7 @@ int series_load(const char *run_dir, struct series *s)
 		s->t[s->n] = csv_at(&t, i, tc);
 		s->c[TS_CONV][s->n] = col_or_nan(&t, i, conv);
 		s->c[TS_COST_CUM][s->n] = col_or_nan(&t, i, cum);
-		s->c[TS_COST_RATE][s->n] = col_or_nan(&t, i, cr);
+		s->c[TS_COST_RATE][s->n] = rate(&t, i, cost, tc);
 		s->c[TS_LOCAL_PS][s->n] = local;
 		s->c[TS_REMOTE_PS][s->n] = all >= local ? all - local : NAN;
 		s->c[TS_MIGRATED_PS][s->n] = rate(&t, i, mig, tc);
