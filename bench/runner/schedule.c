@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keys.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
@@ -233,6 +234,37 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 	return rc;
 }
 
+/* vCPUs of V's guest: cpus is one count for every node or one per node. */
+static long guest_vcpus(const struct variant *v)
+{
+	const char *cpus = variant_get(v, "cpus");
+	long nodes = 1, total = 0;
+
+	parse_long(variant_get(v, "nodes"), 1, 64, &nodes);
+	if (!strchr(cpus, ','))
+		return nodes * strtol(cpus, NULL, 10);
+	for (const char *p = cpus; p; p = strchr(p, ',')) {
+		p += *p == ',';
+		total += strtol(p, NULL, 10);
+	}
+	return total;
+}
+
+/* Parallel guests share the host's cores; say so when they do not fit. */
+static void warn_cores(const struct experiment *exp, int jobs)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN), most = 0;
+	int i;
+
+	for (i = 0; i < exp->n_variants; i++)
+		if (guest_vcpus(&exp->variants[i]) > most)
+			most = guest_vcpus(&exp->variants[i]);
+	if (jobs * most > cores)
+		fprintf(stderr, "bnb-run: warning: --jobs %d runs up to %ld vCPUs on %ld host CPUs; "
+			"TCG guests will steal each other's time and the timings will show it\n",
+			jobs, jobs * most, cores);
+}
+
 int cmd_run(const struct run_opts *o)
 {
 	struct experiment exp;
@@ -265,8 +297,10 @@ int cmd_run(const struct run_opts *o)
 		return 0;
 	}
 	runner_catch_signals();
-	if (o->jobs > 1)
+	if (o->jobs > 1) {
+		warn_cores(&exp, o->jobs);
 		rc = run_parallel(dir, o->jobs);
+	}
 	else
 		rc = run_sequential(dir, &exp, basedir, n_jobs);
 	experiment_free(&exp);
