@@ -22,5 +22,5 @@ $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS)): $(TEST_BIN)/%: $(BUILD)/obj/tests/un
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lm
 
 $(BUILD)/obj/tests/unit/test_collector_%.o: CFLAGS += -Ibench/collector
-$(BUILD)/obj/tests/unit/test_collector_agent.o: CFLAGS += -DBNB_BUILD_DIR=\"$(CURDIR)/$(BUILD)\"
+$(BUILD)/obj/tests/unit/test_collector_agent.o: CFLAGS += -DBNB_BUILD_DIR=\"$(abspath $(BUILD))\"
 $(BUILD)/obj/bench/fuzz/%.o: CFLAGS += -Ibench/collector

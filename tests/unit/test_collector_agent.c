@@ -63,11 +63,11 @@ static int wait_exit(pid_t pid)
 
 static pid_t collector(const char *samples)
 {
-	char out[96];
+	static char out[96];
 
 	snprintf(out, sizeof(out), "%s/out", dir);
 	char *const argv[] = {
-		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", strdup(out),
+		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", out,
 		"--interval-ms", "20", "--reply-timeout-ms", "300",
 		"--pid-maps-every", "2", "--samples", (char *)samples, NULL,
 	};
