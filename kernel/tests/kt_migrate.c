@@ -4,8 +4,8 @@
  *
  * Policy 1 (migrate on reference) moves a page on its first remote hinting
  * fault, policy 2 (last-node filter) on the second one from the same node.
- * A page written by threads on two nodes ping-pongs under policy 1 far more
- * often than under policy 2 or the 6.1 default.
+ * A page written in turns by threads on two nodes ping-pongs under policy 1
+ * far more often than under policy 2 or the 6.1 default.
  */
 #include "kt_numa.h"
 
@@ -17,8 +17,9 @@
 
 #define FIRST_BYTES	(2UL << 20)	/* 512 pages */
 #define PINGPONG_BYTES	(256UL << 10)	/* 64 pages */
-#define PINGPONG_MAX_SECS	8.0
-#define PINGPONG_REMOTE_FAULTS	256
+#define PINGPONG_PAGES		((int)(PINGPONG_BYTES / 4096))
+#define PINGPONG_TURNS		10
+#define PINGPONG_MAX_SECS	20.0
 
 /*
  * Remote hinting faults per page until the pages moved: 1 when the first
@@ -59,92 +60,104 @@ static void check_first_fault(void)
 	      "policy 2: two remote faults per page move it (%.2f)", fpp);
 }
 
-struct pinger {
+/*
+ * Ping-pong: a thread on node 0 and one on node 1 take turns writing the
+ * same pages. A turn lasts until a scan has passed and the pages took their
+ * hinting faults, so each page sees faults from alternating nodes: every
+ * one of them is remote for policy 1, and none has a previous fault from
+ * its own node for policy 2 or the last-node filter of policy 0.
+ */
+struct pingpong {
 	char *buf;
-	int node;
-	atomic_bool *stop;
+	atomic_int turn;	/* the node whose thread writes now */
+	atomic_int turns;	/* turns completed */
+	atomic_bool stop;
 };
+
+struct pinger {
+	struct pingpong *pp;
+	int node;
+};
+
+static void take_turn(struct pingpong *pp)
+{
+	long start = kt_vmstat("numa_hint_faults");
+
+	while (!atomic_load(&pp->stop) &&
+	       kt_vmstat("numa_hint_faults") - start < PINGPONG_PAGES)
+		kt_touch(pp->buf, PINGPONG_BYTES);
+	/* One more pass, for pages whose fault came late */
+	kt_touch(pp->buf, PINGPONG_BYTES);
+}
 
 static void *ping(void *arg)
 {
 	struct pinger *p = arg;
+	struct pingpong *pp = p->pp;
 
 	kt_run_on_node(p->node);
-	while (!atomic_load(p->stop))
-		kt_touch(p->buf, PINGPONG_BYTES);
+	while (!atomic_load(&pp->stop)) {
+		if (atomic_load(&pp->turn) != p->node)
+			continue;
+		take_turn(pp);
+		atomic_fetch_add(&pp->turns, 1);
+		atomic_store(&pp->turn, !p->node);
+	}
 	return NULL;
 }
 
-struct pingpong_run {
-	long migrated;
-	long remote;	/* remote hinting faults */
-};
-
-/*
- * Threads on node 0 and node 1 write the same pages until enough remote
- * hinting faults happened (or time is up). How many faults a run sees
- * depends on how busy the host is, so the policies are compared by the
- * share of remote faults that migrated.
- */
+/* Pages migrated per turn under @policy, or -1 if too few turns happened */
 static double pingpong(int policy)
 {
-	atomic_bool stop = false;
+	struct pingpong pp = { .buf = kt_alloc(PINGPONG_BYTES, false) };
 	struct pinger p[2];
 	pthread_t tid[2];
-	long before[KT_NR_COUNTERS], now[KT_NR_COUNTERS];
-	struct pingpong_run run = { 0 };
-	char *buf = kt_alloc(PINGPONG_BYTES, false);
 	double end = kt_now() + PINGPONG_MAX_SECS;
-	int i;
+	long before;
+	int i, turns;
 
 	kt_sysctl_set("numa_balancing_migrate_policy", policy);
-	kt_touch(buf, PINGPONG_BYTES);
-	kt_counters(before);
+	kt_touch(pp.buf, PINGPONG_BYTES);
+	before = kt_vmstat("numa_pages_migrated");
 	for (i = 0; i < 2; i++) {
-		p[i] = (struct pinger){ .buf = buf, .node = i, .stop = &stop };
+		p[i] = (struct pinger){ .pp = &pp, .node = i };
 		if (pthread_create(&tid[i], NULL, ping, &p[i]))
 			kt_bail("pthread_create failed");
 	}
-	while (run.remote < PINGPONG_REMOTE_FAULTS && kt_now() < end) {
-		usleep(200000);
-		kt_counters(now);
-		run.remote = now[KT_HINT_FAULTS] - before[KT_HINT_FAULTS] -
-			     (now[KT_HINT_FAULTS_LOCAL] - before[KT_HINT_FAULTS_LOCAL]);
-		run.migrated = now[KT_PAGES_MIGRATED] - before[KT_PAGES_MIGRATED];
-	}
-	atomic_store(&stop, true);
+	while (atomic_load(&pp.turns) < PINGPONG_TURNS && kt_now() < end)
+		usleep(100000);
+	atomic_store(&pp.stop, true);
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
-	munmap(buf, PINGPONG_BYTES);
-	kt_diag("policy %d: %ld pages migrated on %ld remote hint faults, ping-pong on %lu pages",
-		policy, run.migrated, run.remote, PINGPONG_BYTES / 4096);
-	if (run.remote < PINGPONG_REMOTE_FAULTS / 4)
-		return -1;
-	return (double)run.migrated / run.remote;
+	turns = atomic_load(&pp.turns);
+	before = kt_vmstat("numa_pages_migrated") - before;
+	munmap(pp.buf, PINGPONG_BYTES);
+	kt_diag("policy %d: %ld pages migrated in %d turns of ping-pong on %d pages",
+		policy, before, turns, PINGPONG_PAGES);
+	return turns < PINGPONG_TURNS / 2 ? -1 : (double)before / turns;
 }
 
 static void check_pingpong(void)
 {
 	double moron, lastnode, dflt;
 
-	/* The same scan rate under every policy: the 6.1 adaptation is off */
 	kt_sysctl_set("numa_balancing_scan_period_max_ms", 100);
 	moron = pingpong(1);
 	lastnode = pingpong(2);
 	dflt = pingpong(0);
 	if (moron < 0 || lastnode < 0 || dflt < 0) {
-		kt_skip("too few remote faults: host too busy", "ping-pong ordering");
+		kt_skip("too few turns: host too busy", "ping-pong ordering");
 		return;
 	}
 
-	kt_ok(moron >= 0.9,
-	      "ping-pong: policy 1 migrates on (nearly) every remote fault (%.2f)",
+	kt_ok(moron >= PINGPONG_PAGES / 2,
+	      "ping-pong: policy 1 moves the shared pages on (nearly) every turn (%.1f pages per turn)",
 	      moron);
-	kt_ok(moron >= 1.5 * lastnode,
-	      "ping-pong: policy 1 migrates at least 1.5 times as often as policy 2 (%.2f vs %.2f per remote fault)",
+	kt_ok(moron >= 2 * lastnode,
+	      "ping-pong: policy 1 migrates at least twice as much as policy 2 (%.1f vs %.1f pages per turn)",
 	      moron, lastnode);
-	kt_ok(moron > dflt,
-	      "ping-pong: policy 1 migrates more often than policy 0 (%.2f vs %.2f per remote fault)",
+	kt_ok(moron >= 2 * dflt,
+	      "ping-pong: policy 1 migrates at least twice as much as policy 0 (%.1f vs %.1f pages per turn)",
 	      moron, dflt);
 }
 
