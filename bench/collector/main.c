@@ -76,7 +76,7 @@ static double wnuma_of(const char *spec)
 	}
 	topo_init(&t, rows);
 	if (topo_parse_distance(&t, spec, err) || topo_validate(&t, err)) {
-		fprintf(stderr, "bnb-collect: --distance: %s\n", err);
+		fprintf(stderr, "bnb-collect: --%s\n", err);	/* err starts "distance: " */
 		exit(2);
 	}
 	return topo_wnuma(&t);
