@@ -49,6 +49,8 @@ kt-stress $secs
 rc=\$?
 touch /tmp/stress.done
 wait
+echo '# balancing counters at the end, to show the workloads ran:'
+grep -E '^(numa_|thp_migration)' /proc/vmstat | sed 's/^/# /'
 exit \$rc"
 
 mkdir -p "$root/build/test-runs"
