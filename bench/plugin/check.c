@@ -8,7 +8,7 @@
  *	guest never ran it, 3 on a bad or missing file.
  *   bnb-plugin-check --watch MS [--wait SEC] SHM
  *	print CSV rows t_s,local,remote,remote_share for each MS window
- *	until QEMU exits (the collector does this properly; this is for
+ *	until QEMU exits or dies (the collector does this properly; this is for
  *	tests and quick looks).
  *
  * The file comes from another process: every size and count in it is
@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +191,14 @@ static int report(const struct bnb_shm_header *h)
 	return EXIT_MAP_UNCHECKED;
 }
 
+/* A killed QEMU never marks the file exited: look for the process too. */
+static bool qemu_gone(const struct bnb_shm_header *h)
+{
+	pid_t pid = (pid_t)h->qemu_pid;
+
+	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
 static int watch(const struct bnb_shm_header *h, long ms)
 {
 	uint64_t gen = h->generation, l0, r0, l1, r1;
@@ -200,7 +210,8 @@ static int watch(const struct bnb_shm_header *h, long ms)
 	while (!done) {
 		sleep_ms(ms);
 		done = __atomic_load_n(&h->state, __ATOMIC_ACQUIRE) == BNB_SHM_EXITED ||
-		       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) != gen;
+		       __atomic_load_n(&h->generation, __ATOMIC_RELAXED) != gen ||
+		       qemu_gone(h);
 		bnb_shm_sum(h, &l1, &r1);
 		if (l1 + r1 > l0 + r0)
 			printf("%.3f,%llu,%llu,%.4f\n", now_s() - t0,

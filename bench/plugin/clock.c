@@ -14,3 +14,21 @@ double bnb_ticks_per_ns(void)
 	} while (ns1 - ns0 < CALIBRATE_NS);
 	return (double)(t1 - t0) / (double)(ns1 - ns0);
 }
+
+#define READ_BATCHES	32
+#define READS_PER_BATCH	1024
+
+uint64_t bnb_ticks_read_cost(void)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int b = 0; b < READ_BATCHES; b++) {
+		uint64_t t0 = bnb_ticks(), t = t0;
+
+		for (int i = 0; i < READS_PER_BATCH; i++)
+			t = bnb_ticks();
+		if ((t - t0) / READS_PER_BATCH < best)
+			best = (t - t0) / READS_PER_BATCH;
+	}
+	return best;
+}

@@ -36,4 +36,11 @@ static inline uint64_t bnb_ticks(void)
 /* bnb_ticks() per nanosecond, measured against CLOCK_MONOTONIC. */
 double bnb_ticks_per_ns(void);
 
+/*
+ * Ticks between two back-to-back bnb_ticks() reads: the part of a spin its
+ * own clock reads do not see.  The least of several batches' means, so a
+ * preemption while measuring does not count.
+ */
+uint64_t bnb_ticks_read_cost(void);
+
 #endif /* BNB_PLUGIN_CLOCK_H */

@@ -52,6 +52,7 @@ static bool delay_live;		/* remote misses pay; see enum bnb_delay_mode */
 static uint32_t delay_mult[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 static uint64_t ns_per_tick_q16;	/* host ns per tick, 16 fraction bits */
 static uint64_t fixed_ticks, cap_ticks;
+static uint64_t read_cost;	/* ticks a spin costs beyond what it measures */
 
 static struct bnb_mapcheck mapcheck;
 static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -159,6 +160,7 @@ static uint64_t delay_miss(struct vcpu *v, int node)
 
 	while (t - t0 < owed)
 		t = bnb_ticks();
+	t += read_cost;		/* the reads at both ends, half each */
 	bnb_delay_paid(&v->delay, want, t - t0);
 	v->ctr->delayed++;
 	v->ctr->delay_ns += (t - t0) * ns_per_tick_q16 >> 16;
@@ -247,11 +249,12 @@ static void map_check_passed(void)
 
 static void on_marker(unsigned int vcpu_index, void *udata)
 {
-	struct vcpu *v = &vcpus[vcpu_index];
 	enum bnb_shm_map_status before, after;
+	struct vcpu *v;
 
 	if (vcpu_index >= n_vcpus)
 		return;
+	v = &vcpus[vcpu_index];
 	pthread_mutex_lock(&mapcheck_lock);
 	before = mapcheck.status;
 	switch ((uintptr_t)udata) {
@@ -334,6 +337,7 @@ static void setup_delays(void)
 		for (unsigned int m = 0; m < args.n_nodes; m++)
 			delay_mult[c][m] = bnb_delay_mult(args.dist[c][m]);
 	fixed_ticks = (uint64_t)(args.base_ns * tpn + 0.5);
+	read_cost = bnb_ticks_read_cost();
 	cap_ticks = (uint64_t)(args.cap_ns * tpn + 0.5);
 }
 

@@ -1,0 +1,84 @@
+#!/bin/bash
+# bench/plugin/bench.sh: the plugin's benchmark figures (not a test).
+#   latency matrix, configured vs measured remote/local ratio, for a
+#   2-node 10/20 table and a 4-node asymmetric one;
+#   stream in the guest: plain TCG, counting only, counting + delay;
+#   time dilation: host-native stream over guest stream.
+# Usage: bench/plugin/bench.sh [latency|stream|all] [OUT_DIR]
+#   (one guest at a time, ~10 min for all; BNB_KERNEL=FILE picks a kernel)
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+parts=${1:-all}
+out=${2:-$root/build/plugin-bench}
+mkdir -p "$out"
+vm=$root/build/bin/bnb-vm
+so=$root/build/bin/bnb-plugin.so
+reps=${BNB_BENCH_REPS:-300}
+
+# guest DIR [bnb-vm options] -- CMD
+guest() {
+	local dir=$out/$1
+	shift
+	rm -rf "$dir"
+	"$vm" --run-dir "$dir" --timeout 1200 ${BNB_KERNEL:+--kernel "$BNB_KERNEL"} "$@" || echo "bench: run $dir failed" >&2
+}
+
+# matrix NAME NODES MEM DISTANCE: configured and measured ratio per pair,
+# each pair's ns the lowest of $reps rounds of 2K loads (~1 ms, so that
+# some rounds of every pair escape preemption on a shared host).  Rounds
+# restart at the same line: a 32 KiB model cache keeps them missing.
+matrix() {
+	local name=$1 nodes=$2 mem=$3 dist=$4
+	guest "$name" --nodes "$nodes" --mem "$mem" --distance "$dist" \
+		--plugin "$so" --plugin-opt shm="$out/$name.shm" --plugin-opt cache_kib=32 -- \
+		"bnb-plugin-calib && latency --size 16M --cache-size 16K --loads 2K --repeat $reps --locality-every 0"
+	echo "## $name: distance $dist (best of $reps rounds of 2K loads, 16 MiB chase; 16 KiB cache-resident chase; cache_kib=32)"
+	echo "| CPU node | mem node | configured | measured | error | cache-resident ratio |"
+	echo "|---|---|---|---|---|---|"
+	awk -v dist="$dist" '
+		BEGIN { n = split(dist, rows, ";"); for (i = 1; i <= n; i++) { split(rows[i], v, ","); for (j = 1; j <= n; j++) d[i - 1, j - 1] = v[j] } }
+		/^# matrix ws_bytes=/ { split($3, a, "="); kind = a[2] + 0 > 1048576 ? "big" : "cache"; next }
+		/^# node[0-9]+ / { c = substr($2, 5) + 0
+			for (m = 0; m + 3 <= NF; m++) { k = kind SUBSEP c SUBSEP m; if (!(k in ns) || $(m + 3) < ns[k]) ns[k] = $(m + 3) } }
+		END { for (c = 0; c < n; c++) for (m = 0; m < n; m++) {
+			want = d[c, m] / 10; got = ns["big", c, m] / ns["big", c, c]
+			printf "| %d | %d | %.2f | %.3f | %+.1f %% | %.3f |\n", c, m, want, got, 100 * (got / want - 1),
+				ns["cache", c, m] / ns["cache", c, c] } }' "$out/$name/out.log"
+	echo
+}
+
+# stream rate_mean (MB/s) from a run's out.log
+rate() { sed -n 's/.*rate_mean=\([0-9.]*\).*/\1/p' "$out/$1/out.log" | tail -1; }
+
+stream_bench() {
+	local scmd='stream --size 16M --iterations 20 --placement local --node 0 --locality-every 0'
+	local native plain r
+
+	guest plain --nodes 2 -- "$scmd"
+	guest count --nodes 2 --plugin "$so" --plugin-opt delay=off -- "$scmd"
+	guest delay --nodes 2 --plugin "$so" -- "bnb-plugin-calib && $scmd"
+	guest delay-remote --nodes 2 --plugin "$so" -- "bnb-plugin-calib && ${scmd/local/remote}"
+	"$root/build/guest/bin/stream" --size 16M --iterations 20 --placement local --node 0 \
+		--locality-every 0 > "$out/native.out" 2>&1
+	native=$(sed -n 's/.*rate_mean=\([0-9.]*\).*/\1/p' "$out/native.out" | tail -1)
+
+	echo "## stream (MB/s, mean of 20 iterations, 3 x 16 MiB arrays, 1 thread)"
+	echo "| run | MB/s | cost vs plain TCG |"
+	echo "|---|---|---|"
+	plain=$(rate plain)
+	for r in plain count delay delay-remote; do
+		awk -v r="$r" -v x="$(rate "$r")" -v p="$plain" \
+			'BEGIN { printf "| %s | %.1f | %.2fx |\n", r, x, p / x }'
+	done
+	awk -v n="$native" -v p="$plain" -v c="$(rate count)" 'BEGIN {
+		printf "| host native | %.1f | |\n\n", n
+		printf "time dilation (native / guest): plain TCG %.1fx, counting plugin %.1fx\n", n / p, n / c }'
+}
+
+if [ "$parts" = all ] || [ "$parts" = latency ]; then
+	matrix lat2 2 512M '10,20;20,10'
+	matrix lat4 4 256M '10,16,22,28;20,10,16,22;22,16,10,16;28,22,16,10'
+fi
+if [ "$parts" = all ] || [ "$parts" = stream ]; then
+	stream_bench
+fi
