@@ -35,11 +35,20 @@ cpid=$!
 wait "$cpid" || true
 grep -E '^(sampled|off) ' "$work/vm/out.log" | paste -sd' '
 tail -n 1 "$work/collect.log"
+# Each sampled run is paired with the stopped run that follows it; the
+# median of the pairs' differences resists the host's load spikes.
 awk '/^(sampled|off) / { s[$1] += $2; n[$1]++ }
+	/^sampled / { last = $2 }
+	/^off / { d[++np] = (last - $2) / $2 * 100 }
 	/^agent_ticks / { agent = ($2 + $3) / 100 }
 	END {
 		on = s["sampled"] / n["sampled"]; off = s["off"] / n["off"]
 		printf "mean of %d: sampled at 10 Hz %.1f MB/s, agent stopped %.1f MB/s, difference %+.2f %%\n",
 			n["off"], on, off, (on - off) / off * 100
+		for (i = 1; i <= np; i++)
+			for (j = i + 1; j <= np; j++)
+				if (d[j] < d[i]) { t = d[i]; d[i] = d[j]; d[j] = t }
+		med = np % 2 ? d[(np + 1) / 2] : (d[np / 2] + d[np / 2 + 1]) / 2
+		printf "median paired difference: %+.2f %% (pairs from %+.1f %% to %+.1f %%)\n", med, d[1], d[np]
 		printf "agent guest CPU over the whole boot: %.2f s\n", agent
 	}' "$work/vm/out.log"
