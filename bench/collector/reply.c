@@ -214,6 +214,8 @@ static int parse_line(struct cursor *c, struct bnb_reply *r, char *err, size_t e
 
 	if (!field(c, &tag, &n))
 		return errmsg(err, errlen, "empty line or leading space");
+	if (n == 3 && !memcmp(tag, "bnb", 3))
+		return errmsg(err, errlen, "second header: the reply before it was cut short");
 	for (size_t i = 0; i < sizeof(line_types) / sizeof(line_types[0]); i++)
 		if (strlen(line_types[i].tag) == n && !memcmp(tag, line_types[i].tag, n))
 			return line_types[i].parse(c, r, err, errlen);

@@ -287,6 +287,42 @@ Test(agent, hostile_agent)
 	cr_expect_eq(files, 2);
 }
 
+/* A truncated reply, then silence: the collector gives up on its own. */
+Test(agent, silent_agent)
+{
+	int lfd = listen_on(sock), fd;
+	char out[96];
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	char *const argv[] = {
+		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", out,
+		"--interval-ms", "20", "--reply-timeout-ms", "100",
+		"--stall-timeout-ms", "500", NULL,
+	};
+	pid_t col = spawn(argv);
+	struct json_object *j;
+	char last[65536];
+	FILE *in;
+
+	fd = accept(lfd, NULL, NULL);
+	cr_assert_geq(fd, 0);
+	in = fdopen(dup(fd), "r");
+	good(fd, next_request(in), 100);
+	next_request(in);
+	say(fd, "bnb 1 2 1\nc pgfault 120\n");	/* no "end" line */
+	cr_expect_eq(wait_exit(col), 1);	/* not a clean end */
+	fclose(in);
+	close(fd);
+	close(lfd);
+	j = summary();
+	cr_expect_str_eq(jstr(j, "end"), "agent-timeout");
+	cr_expect_eq(jint(j, "samples"), 1);
+	cr_expect_geq(jint(j, "dropped"), 3);
+	json_object_put(j);
+	cr_expect_eq(csv_rows(last, sizeof(last)), 2);
+	cr_expect(strstr(last, "agent-timeout"), "last row: %s", last);
+}
+
 Test(agent, bad_usage_is_one_line)
 {
 	char *const argv[] = {

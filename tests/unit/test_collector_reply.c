@@ -98,6 +98,7 @@ Test(reply, hostile)
 	rejects("bnb 1 1 1\nm 0 5\nend\n", "before the 'w'");
 	rejects("bnb 1 1 1\nw 1\nw 1\nend\n", "duplicate 'w'");
 	rejects("bnb 1 1 1\nx\nend\n", "'x'");
+	rejects("bnb 1 1 1\nc a 1\nbnb 1 2 2\nc b 1\nend\n", "second header");
 }
 
 Test(reply, nul_byte_is_rejected)
