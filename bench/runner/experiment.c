@@ -5,6 +5,7 @@
  * our reader counts lines), validates every key against keys.c, applies
  * inheritance from [global] and expands sweeps into concrete variants.
  */
+#include <ctype.h>
 #include <ini.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -441,6 +442,10 @@ static void set_name(struct experiment *exp, const char *path)
 		*dot = 0;
 	snprintf(exp->name, sizeof(exp->name), "%s", base);
 	free(copy);
+	/* the name goes into folder names, gnuplot strings and tables */
+	for (dot = exp->name; *dot; dot++)
+		if (!isalnum((unsigned char)*dot) && !strchr("_.+-", *dot))
+			*dot = '_';
 }
 
 int experiment_load(const char *path, struct experiment *exp,

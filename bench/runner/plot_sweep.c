@@ -94,6 +94,27 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 	return n_groups;
 }
 
+/* One x range for every panel, so missing points do not shift the axes. */
+static void x_range(struct plot_ctx *p, const char *key, FILE *f)
+{
+	double lo = INFINITY, hi = -INFINITY, pad;
+	int i;
+
+	for (i = 0; i < p->r->exp.n_variants; i++) {
+		const char *x = point_of(&p->r->exp.variants[i], key);
+		double v = x ? strtod(x, NULL) : NAN;
+
+		if (isfinite(v)) {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (!isfinite(lo))
+		return;
+	pad = hi > lo ? (hi - lo) * 0.05 : 1;
+	fprintf(f, "set xrange [%g:%g]\n", lo - pad, hi + pad);
+}
+
 static void sweep_plot(struct plot_ctx *p, const char *key)
 {
 	static const char *const ylabels[N_PANELS] = {
@@ -114,7 +135,10 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 	}
 	f = open_memstream(&body, &len);
 	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
-		"set xlabel '%s'\nset key outside right top\nset offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n", p->r->exp.name, name, name);
+		"set xlabel '%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
+		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.985\n",
+		p->r->exp.name, name, name);
+	x_range(p, key, f);
 	for (k = 0; k < N_PANELS; k++) {
 		bool empty = !e[k].n;
 
@@ -122,7 +146,7 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		fprintf(f, "set title '%s%s'\nset ylabel '%s'\n", ylabels[k],
 			empty ? " (no finished run has this figure)" : "", ylabels[k]);
 		/* an empty panel keeps the layout: a constant outside the range */
-		fprintf(f, "%s", empty ? "set yrange [0:1]\nplot [0:1] 2 notitle\nset yrange [*:*]\n" :
+		fprintf(f, "%s", empty ? "set yrange [0:1]\nplot 2 notitle\nset yrange [*:*]\n" :
 			e[k].buf);
 		free(e[k].buf);
 	}

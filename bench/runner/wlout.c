@@ -19,7 +19,7 @@ static void copy_printable(char *dst, size_t len, const char *src)
 	size_t i;
 
 	for (i = 0; i + 1 < len && src[i] && src[i] != '\n'; i++)
-		dst[i] = isprint((unsigned char)src[i]) ? src[i] : '?';
+		dst[i] = isprint((unsigned char)src[i]) && src[i] != '|' ? src[i] : '?';
 	dst[i] = 0;
 }
 
