@@ -251,7 +251,8 @@ static const char *direction(const struct welch *w, int m)
 }
 
 struct json_object *report_compare(const struct results *ra, const char *va,
-				   const struct results *rb, const char *vb, FILE *md)
+				   const struct results *rb, const char *vb, FILE *md,
+				   const char *label_a, const char *label_b)
 {
 	struct json_object *o = json_object_new_object();
 	double a[MAX_REPS], b[MAX_REPS];
@@ -261,7 +262,7 @@ struct json_object *report_compare(const struct results *ra, const char *va,
 	if (md)
 		fprintf(md, "| metric | unit | %s mean ± sd | %s mean ± sd | diff | diff %% | "
 			"95%% CI of diff %% | p (Welch) | |\n|---|---|---|---|---|---|---|---|---|\n",
-			va, vb);
+			label_a, label_b);
 	for (m = 0; m < N_METRICS; m++) {
 		struct json_object *c = json_object_new_object();
 		int na = results_values(ra, va, m, a, MAX_REPS);
@@ -292,7 +293,7 @@ struct json_object *report_compare(const struct results *ra, const char *va,
 	if (md)
 		fprintf(md, "\n`*` marks a difference significant at p < 0.05 (Welch's t-test, "
 			"two-sided); the CI is the 95 %% confidence interval of mean(%s) - mean(%s) "
-			"as percent of mean(%s).\n\n", vb, va, va);
+			"as percent of mean(%s).\n\n", label_b, label_a, label_a);
 	return o;
 }
 
@@ -344,7 +345,7 @@ static void comparisons(FILE *md, const struct results *r, struct json_object *r
 		c = json_object_new_object();
 		jset(c, "baseline", json_object_new_string(base));
 		jset(c, "variant", json_object_new_string(name));
-		jset(c, "metrics", report_compare(r, base, r, name, md));
+		jset(c, "metrics", report_compare(r, base, r, name, md, base, name));
 		json_object_array_add(arr, c);
 	}
 	jset(root, "comparisons", arr);
@@ -416,10 +417,13 @@ static struct json_object *compare_entry(const struct results *ra, const char *v
 					 const struct results *rb, const char *vb, FILE *md)
 {
 	struct json_object *c = json_object_new_object();
+	char la[EXP_NAME_MAX * 2 + 8], lb[EXP_NAME_MAX * 2 + 8];
 
 	jset(c, "variant_a", json_object_new_string(va));
 	jset(c, "variant_b", json_object_new_string(vb));
-	jset(c, "metrics", report_compare(ra, va, rb, vb, md));
+	snprintf(la, sizeof(la), "A %s", va);
+	snprintf(lb, sizeof(lb), "B %s", vb);
+	jset(c, "metrics", report_compare(ra, va, rb, vb, md, la, lb));
 	return c;
 }
 

@@ -19,7 +19,8 @@ struct json_object *report_variant_json(const struct results *r, const char *var
  * a JSON object and a markdown table on MD.
  */
 struct json_object *report_compare(const struct results *ra, const char *va,
-				   const struct results *rb, const char *vb, FILE *md);
+				   const struct results *rb, const char *vb, FILE *md,
+				   const char *label_a, const char *label_b);
 
 /* `compare DIR_A DIR_B`: prints the table; writes DIR_B/compare-*.{md,json}. */
 int report_compare_dirs(const char *dir_a, const char *dir_b);
