@@ -193,6 +193,14 @@ static int opt_map_fail(struct parse_ctx *c, const struct option_desc *o, const 
 	return 0;
 }
 
+static int opt_mem_from(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (strcmp(v, "boot") && strcmp(v, "calib"))
+		return bad(c, o, v);
+	c->a->mem_from_calib = !strcmp(v, "calib");
+	return 0;
+}
+
 #define ARG(f) offsetof(struct bnb_plugin_args, f)
 
 static const struct option_desc options[] = {
@@ -211,6 +219,7 @@ static const struct option_desc options[] = {
 	{ "map", opt_map, 0, 0, 0, "qemu72 or linear" },
 	{ "map_min_pct", opt_num, ARG(map_min_pct), 1, 100, "a percentage 1..100" },
 	{ "map_fail", opt_map_fail, 0, 0, 0, "exit or flag" },
+	{ "mem_from", opt_mem_from, 0, 0, 0, "boot or calib" },
 };
 
 static int parse_one(struct parse_ctx *c, const char *arg)
@@ -273,6 +282,7 @@ static void set_defaults(struct bnb_plugin_args *a)
 	a->map = BNB_MAP_QEMU72;
 	a->map_min_pct = BNB_DEF_MAP_MIN_PCT;
 	a->map_fail_exit = true;
+	a->mem_from_calib = true;
 }
 
 int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,

@@ -37,6 +37,7 @@ struct bnb_plugin_args {
 	enum bnb_map_mode map;
 	unsigned long map_min_pct;			/* map check pass mark */
 	bool map_fail_exit;				/* stop QEMU on a failed check */
+	bool mem_from_calib;				/* instrument accesses from the map check on */
 	bool verbose;
 };
 

@@ -55,7 +55,7 @@ stream_bench() {
 	local native plain r
 
 	guest plain --nodes 2 -- "$scmd"
-	guest count --nodes 2 --plugin "$so" --plugin-opt delay=off -- "$scmd"
+	guest count --nodes 2 --plugin "$so" --plugin-opt delay=off -- "bnb-plugin-calib && $scmd"
 	guest delay --nodes 2 --plugin "$so" -- "bnb-plugin-calib && $scmd"
 	guest delay-remote --nodes 2 --plugin "$so" -- "bnb-plugin-calib && ${scmd/local/remote}"
 	"$root/build/guest/bin/stream" --size 16M --iterations 20 --placement local --node 0 \

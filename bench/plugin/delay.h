@@ -15,11 +15,12 @@
  * time, so remote / local = distance / 10 at any working-set size.
  * A fixed base (base_ns=N) is available for experiments that want one.
  *
- * Spinning overshoots (the last clock read lands after the deadline, and
- * reading the clock costs time the guest also sees), so each vCPU keeps
- * the difference between the delay it owed and the delay it waited, and
- * the next spin settles it: injected time tracks owed time over a run,
- * not just on average per miss.  Credit is capped at one miss's delay so
+ * Spinning overshoots: the last clock read lands after the deadline, and
+ * the reads themselves cost time the guest also sees (the plugin adds one
+ * read's cost, measured at load, to what each spin measured).  So each
+ * vCPU keeps the difference between the delay it owed and the delay it
+ * waited, and the next spin settles it: injected time tracks owed time
+ * over a run, not just on average per miss.  Credit is capped at one miss's delay so
  * that a host preemption in a spin does not cancel later delays.
  */
 #ifndef BNB_PLUGIN_DELAY_H

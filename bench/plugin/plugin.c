@@ -54,6 +54,10 @@ static uint64_t ns_per_tick_q16;	/* host ns per tick, 16 fraction bits */
 static uint64_t fixed_ticks, cap_ticks;
 static uint64_t read_cost;	/* ticks a spin costs beyond what it measures */
 
+static qemu_plugin_id_t plugin_id;
+static bool instrument_mem;	/* memory callbacks in new translations */
+static bool reset_asked;
+
 static struct bnb_mapcheck mapcheck;
 static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -247,6 +251,29 @@ static void map_check_passed(void)
 			mapcheck.n_nodes, delay_live ? ", remote misses delayed" : "");
 }
 
+static void register_callbacks(qemu_plugin_id_t id);
+
+static void on_reset(qemu_plugin_id_t id)
+{
+	__atomic_store_n(&instrument_mem, true, __ATOMIC_RELAXED);
+	register_callbacks(id);
+}
+
+/*
+ * With mem_from=calib the boot ran without memory callbacks (5x faster);
+ * the calibration's start drops the translation cache so that every
+ * block is translated again, now with them.  QEMU runs on_reset with
+ * the vCPUs stopped, before any new translation.  Caller holds
+ * mapcheck_lock.
+ */
+static void start_instrumenting(void)
+{
+	if (__atomic_load_n(&instrument_mem, __ATOMIC_RELAXED) || reset_asked)
+		return;
+	reset_asked = true;
+	qemu_plugin_reset(plugin_id, on_reset);
+}
+
 static void on_marker(unsigned int vcpu_index, void *udata)
 {
 	enum bnb_shm_map_status before, after;
@@ -260,6 +287,7 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 	switch ((uintptr_t)udata) {
 	case BNB_MARK_START:
 		bnb_mapcheck_start(&mapcheck);
+		start_instrumenting();
 		break;
 	case BNB_MARK_BEGIN:
 		v->calib_total = v->calib_on = 0;
@@ -298,6 +326,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				QEMU_PLUGIN_CB_NO_REGS, (void *)(uintptr_t)op);
 			continue;
 		}
+		if (!__atomic_load_n(&instrument_mem, __ATOMIC_RELAXED))
+			continue;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_access,
 			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
 	}
@@ -324,6 +354,12 @@ static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
 	shm_set_state(BNB_SHM_EXITED);
 	if (args.verbose)
 		print_summary();
+}
+
+static void register_callbacks(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -401,8 +437,9 @@ BNB_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-	qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
+	plugin_id = id;
+	instrument_mem = !args.mem_from_calib || args.delay == BNB_DELAY_ALWAYS;
+	register_callbacks(id);
 	shm_set_state(BNB_SHM_RUNNING);
 	if (args.verbose)
 		fprintf(stderr, "bnb-plugin: %u nodes, %u vCPUs, count=%d delay=%d base_ns=%lu cap_ns=%lu cache=%luKiB/%lu-way map=%s\n",

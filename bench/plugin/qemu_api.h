@@ -53,6 +53,7 @@ enum qemu_plugin_mem_rw {
 	QEMU_PLUGIN_MEM_RW = 3,
 };
 
+typedef void (*qemu_plugin_simple_cb_t)(qemu_plugin_id_t id);
 typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
 					     unsigned int vcpu_index);
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
@@ -92,6 +93,9 @@ struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info,
 						  uint64_t vaddr);
 bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
 uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
+
+/* Drop every callback and the translation cache; cb runs, vCPUs stopped, when done. */
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb);
 
 void qemu_plugin_outs(const char *string);
 int qemu_plugin_n_vcpus(void);

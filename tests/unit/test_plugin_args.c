@@ -45,6 +45,7 @@ Test(plugin_args, defaults)
 	cr_assert_eq(a.map, BNB_MAP_QEMU72);
 	cr_assert_eq(a.map_min_pct, 99);
 	cr_assert(a.map_fail_exit);
+	cr_assert(a.mem_from_calib, "boot runs without memory callbacks");
 	cr_assert_str_eq(a.shm_path, "");
 }
 
@@ -52,7 +53,8 @@ Test(plugin_args, knobs)
 {
 	cr_assert_eq(PARSE(TOPO2, "count=off", "delay=0", "base_ns=150", "cache_kib=0",
 			   "cache_ways=4", "map=linear", "map_min_pct=95", "map_fail=flag",
-			   "verbose=yes"), 0, "%s", err);
+			   "verbose=yes", "mem_from=boot"), 0, "%s", err);
+	cr_assert_not(a.mem_from_calib);
 	cr_assert_not(a.count);
 	cr_assert_eq(a.delay, BNB_DELAY_OFF);
 	cr_assert_eq(a.base_ns, 150);
@@ -91,6 +93,7 @@ Test(plugin_args, rejects_bad_input)
 	expect_error(PARSE(TOPO2, "base_ns=12x"), "base_ns=12x");
 	expect_error(PARSE(TOPO2, "cache_ways=0"), "cache_ways=0");
 	expect_error(PARSE(TOPO2, "map=guess"), "map=guess");
+	expect_error(PARSE(TOPO2, "mem_from=later"), "want boot or calib");
 	expect_error(PARSE(TOPO2, "map_min_pct=101"), "map_min_pct=101");
 	expect_error(PARSE("cpus=1", "mem_mib=1", "dist=10"), "missing nodes=");
 	expect_error(PARSE("nodes=0", "cpus=1", "mem_mib=1", "dist=10"), "nodes=0");
