@@ -5,7 +5,8 @@
 # all).  Alternating inside one boot keeps the comparison fair on a busy
 # host whose load drifts.  Prints every stream's rate_mean (MB/s), the
 # means and their difference, the agent's guest CPU time and the
-# collector's host CPU time.
+# collector's host CPU time.  A first, unpaired run warms the guest up
+# (first touch, THP): it was always the slowest.
 #
 #   bench/collector/overhead.sh [PAIRS] [stream options...]
 # BNB_KERNEL=FILE uses another kernel than build/kernel/bzImage.
@@ -20,6 +21,7 @@ trap 'rm -rf "$work"' EXIT
 # shellcheck disable=SC2016 # expanded by the guest's shell
 guest='a=$(pidof bnb-agent) || { echo "no agent"; exit 1; }
 rate() { stream '"$stream_args"' | sed -n "s/^# summary .*rate_mean=\([0-9.]*\).*/$1 \1/p"; }
+rate warm-up
 for i in $(seq '"$pairs"'); do
 	rate sampled
 	kill -STOP $a; rate off; kill -CONT $a
