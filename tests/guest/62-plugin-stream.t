@@ -3,8 +3,9 @@
 # touched on node 1 runs on node 0.  With NUMA balancing on, the share of
 # its accesses that go to remote memory must fall as pages migrate; with
 # balancing off it must stay high.  The host samples the plugin's counters
-# every 500 ms (bnb-plugin-check --watch) while the guest runs.  Counting
-# only (delay=off) keeps the test short.
+# every 250 ms (bnb-plugin-check --watch) while the guest runs; the
+# first scan waits 1 s so that the stream starts remote, later ones come
+# every 200 ms.  Counting only (delay=off) keeps the test short.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "plugin stream remote share"
@@ -15,14 +16,14 @@ CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
 # shellcheck disable=SC2016 # expanded by the guest's shell
 guest_cmd='bnb-plugin-calib || exit 1
 d=/sys/kernel/debug/sched/numa_balancing
-[ -d $d ] && echo 200 > $d/scan_delay_ms && echo 200 > $d/scan_period_min_ms
+[ -d $d ] && echo 1000 > $d/scan_delay_ms && echo 200 > $d/scan_period_min_ms
 stream --size 8M --iterations 60 --placement misplaced --node 0 --mem-node 1 --locality-every 0 > /dev/null'
 
 # run BALANCING: boot and sample the counters; sets rc and shares ("peak late windows").
 run() {
 	local dir watcher
 	dir=$(run_dir "plugin-stream-$1")
-	"$CHECK" --wait 120 --watch 500 "$dir/counters.shm" > "$dir/shares.csv" 2> "$dir/watch.err" &
+	"$CHECK" --wait 120 --watch 250 "$dir/counters.shm" > "$dir/shares.csv" 2> "$dir/watch.err" &
 	watcher=$!
 	bnb_vm "$dir" --nodes 2 --balancing "$1" --timeout 600 --plugin "$SO" \
 		--plugin-opt shm="$dir/counters.shm" --plugin-opt delay=off -- "$guest_cmd"
