@@ -24,7 +24,7 @@ GUEST_PROGS :=
 UNIT_TESTS :=
 
 .PHONY: all tools guest-bins deps kernel kernel-check kernel-stress guest test \
-	unit-test clean distclean
+	unit-test unit-tests clean distclean
 all: tools guest
 
 include $(sort $(wildcard */module.mk */*/module.mk))
@@ -56,7 +56,7 @@ kernel:
 kernel-check:
 	@kernel/check.sh
 
-kernel-stress: kernel guest
+kernel-stress: tools guest
 	@kernel/stress.sh
 
 guest: $(BUILD)/guest/initramfs.cpio
@@ -64,11 +64,13 @@ guest: $(BUILD)/guest/initramfs.cpio
 $(BUILD)/guest/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
 	@bench/guest/mkinitramfs.sh $@ $(GUEST_PROGS)
 
-unit-test: $(UNIT_TESTS)
+unit-tests: $(UNIT_TESTS)
+
+unit-test: unit-tests
 	@tests/run-tests --unit-only
 
 test: deps
-	@$(MAKE) --no-print-directory all kernel
+	@$(MAKE) --no-print-directory all kernel unit-tests
 	@tests/run-tests
 
 clean:

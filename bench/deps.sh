@@ -13,7 +13,7 @@ packages=(
 	libnuma-dev libhwloc-dev libinih-dev libjson-c-dev libgsl-dev
 	pkg-config
 	# tests, fuzzing, reports
-	libcriterion-dev clang afl++ gnuplot-nox parallel shellcheck file
+	libcriterion-dev clang afl++ gnuplot-nox parallel shellcheck file python3
 )
 
 missing=()

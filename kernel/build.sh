@@ -39,17 +39,15 @@ for f in "${fragments[@]}"; do
 	[ -r "$f" ] || die "config fragment $f is missing"
 done
 
-# The patches, in series order (comments and blank lines skipped).
+# shellcheck source=kernel/tree.sh
+. "$here/tree.sh"
+
+# The patches, in series order.
 patches=()
 if [ "$patchdir" != none ]; then
-	[ -r "$patchdir/series" ] || die "no series file in $patchdir"
-	while read -r p; do
-		p=${p%%#*}
-		p=${p//[[:space:]]/}
-		[ -n "$p" ] || continue
-		[ -r "$patchdir/$p" ] || die "series names $p, which is not in $patchdir"
-		patches+=("$patchdir/$p")
-	done < "$patchdir/series"
+	list=$(read_series "$patchdir") || die "bad series"
+	mapfile -t patches <<<"$list"
+	[ -n "$list" ] || patches=()
 fi
 
 # Identity of the source tree.
@@ -72,10 +70,10 @@ fi
 
 hash_of() { sha256sum | cut -c1-16; }
 compiler=$(gcc --version | head -n1)
-# The object directory outlives patch changes (that is what makes them
-# incremental); only the tree, the compiler and the config select it.
-confkey=$( { echo "$srcbase"; echo "$compiler";
-	cat "${fragments[@]}"; } | hash_of)
+# The object directory outlives patch and config changes (kbuild rebuilds
+# only what a change touches); the tree, the compiler and whether this is
+# the debug build select it, so switching back and forth stays cheap.
+confkey=$( { echo "$srcbase"; echo "$compiler"; echo "debug=$debug"; } | hash_of)
 key=$( { echo "$srcbase"; echo "$srcid"; echo "$compiler"; cat "${fragments[@]}";
 	for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
 
@@ -101,9 +99,6 @@ mkdir -p "$cache"
 exec 9>"$cache/lock"
 flock 9
 
-# shellcheck source=kernel/tree.sh
-. "$here/tree.sh"
-
 if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then
 	tree=$ksrc
 elif [ -n "$ksrc" ]; then
@@ -121,7 +116,7 @@ obj=$cache/obj/$confkey
 configure_obj "$tree" "$obj" "${fragments[@]}"
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
-export KBUILD_BUILD_TIMESTAMP='balancenuma-bench' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
+export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
 start=$(date +%s)
 echo "kernel: building $key in $obj"
 make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" -s bzImage

@@ -43,14 +43,9 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 
-patches=()
-while read -r p; do
-	p=${p%%#*}
-	p=${p//[[:space:]]/}
-	[ -n "$p" ] || continue
-	[ -r "$here/patches/$p" ] || die "series names $p, which is not in kernel/patches"
-	patches+=("$here/patches/$p")
-done < "$here/patches/series"
+list=$(read_series "$here/patches") || die "bad series"
+mapfile -t patches <<<"$list"
+[ -n "$list" ] || patches=()
 [ ${#patches[@]} -gt 0 ] || die "kernel/patches/series lists no patch"
 
 mkdir -p "$work" "$logs"

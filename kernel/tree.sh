@@ -1,6 +1,24 @@
 # shellcheck shell=bash
 # Source-tree helpers for kernel/build.sh and kernel/check.sh (sourced).
 
+# The patches of DIR/series, in order, one path a line (comments and blank
+# lines skipped); a name without its file stops everything.
+read_series() {
+	local dir=$1 p
+
+	[ -r "$dir/series" ] || { echo "no series file in $dir" >&2; return 1; }
+	while read -r p; do
+		p=${p%%#*}
+		p=${p//[[:space:]]/}
+		[ -n "$p" ] || continue
+		if [ ! -r "$dir/$p" ]; then
+			echo "series names $p, which is not in $dir" >&2
+			return 1
+		fi
+		echo "$dir/$p"
+	done < "$dir/series"
+}
+
 # Extract the Debian tarball once and record the pristine state in git, so
 # that later resets rewrite only files a patch had changed.
 prepare_debian_tree() {

@@ -16,6 +16,7 @@
 #include "vm.h"
 
 #define KVM_PROBE_TIMEOUT_S 30
+#define QBOOT "/usr/share/qemu/qboot.rom"
 
 struct launch {
 	struct vm_config cfg;
@@ -45,6 +46,12 @@ static int set_run_dir(struct launch *l, const char *a, char *e) { l->cfg.run_di
 static int set_agent(struct launch *l, const char *a, char *e) { l->cfg.agent_socket = a; return 0; }
 static int set_plugin(struct launch *l, const char *a, char *e) { l->cfg.plugin = a; return 0; }
 static int set_qemu(struct launch *l, const char *a, char *e) { l->cfg.qemu = a; return 0; }
+static int set_bios(struct launch *l, const char *a, char *e)
+{
+	l->cfg.bios = strcmp(a, "default") ? a : NULL;
+	return 0;
+}
+
 static int set_dry_run(struct launch *l, const char *a, char *e) { l->cfg.dry_run = true; return 0; }
 
 static int set_nodes(struct launch *l, const char *a, char *e)
@@ -130,6 +137,7 @@ static const struct option_desc options[] = {
 	{ "plugin", "SO", set_plugin, "load a TCG plugin; the topology is appended" },
 	{ "plugin-opt", "K=V", set_plugin_opt, "argument for the plugin (repeatable)" },
 	{ "qemu", "PATH", set_qemu, "QEMU binary (qemu-system-x86_64)" },
+	{ "bios", "FILE|default", set_bios, "firmware (qboot when installed: it boots faster)" },
 	{ "dry-run", NULL, set_dry_run, "print the QEMU command line only" },
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
@@ -183,6 +191,9 @@ static void set_defaults(struct launch *l)
 	memset(l, 0, sizeof(*l));
 	topo_init(&l->cfg.topo, 2);
 	l->cfg.qemu = "qemu-system-x86_64";
+	/* qboot skips SeaBIOS's device probing: about a second less per boot. */
+	if (access(QBOOT, R_OK) == 0)
+		l->cfg.bios = QBOOT;
 	l->cfg.hmat = true;
 	l->cfg.balancing = true;
 	l->cfg.loglevel = 5;

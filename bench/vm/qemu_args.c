@@ -202,6 +202,10 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	add_smp(t, a);
 	argv_add(a, "-m");
 	argv_add(a, "%lluM", (unsigned long long)(topo_total_mem(t) >> 20));
+	if (c->bios) {
+		argv_add(a, "-bios");
+		argv_add(a, "%s", c->bios);
+	}
 	argv_add(a, "-nodefaults");
 	argv_add(a, "-no-user-config");
 	argv_add(a, "-nographic");

@@ -14,6 +14,7 @@ enum vm_accel { ACCEL_TCG, ACCEL_KVM };
 struct vm_config {
 	struct bnb_topology topo;
 	const char *qemu;		/* qemu-system-x86_64 */
+	const char *bios;		/* NULL: QEMU's default firmware */
 	const char *kernel;
 	const char *initrd;
 	const char *append;		/* extra kernel command line */

@@ -149,8 +149,11 @@ static void qmp_quit(const char *run_dir)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		if (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof(buf)) > 0 &&
-		    write(fd, msg, sizeof(msg) - 1) < 0)
-			perror("bnb-vm: qmp");
+		    write(fd, msg, sizeof(msg) - 1) == sizeof(msg) - 1) {
+			/* Closing at once can drop the commands unread. */
+			while (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof(buf)) > 0)
+				;
+		}
 	}
 	close(fd);
 }
@@ -232,6 +235,7 @@ static void watch(const struct vm_config *c, pid_t pid, int fd,
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[4096];
 	ssize_t n;
+	int ready;
 
 	for (;;) {
 		deadline = current_deadline(o, start, c->timeout_s * 1000L, &settle_since);
@@ -244,11 +248,11 @@ static void watch(const struct vm_config *c, pid_t pid, int fd,
 			o->timed_out = !o->exited && !o->panicked;
 			break;
 		}
-		if (poll(&p, 1, left) < 0) {
-			if (errno == EINTR)
-				continue;
+		ready = poll(&p, 1, left);
+		if (ready < 0 && errno != EINTR)
 			break;
-		}
+		if (ready <= 0)
+			continue;	/* timed out or interrupted: check again */
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
