@@ -121,6 +121,23 @@ static void console_feed(struct console *con, struct outcome *o,
 	}
 }
 
+/* QEMU's own complaints (and the plugin's) go to qemu.log. */
+static void print_qemu_log(const struct vm_config *c)
+{
+	char path[4096], line[LINE_MAX_LEN];
+	int shown = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/qemu.log", c->run_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	fprintf(stderr, "bnb-vm: QEMU said:\n");
+	while (shown++ < TAIL_LINES * 2 && fgets(line, sizeof(line), f))
+		fprintf(stderr, "  ! %s", line);
+	fclose(f);
+}
+
 static void print_tail(const struct console *con)
 {
 	int i, idx;
@@ -383,6 +400,8 @@ enum vm_status vm_run(const struct vm_config *c)
 	if (st != VM_OK && st != VM_GUEST_FAILED) {
 		fprintf(stderr, "bnb-vm: %s (run dir %s)\n", reason, c->run_dir);
 		print_tail(&con);
+		if (st == VM_LAUNCH_ERROR)
+			print_qemu_log(c);
 	} else if (st == VM_GUEST_FAILED) {
 		fprintf(stderr, "bnb-vm: %s (output in %s/out.log)\n", reason, c->run_dir);
 	}
