@@ -43,7 +43,7 @@ void runner_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-static double now_s(void)
+double runner_now(void)
 {
 	struct timespec ts;
 
@@ -76,8 +76,7 @@ static void argv_free(struct argv *a)
 		free(a->v[--a->n]);
 }
 
-/* Start ARGV in its own process group with stdout+stderr to LOG. */
-static pid_t spawn(struct argv *a, const char *log)
+pid_t runner_spawn(char *const argv[], const char *log)
 {
 	pid_t pid = fork();
 	int fd;
@@ -93,13 +92,13 @@ static pid_t spawn(struct argv *a, const char *log)
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	execv(a->v[0], a->v);
-	fprintf(stderr, "bnb-run: cannot run %s: %m\n", a->v[0]);
+	execv(argv[0], argv);
+	fprintf(stderr, "bnb-run: cannot run %s: %m\n", argv[0]);
 	_exit(127);
 }
 
 static void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-		    const char *tmp, const char *rundir)
+		    const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
 	char *opts, *opt, *save = NULL;
 
@@ -127,7 +126,7 @@ static void vm_args(struct argv *a, const struct variant *v, const struct run_pl
 		free(opts);
 	}
 	arg(a, "--");
-	a->v[a->n++] = guest_command(v, p->plugin[0]);
+	a->v[a->n++] = guest_command(v, p->plugin[0], sp);
 	a->v[a->n] = NULL;
 }
 
@@ -149,6 +148,8 @@ struct status {
 	char reason[512];
 	const char *latency;
 	char latency_why[512];	/* why not emulated although the plugin ran */
+	double host_rate;	/* the workload's native rate, NAN if not measured */
+	char dilation_why[512];	/* why not */
 	int vm_exit;
 	double elapsed_s;
 };
@@ -163,8 +164,9 @@ static int write_status(const char *rundir, const struct status *s)
 	f = fopen(tmp, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nlatency_why=%s\nvm_exit=%d\nelapsed_s=%.1f\n",
-		s->state, s->reason, s->latency, s->latency_why, s->vm_exit, s->elapsed_s);
+	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nlatency_why=%s\nvm_exit=%d\nelapsed_s=%.1f\n"
+		"host_rate=%.6g\ndilation_why=%s\n", s->state, s->reason, s->latency, s->latency_why,
+		s->vm_exit, s->elapsed_s, s->host_rate, s->dilation_why);
 	if (fclose(f))
 		return -1;
 	return rename(tmp, path);
@@ -192,8 +194,7 @@ static void progress(const struct job *j, const char *rundir, double elapsed, co
 	fflush(stdout);
 }
 
-/* Wait for PID; stop its group after DEADLINE or on interrupt. */
-static int wait_child(pid_t pid, double start, double deadline, const struct job *j,
+int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
 		      const char *rundir, bool *killed)
 {
 	double next_progress = start + PROGRESS_EVERY_S, stop_at = 0;
@@ -201,7 +202,7 @@ static int wait_child(pid_t pid, double start, double deadline, const struct job
 
 	for (;;) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
-		double t = now_s();
+		double t = runner_now();
 
 		if (r == pid)
 			return status;
@@ -225,10 +226,10 @@ static int wait_child(pid_t pid, double start, double deadline, const struct job
 static void stop_collector(pid_t pid)
 {
 	bool killed = false;
-	double t = now_s();
+	double t = runner_now();
 
 	/* it ends by itself once the guest is gone; give it time to finish */
-	wait_child(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
+	runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
 }
 
 static const char *const vm_exit_reasons[] = {
@@ -319,7 +320,7 @@ static void remove_tmp(const char *tmp)
 
 static int finish(const char *rundir, const struct job *j, struct status *s, double start)
 {
-	s->elapsed_s = now_s() - start;
+	s->elapsed_s = runner_now() - start;
 	write_status(rundir, s);
 	printf("[%d/%d] %s rep %d: %s after %.0f s%s%s\n", j->id, j->total, j->variant, j->rep,
 	       s->state, s->elapsed_s, s->reason[0] ? ": " : "", s->reason);
@@ -329,8 +330,9 @@ static int finish(const char *rundir, const struct job *j, struct status *s, dou
 	return strcmp(s->state, "incomplete") ? 1 : 130;
 }
 
-static int launch(const struct variant *v, const struct run_plan *p, const char *rundir,
-		  const struct job *j, struct status *s, double start)
+static int launch(const struct variant *v, const struct run_plan *p,
+		  const struct scan_plan *sp, const char *rundir, const struct job *j,
+		  struct status *s, double start)
 {
 	struct argv vm = { 0 }, col = { 0 };
 	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
@@ -343,12 +345,12 @@ static int launch(const struct variant *v, const struct run_plan *p, const char 
 		return -1;
 	}
 	collect_args(&col, v, p, tmp, rundir);
-	vm_args(&vm, v, p, tmp, rundir);
+	vm_args(&vm, v, p, sp, tmp, rundir);
 	snprintf(log, sizeof(log), "%s/collect.log", rundir);
-	col_pid = spawn(&col, log);
+	col_pid = runner_spawn(col.v, log);
 	snprintf(log, sizeof(log), "%s/vm.log", rundir);
-	vm_pid = spawn(&vm, log);
-	vm_status = wait_child(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
+	vm_pid = runner_spawn(vm.v, log);
+	vm_status = runner_wait(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
 			       rundir, &killed);
 	stop_collector(col_pid);
 	keep_vm_files(tmp, rundir);
@@ -365,14 +367,31 @@ static int launch(const struct variant *v, const struct run_plan *p, const char 
 	return 0;
 }
 
+/* The run's scale_scan; auto needs the host rate measured. */
+static int plan_scan(const struct variant *v, struct scan_plan *sp, double rate,
+		     const char *free_line, const char *host_why, char *why, size_t whylen)
+{
+	if (scan_scale_parse(variant_get(v, "scale_scan"), &sp->scale)) {
+		snprintf(why, whylen, "bad scale_scan '%s'", variant_get(v, "scale_scan"));
+		return -1;
+	}
+	sp->host_rate = rate;
+	sp->free_line = free_line;
+	if (sp->scale.mode != SCALE_AUTO || !isnan(rate))
+		return 0;
+	snprintf(why, whylen, "scale_scan=auto needs the dilation, not measured: %.400s", host_why);
+	return -1;
+}
+
 int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	    const struct job *j)
 {
 	const struct variant *v = experiment_variant(exp, j->variant);
 	struct status s = { .state = "running", .latency = "unknown" };
-	char rundir[PATH_MAX];
+	char rundir[PATH_MAX], free_line[1024] = "";
+	struct scan_plan sp = { 0 };
 	struct run_plan p;
-	double start = now_s();
+	double start = runner_now();
 
 	snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
 	if (!v || mkdirs(rundir)) {
@@ -384,11 +403,18 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		return finish(rundir, j, &s, start);
 	}
 	s.latency = p.latency;
+	s.host_rate = host_rate(dir, v, p.time_limit, free_line, sizeof(free_line),
+				s.dilation_why, sizeof(s.dilation_why));
+	if (plan_scan(v, &sp, s.host_rate, free_line, s.dilation_why, s.reason,
+		      sizeof(s.reason))) {
+		s.state = "failed";
+		return finish(rundir, j, &s, start);
+	}
 	write_status(rundir, &s);
-	printf("[%d/%d] %s rep %d: started (latency %s)\n", j->id, j->total, j->variant,
-	       j->rep, p.latency);
+	printf("[%d/%d] %s rep %d: started (latency %s, host rate %.6g)\n", j->id, j->total,
+	       j->variant, j->rep, p.latency, s.host_rate);
 	fflush(stdout);
-	if (launch(v, &p, rundir, j, &s, start))
+	if (launch(v, &p, &sp, rundir, j, &s, runner_now()))
 		s.state = "failed";
 	return finish(rundir, j, &s, start);
 }

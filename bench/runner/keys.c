@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dilation.h"
 #include "keys.h"
 
 static const struct key_def keys[] = {
@@ -48,6 +49,9 @@ static const struct key_def keys[] = {
 	  "seconds one run may take, boot included" },
 	{ "bound", KT_CHOICE, 0, 0, "none|local|remote", "none", false,
 	  "this variant is a hand-bound reference drawn on rate plots" },
+	{ "scale_scan", KT_SCALE, 0, 0, NULL, "off", false,
+	  "multiply scan_delay_ms, scan_period_min_ms and scan_period_max_ms by the "
+	  "time dilation: off, auto (measured per run) or a factor" },
 	{ "objective", KT_CHOICE, 0, 0, "convergence|cost|work", "convergence",
 	  true, "what the sweep report optimises" },
 	{ SYSCTL_PREFIX "*", KT_SYSCTL, 0, 0, NULL, NULL, false,
@@ -263,6 +267,15 @@ int key_validate(const struct key_def *def, const char *key,
 		return -1;
 	case KT_SYSCTL:
 		return check_sysctl(value, why, whylen);
+	case KT_SCALE: {
+		struct scan_scale sc;
+
+		if (!scan_scale_parse(value, &sc))
+			return 0;
+		snprintf(why, whylen, "bad value '%s' (want off, auto or a factor 0.001..%g)",
+			 value, SCALE_FACTOR_MAX);
+		return -1;
+	}
 	}
 	snprintf(why, whylen, "internal: no validator for %s", key);
 	return -1;

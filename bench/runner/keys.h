@@ -15,6 +15,7 @@ enum key_type {
 	KT_MATRIX,	/* "10,20;20,10" */
 	KT_KERNEL,	/* "default" or a path to a bzImage */
 	KT_SYSCTL,	/* a value, a list "a,b" or a range "start:end:step" */
+	KT_SCALE,	/* "off", "auto" or a positive factor */
 };
 
 struct key_def {

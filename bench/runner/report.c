@@ -17,12 +17,52 @@
 
 #define MAX_REPS 1024
 
-const char time_dilation_note[] =
-	"Time dilation: under QEMU TCG guest code runs about 28x slower than on "
-	"the host (STREAM triad 0.8 vs 23 GB/s on the reference 2-core machine) "
-	"while guest timers run at host speed, so the NUMA scanner fires about "
-	"28x more often per unit of work than on real hardware. Scan-period "
-	"settings and cost per second do not transfer 1:1 to hardware.";
+/*
+ * The dilation D measured in R's finished runs (host rate / guest rate of
+ * the same workload) and what it means for the scanner, into BUF.
+ */
+const char *time_dilation_note(const struct results *r, char *buf, size_t len)
+{
+	double v[MAX_REPS], scaled[MAX_REPS];
+	int i, n = 0, n_scaled = 0;
+	const char *why = "no finished run";
+	struct describe d;
+
+	for (i = 0; i < r->n_runs && n < MAX_REPS; i++) {
+		const struct run *run = &r->runs[i];
+
+		if (run->status != RUN_OK)
+			continue;
+		if (isnan(run->m[M_DILATION]))
+			why = run->dilation_why[0] ? run->dilation_why : "unknown reason";
+		else
+			v[n++] = run->m[M_DILATION];
+		if (!isnan(run->m[M_SCAN_SCALE]))
+			scaled[n_scaled++] = run->m[M_SCAN_SCALE];
+	}
+	if (!n) {
+		snprintf(buf, len, "Time dilation: not measured (%s). Under QEMU TCG guest "
+			 "work runs many times slower than on the host while guest timers run "
+			 "at host speed, so the NUMA scanner fires that many times more often "
+			 "per unit of work than on real hardware.", why);
+		return buf;
+	}
+	stats_describe(v, n, &d);
+	i = snprintf(buf, len, "Time dilation: the workload ran %.0fx slower in the guest "
+		     "than natively on the host (host rate / guest rate, %d runs, %.0f..%.0fx). "
+		     "Guest timers run at host speed, so ", d.mean, n, d.min, d.max);
+	if (n_scaled) {
+		stats_describe(scaled, n_scaled, &d);
+		snprintf(buf + i, len - i, "%d runs scaled the scan periods by %.0fx on "
+			 "average (scale_scan) to scan as often per unit of work as real "
+			 "hardware would.", n_scaled, d.mean);
+	} else {
+		snprintf(buf + i, len - i, "the NUMA scanner fired about %.0fx more often per "
+			 "unit of work than on real hardware (scale_scan=auto corrects that); "
+			 "scan-period settings and cost per second do not transfer 1:1.", d.mean);
+	}
+	return buf;
+}
 
 static const struct { const char *mode, *note; } latency_notes[] = {
 	{ "emulated", "Latency: emulated. The TCG plugin charges remote accesses "
@@ -170,6 +210,7 @@ static struct json_object *runs_json(const struct results *r)
 		jset(o, "status", json_object_new_string(run_status_name(run->status)));
 		jset(o, "reason", json_object_new_string(run->reason));
 		jset(o, "latency", json_object_new_string(run->latency));
+		jset(o, "dilation_why", json_object_new_string(run->dilation_why));
 		for (m = 0; m < N_METRICS; m++)
 			jset(ms, metric_defs[m].name, jnum(run->m[m]));
 		jset(o, "metrics", ms);
@@ -199,23 +240,35 @@ static const char *baseline(const struct results *r)
 	return NULL;
 }
 
+static const char *dilation_cell(const struct run *run, char *buf, size_t len)
+{
+	if (run->status != RUN_OK)
+		return "-";
+	if (isnan(run->m[M_DILATION]))
+		snprintf(buf, len, "not measured: %s", run->dilation_why);
+	else
+		snprintf(buf, len, "%.1fx", run->m[M_DILATION]);
+	return buf;
+}
+
 static void md_runs(FILE *md, const struct results *r)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32], b4[300];
 	int i;
 
 	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s) | "
-		"time to 90%% conv. (s) | guest wall (s) | reason |\n"
-		"|---|---|---|---|---|---|---|\n");
+		"time to 90%% conv. (s) | guest wall (s) | dilation | reason |\n"
+		"|---|---|---|---|---|---|---|---|\n");
 	for (i = 0; i < r->n_runs; i++) {
 		const struct run *run = &r->runs[i];
 
 		bool ok = run->status == RUN_OK;	/* others' figures mean nothing */
 
-		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s |\n", run->variant, run->rep,
+		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", run->variant, run->rep,
 			run_status_name(run->status), fmt_num(ok ? run->m[M_WORK_S] : NAN, b1, sizeof(b1)),
 			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)),
-			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)), run->reason);
+			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)),
+			dilation_cell(run, b4, sizeof(b4)), run->reason);
 	}
 	fprintf(md, "\n");
 }
@@ -301,6 +354,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 {
 	struct json_object *lat = json_object_new_object();
 	const char *seen[EXP_MAX_VARIANTS];
+	char note[1024];
 	int i, j, n_seen = 0;
 
 	for (i = 0; i < r->exp.n_variants; i++) {
@@ -324,9 +378,10 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 				r->runs[i].latency_why);
 			break;
 		}
-	fprintf(md, "- %s\n\n", time_dilation_note);
+	time_dilation_note(r, note, sizeof(note));
+	fprintf(md, "- %s\n\n", note);
 	jset(root, "latency", lat);
-	jset(root, "time_dilation", json_object_new_string(time_dilation_note));
+	jset(root, "time_dilation", json_object_new_string(note));
 }
 
 static void comparisons(FILE *md, const struct results *r, struct json_object *root)
@@ -455,7 +510,7 @@ int report_compare_dirs(const char *dir_a, const char *dir_b)
 {
 	struct results ra, rb;
 	struct json_object *root, *arr;
-	char err[512], path[PATH_MAX * 2], *a_copy;
+	char err[512], path[PATH_MAX * 2], *a_copy, note[1024];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *md;
@@ -473,9 +528,11 @@ int report_compare_dirs(const char *dir_a, const char *dir_b)
 	root = json_object_new_object();
 	arr = json_object_new_array();
 	md = open_memstream(&buf, &len);
-	fprintf(md, "# Compare A = %s, B = %s\n\n- A: %s\n- B: %s\n- %s\n\n", dir_a, dir_b,
+	fprintf(md, "# Compare A = %s, B = %s\n\n- A: %s %s\n", dir_a, dir_b,
 		latency_note(variant_latency(&ra, ra.exp.variants[0].name)),
-		latency_note(variant_latency(&rb, rb.exp.variants[0].name)), time_dilation_note);
+		time_dilation_note(&ra, note, sizeof(note)));
+	fprintf(md, "- B: %s %s\n\n", latency_note(variant_latency(&rb, rb.exp.variants[0].name)),
+		time_dilation_note(&rb, note, sizeof(note)));
 	if (!compare_pairs(&ra, &rb, md, arr)) {
 		fprintf(stderr, "bnb-run: no variant with finished runs to compare\n");
 		rc = 1;

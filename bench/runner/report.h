@@ -27,7 +27,8 @@ int report_compare_dirs(const char *dir_a, const char *dir_b);
 
 /* Plain-language notes every report carries. */
 const char *latency_note(const char *mode);
-extern const char time_dilation_note[];
+/* The measured time dilation of R's runs and what it means, into BUF. */
+const char *time_dilation_note(const struct results *r, char *buf, size_t len);
 
 /* Number formatting shared by tables: "-" for NAN. */
 const char *fmt_num(double v, char *buf, size_t len);

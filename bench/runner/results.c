@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "dilation.h"
 #include "results.h"
 #include "wlout.h"
 
@@ -34,6 +35,8 @@ const struct metric_def metric_defs[N_METRICS] = {
 	[M_TRUE_LOCALITY]  = { "true_locality", "true access locality (plugin)", "", BETTER_HIGHER },
 	[M_BENEFIT]        = { "benefit_cum", "benefit (plugin)", "accesses x Wnuma", BETTER_HIGHER },
 	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER },
+	[M_DILATION]       = { "dilation", "time dilation (host rate / guest rate)", "x", BETTER_NONE },
+	[M_SCAN_SCALE]     = { "scan_scale", "scan periods scaled by (scale_scan)", "x", BETTER_NONE },
 };
 
 static const char *const status_names[] = {
@@ -121,6 +124,8 @@ static void load_workload(struct run *run)
 		return;
 	run->m[M_WORK_S] = s.work_s;
 	run->m[M_RATE] = s.rate_mean;
+	if (s.scan_milli > 0)
+		run->m[M_SCAN_SCALE] = s.scan_milli / 1000.0;
 	snprintf(run->rate_unit, sizeof(run->rate_unit), "%s", s.unit);
 	snprintf(path, sizeof(path), "%s/workload.csv", run->dir);
 	run->m[M_LOCALITY] = csv_last(path, "locality");	/* last sampled row */
@@ -152,6 +157,27 @@ static void load_status(struct run *run)
 		run->reason[0] = 0;
 }
 
+/* Host rate (status file) over this run's guest rate, or why not. */
+static void load_dilation(struct run *run)
+{
+	char path[PATH_MAX * 2], value[64];
+	double host = NAN;
+
+	snprintf(path, sizeof(path), "%s/status", run->dir);
+	if (kv_get(path, "dilation_why", run->dilation_why, sizeof(run->dilation_why)))
+		run->dilation_why[0] = 0;
+	if (!kv_get(path, "host_rate", value, sizeof(value)))
+		host = strtod(value, NULL);
+	run->m[M_DILATION] = dilation_ratio(host, run->m[M_RATE]);
+	if (!isnan(run->m[M_DILATION]) || run->dilation_why[0])
+		return;
+	if (isnan(host))
+		snprintf(run->dilation_why, sizeof(run->dilation_why), "no host run recorded");
+	else
+		snprintf(run->dilation_why, sizeof(run->dilation_why),
+			 "the guest run reported no rate_mean");
+}
+
 void run_load(struct run *run)
 {
 	char path[PATH_MAX * 2], value[64];
@@ -162,6 +188,7 @@ void run_load(struct run *run)
 	run->rate_unit[0] = 0;
 	load_status(run);
 	load_workload(run);
+	load_dilation(run);
 	load_collector(run);
 	snprintf(path, sizeof(path), "%s/result", run->dir);
 	if (!kv_get(path, "wall_ms", value, sizeof(value)))

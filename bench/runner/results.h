@@ -17,7 +17,7 @@ enum metric_id {
 	M_WORK_S, M_RATE, M_COST_TOTAL, M_COST_PER_S, M_MMTESTS_COST,
 	M_PTE_UPDATES, M_HINT_FAULTS, M_HINT_LOCAL, M_PAGES_MIGRATED,
 	M_CONV_90, M_CONV_95, M_CONV_FINAL, M_CONV_WEIGHTED, M_LOCALITY,
-	M_TRUE_LOCALITY, M_BENEFIT, M_WALL_S, N_METRICS
+	M_TRUE_LOCALITY, M_BENEFIT, M_WALL_S, M_DILATION, M_SCAN_SCALE, N_METRICS
 };
 
 struct metric_def {
@@ -41,6 +41,7 @@ struct run {
 	char rate_unit[32];
 	char latency[16];	/* emulated | uniform | real, from the status file */
 	char latency_why[256];	/* why not emulated although requested */
+	char dilation_why[256];	/* why M_DILATION is not measured */
 };
 
 struct results {

@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
+#include "dilation.h"
 #include "experiment.h"
 
 /* The repository: $BNB_ROOT, else three levels above build/bin/bnb-run. */
@@ -33,9 +35,17 @@ struct run_plan {
 	long time_limit;
 };
 
+/* How a run scales the scan periods (scale_scan) and what auto needs. */
+struct scan_plan {
+	struct scan_scale scale;
+	double host_rate;	/* the workload's native rate, for auto */
+	const char *free_line;	/* the workload with free placement, for auto */
+};
+
 /* Build the guest shell command of V: the plugin's map check when
- * CALIBRATE, the sysctls, then the workload. */
-char *guest_command(const struct variant *v, bool calibrate);
+ * CALIBRATE, the sysctls, the scan scaling of SP (NULL: none), then the
+ * workload. */
+char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp);
 
 /* After a run with the plugin: "emulated", or "uniform" and why not. */
 const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
@@ -43,6 +53,21 @@ const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen);
+
+/* Start ARGV (NULL-terminated) in its own process group, output to LOG. */
+pid_t runner_spawn(char *const argv[], const char *log);
+/* Wait for PID; stop its group after DEADLINE or on interrupt (*KILLED). */
+int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
+		const char *rundir, bool *killed);
+double runner_now(void);
+
+/*
+ * The native host rate of V's workload (placement free), measured once per
+ * distinct command under DIR/host/; NAN with WHY when it cannot be. LINE
+ * gets that command as the guest would run it.
+ */
+double host_rate(const char *dir, const struct variant *v, long time_limit,
+		 char *line, size_t linelen, char *why, size_t whylen);
 
 /* Set by SIGINT/SIGTERM; the run in progress is stopped and marked. */
 extern volatile sig_atomic_t runner_interrupted;

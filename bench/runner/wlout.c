@@ -81,6 +81,8 @@ int wl_scan(const char *path, struct wl_summary *s)
 			parse_summary(line + 9, s);
 		else if (!strncmp(line, "# unit ", 7))
 			parse_unit(line, s);
+		else if (!strncmp(line, WL_SCALE_MARK, strlen(WL_SCALE_MARK)))
+			s->scan_milli = strtol(line + strlen(WL_SCALE_MARK), NULL, 10);
 		else if (!strcmp(line, WL_CALIB_MARK))
 			s->calib_failed = true;
 		else if (!strncmp(line, WL_SYSCTL_MARK, strlen(WL_SYSCTL_MARK)) &&

@@ -13,6 +13,7 @@ struct wl_summary {
 	char unit[32];		/* from "# unit rate=..." */
 	char sysctl_error[256];	/* the runner's guest-side sysctl failure */
 	bool calib_failed;
+	long scan_milli;	/* scan periods scaled by this/1000, 0 when not */
 };
 
 /* Scan PATH for the "# unit", "# summary" and runner error lines. */
@@ -25,5 +26,8 @@ int wl_extract_csv(const char *in, const char *out);
 #define WL_SYSCTL_MARK "# bnb-run: sysctl error: "
 /* ... and when the plugin's map check (bnb-plugin-calib) fails. */
 #define WL_CALIB_MARK "# bnb-run: plugin map check (bnb-plugin-calib) failed"
+
+/* ... and the factor (thousandths) it scaled the scan periods by. */
+#define WL_SCALE_MARK "# bnb-run: scan periods scaled, milli="
 
 #endif

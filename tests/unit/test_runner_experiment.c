@@ -200,7 +200,7 @@ Test(experiment, guest_command_fails_on_missing_sysctl)
 	bool named = false, ran = false;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false);
+	gc = guest_command(&exp.variants[0], false, NULL);
 	cr_assert(strstr(gc, "bnb_set kernel.bnb_no_such_knob 7 ''"), "%s", gc);
 	cr_assert(strstr(gc, "echo WORKLOAD-RAN"));
 	snprintf(cmd, sizeof(cmd), "sh -c '%s' 2>&1; echo \"rc=$?\"", "eval \"$BNB_GC\"");
@@ -232,7 +232,7 @@ Test(experiment, guest_command_keeps_stderr_as_comments)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false);
+	gc = guest_command(&exp.variants[0], false, NULL);
 	setenv("BNB_GC", gc, 1);
 	p = popen("sh -c 'eval \"$BNB_GC\"'", "r");
 	while (fgets(line, sizeof(line), p))
@@ -286,7 +286,7 @@ Test(experiment, guest_command_calibrates_first)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], true);
+	gc = guest_command(&exp.variants[0], true, NULL);
 	cr_assert(strstr(gc, "bnb-plugin-calib") < strstr(gc, "WORKLOAD-RAN"));
 	setenv("BNB_GC", gc, 1);
 	p = popen("PATH=/nonexistent:/bin:/usr/bin sh -c 'eval \"$BNB_GC\"'", "r");

@@ -93,6 +93,71 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+static void append(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "a");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Dilation = host rate (status) / guest rate_mean; "not measured" names why. */
+Test(report, dilation_per_run)
+{
+	struct results r;
+	struct json_object *root, *runs;
+	const struct run *on[3] = { NULL };
+	char path[PATH_MAX * 2], *md;
+	int i;
+	int seen = 0;
+
+	append("onoff/runs/on/rep1/status", "host_rate=12000\ndilation_why=\n");	/* 120 */
+	append("onoff/runs/on/rep2/status", "host_rate=33000\n");			/* 110 */
+	append("onoff/runs/on/rep3/status", "host_rate=nan\ndilation_why=host run of 'x' failed\n");
+	load("onoff", &r);
+	for (i = 0; i < r.n_runs; i++)
+		if (!strcmp(r.runs[i].variant, "on") && r.runs[i].rep <= 3)
+			on[r.runs[i].rep - 1] = &r.runs[i];
+	cr_assert_float_eq(on[0]->m[M_DILATION], 100, 1e-9);
+	cr_assert_float_eq(on[1]->m[M_DILATION], 300, 1e-9);
+	cr_assert(isnan(on[2]->m[M_DILATION]));
+	cr_assert_str_eq(on[2]->dilation_why, "host run of 'x' failed");
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_assert(strstr(md, "| on | 1 | ok | 8 | "), "%s", md);
+	cr_assert(strstr(md, " | 100.0x |"), "%s", md);
+	cr_assert(strstr(md, " | not measured: host run of 'x' failed |"), "%s", md);
+	cr_assert(strstr(md, "ran 200x slower in the guest"), "%s", md);
+	cr_assert(strstr(md, "2 runs, 100..300x"), "%s", md);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	runs = J(root, "runs");
+	for (i = 0; i < (int)json_object_array_length(runs); i++) {
+		struct json_object *o = json_object_array_get_idx(runs, i);
+
+		if (strcmp(json_object_get_string(J(o, "variant")), "on"))
+			continue;
+		if (json_object_get_int(J(o, "rep")) == 2) {
+			cr_assert_float_eq(json_object_get_double(J(o, "metrics", "dilation")), 300, 1e-9);
+			seen++;
+		}
+		if (json_object_get_int(J(o, "rep")) == 3) {
+			cr_assert_str_eq(json_object_get_string(J(o, "dilation_why")),
+					 "host run of 'x' failed");
+			seen++;
+		}
+	}
+	cr_assert_eq(seen, 2);
+	json_object_put(root);
+	free(md);
+	results_free(&r);
+}
+
 Test(report, runs_and_statuses)
 {
 	struct results r;
@@ -132,7 +197,8 @@ Test(report, summary_json)
 	cr_assert_str_eq(json_object_get_string(J(root, "experiment")), "onoff");
 	cr_assert_str_eq(json_object_get_string(J(root, "baseline")), "off");
 	cr_assert_str_eq(json_object_get_string(J(root, "latency", "on")), "uniform");
-	cr_assert(strstr(json_object_get_string(J(root, "time_dilation")), "28x"));
+	cr_assert(strstr(json_object_get_string(J(root, "time_dilation")),
+			 "Time dilation: not measured (no host run recorded)"));
 	on = J(root, "variants", "1");
 	cr_assert_str_eq(json_object_get_string(J(on, "name")), "on");
 	cr_assert_eq(json_object_get_int(J(on, "ok")), 3);
@@ -176,7 +242,7 @@ Test(report, summary_md)
 	cr_assert(strstr(md, "same real latency"));
 	cr_assert(strstr(md, "Time dilation"));
 	cr_assert(strstr(md, "| workload time | s | 3 | 12 | 2 | 16.67 | 10 | 12 | 14 |"), "%s", md);
-	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | kernel panic/oops/BUG (bnb-vm exit 4) |"));
+	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | - | kernel panic/oops/BUG (bnb-vm exit 4) |"));
 	cr_assert(strstr(md, "### on vs off"));
 	cr_assert(strstr(md, "| workload rate | MB/s | 90 ± 10 | 115 ± 5 | 25 | 27.78 | [4.692, 50.86] | 0.03156 | * (better) |"),
 		  "%s", md);

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Time dilation: how much slower the guest does the workload's work than
+ * the host does natively (host rate / guest rate), and scaling the NUMA
+ * scan tunables by it (the scale_scan key) so that the scanner fires as
+ * often per unit of work as it would on real hardware.
+ */
+#ifndef BNB_DILATION_H
+#define BNB_DILATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HOST_ARGS_MAX 48
+
+/* The workload as a host command: argv of the native binary, placement free. */
+struct host_cmd {
+	char *argv[HOST_ARGS_MAX + 1];
+	int argc;
+	char line[1024];	/* the same by program name, as the guest runs it */
+};
+
+/*
+ * Turn the guest workload WORKLOAD into a host command run from BINDIR
+ * with `--placement free` (replacing any placement, or added). Only a
+ * single project binary with plain arguments qualifies; otherwise writes
+ * why to WHY and returns -1.
+ */
+int host_cmd_build(const char *workload, const char *bindir, struct host_cmd *c,
+		   char *why, size_t whylen);
+void host_cmd_free(struct host_cmd *c);
+
+/* host / guest, or NAN unless both are finite and positive. */
+double dilation_ratio(double host_rate, double guest_rate);
+
+/* The scale_scan key: off, auto (the measured dilation) or a factor. */
+enum scan_scale_mode { SCALE_OFF, SCALE_AUTO, SCALE_FIXED };
+struct scan_scale {
+	enum scan_scale_mode mode;
+	double factor;		/* SCALE_FIXED only */
+};
+#define SCALE_FACTOR_MAX 100000.0
+
+int scan_scale_parse(const char *value, struct scan_scale *s);
+/* FACTOR in thousandths, as the guest shell's integer arithmetic wants it. */
+long scale_milli(double factor);
+/* MS scaled by MILLI/1000, as the guest computes it; -1 past INT_MAX. */
+long scale_ms(long ms, long milli);
+
+/* The scan tunables that are periods and so get scaled (not scan_size_mb). */
+extern const char *const scaled_tunables[3];
+
+#endif
