@@ -18,7 +18,7 @@
 #include "dilation.h"
 
 const char *const scaled_tunables[3] = {
-	"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms",
+	"scan_delay_ms", "scan_period_max_ms", "scan_period_min_ms",
 };
 
 static bool plain_token(const char *s)
@@ -141,7 +141,10 @@ long scale_milli(double factor)
 
 long scale_ms(long ms, long milli)
 {
-	long long v = (long long)ms * milli / 1000;
+	long long v;
 
-	return ms < 0 || milli < 0 || v > INT_MAX ? -1 : (long)v;
+	if (ms < 0 || milli < 0 || ms > INT_MAX || milli > INT_MAX)
+		return -1;
+	v = (long long)ms * milli / 1000;
+	return v > SCAN_PERIOD_LIMIT_MS ? SCAN_PERIOD_LIMIT_MS : (long)v;
 }

@@ -44,10 +44,20 @@ struct scan_scale {
 int scan_scale_parse(const char *value, struct scan_scale *s);
 /* FACTOR in thousandths, as the guest shell's integer arithmetic wants it. */
 long scale_milli(double factor);
-/* MS scaled by MILLI/1000, as the guest computes it; -1 past INT_MAX. */
+/*
+ * The patch series bounds the scan periods to one hour; a scaled period
+ * is clamped to it (longer than any run, so the clamp changes nothing the
+ * run could see).
+ */
+#define SCAN_PERIOD_LIMIT_MS 3600000
+
+/* MS scaled by MILLI/1000 and clamped, as the guest computes it; -1 on bad input. */
 long scale_ms(long ms, long milli);
 
-/* The scan tunables that are periods and so get scaled (not scan_size_mb). */
+/*
+ * The scan tunables that are periods and so get scaled (not scan_size_mb),
+ * in the order that keeps min <= max when growing; shrinking swaps the two.
+ */
 extern const char *const scaled_tunables[3];
 
 #endif

@@ -17,6 +17,9 @@
 
 #define SYSCTL_EXIT 97
 #define CALIB_EXIT 98
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define LIMIT XSTR(SCAN_PERIOD_LIMIT_MS)	/* as text, for the shell */
 
 /* $1 sysctl name, $2 value, $3 debugfs fallback (may be empty). */
 static const char set_function[] =
@@ -49,8 +52,8 @@ static const char scale_function[] =
 	"\t\techo \"" WL_SYSCTL_MARK "$1: cannot read a number to scale (got '$v')\"; return 1;;\n"
 	"\tesac\n"
 	"\tv=$((v * $3 / 1000))\n"
-	"\tif [ \"$v\" -gt 2147483647 ]; then\n"
-	"\t\techo \"" WL_SYSCTL_MARK "$1: scaled value $v is too large\"; return 1\n"
+	"\tif [ \"$v\" -gt " LIMIT " ]; then\n"
+	"\t\techo \"# bnb-run: $1: scaled value $v clamped to " LIMIT " ms\"; v=" LIMIT "\n"
 	"\tfi\n"
 	"\tbnb_set \"$1\" \"$v\" \"$2\"\n"
 	"}\n";
@@ -71,26 +74,35 @@ static void auto_factor(FILE *f, const struct scan_plan *sp)
 		sp->host_rate);
 }
 
+static void scale_one(FILE *f, const char *name)
+{
+	struct sysctl_target t;
+	char key[64];
+
+	snprintf(key, sizeof(key), SYSCTL_PREFIX "%s", name);
+	sysctl_target(key, &t);
+	fprintf(f, "bnb_scale %s '%s' \"$milli\" || exit %d\n", t.sysctl,
+		t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
+}
+
 /* Multiply the scan periods by the dilation, after the explicit sysctls. */
 static void scale_tunables(FILE *f, const struct scan_plan *sp)
 {
-	char key[64];
-	size_t i;
-
 	if (sp->scale.mode == SCALE_AUTO) {
 		auto_factor(f, sp);
 	} else {
 		fprintf(f, "milli=%ld\n", scale_milli(sp->scale.factor));
 		fprintf(f, "echo \"" WL_SCALE_MARK "$milli\"\n");
 	}
-	for (i = 0; i < sizeof(scaled_tunables) / sizeof(scaled_tunables[0]); i++) {
-		struct sysctl_target t;
-
-		snprintf(key, sizeof(key), SYSCTL_PREFIX "%s", scaled_tunables[i]);
-		sysctl_target(key, &t);
-		fprintf(f, "bnb_scale %s '%s' \"$milli\" || exit %d\n", t.sysctl,
-			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
-	}
+	/* the kernel keeps min <= max: grow max first, shrink min first */
+	scale_one(f, scaled_tunables[0]);
+	fprintf(f, "if [ \"$milli\" -ge 1000 ]; then\n");
+	scale_one(f, scaled_tunables[1]);
+	scale_one(f, scaled_tunables[2]);
+	fprintf(f, "else\n");
+	scale_one(f, scaled_tunables[2]);
+	scale_one(f, scaled_tunables[1]);
+	fprintf(f, "fi\n");
 }
 
 char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp)

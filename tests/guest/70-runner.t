@@ -3,7 +3,8 @@
 # in fresh guests; every expected file exists and parses, every PNG is a
 # valid non-empty image; a sysctl that cannot be set fails its run with a
 # reason naming it; Ctrl-C keeps finished runs and marks the current one
-# incomplete.
+# incomplete; time dilation is measured per run and scale_scan scales the
+# explicit scan delay.
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "runner tests"
 
@@ -28,6 +29,7 @@ balancing = off
 
 [on]
 balancing = on
+scale_scan = 3
 INI
 
 # json_ok FILE: parses as JSON (an independent parser, not json-c).
@@ -64,8 +66,10 @@ for v in off on; do
 		done
 		json_ok "$d/summary.json" || missing="$missing $v/rep$r/summary.json(parse)"
 		grep -qx 'status=ok' "$d/status" || missing="$missing $v/rep$r(status:$(sed -n 's/^reason=//p' "$d/status"))"
-		grep -q '^# bnb-run: sysctl kernel.numa_balancing_scan_delay_ms = 100' "$d/out.log" ||
-			missing="$missing $v/rep$r(sysctl not confirmed)"
+		delay=100
+		[ "$v" = on ] && delay=300	# scale_scan = 3 scales the explicit value
+		grep -q "^# bnb-run: sysctl kernel.numa_balancing_scan_delay_ms = $delay " "$d/out.log" ||
+			missing="$missing $v/rep$r(scan_delay_ms $delay not confirmed)"
 	done
 done
 check "every run has its files, parsing, status ok${missing:+ (missing:$missing)}" test -z "$missing"
@@ -79,8 +83,18 @@ assert v['off']['metrics']['work_s']['n'] == 2 and v['on']['metrics']['work_s'][
 assert s['comparisons'][0]['variant'] == 'on' and s['latency']['on'] == 'uniform'
 assert v['off']['metrics']['numa_hint_faults']['max'] == 0
 PY
+check "every run has a time dilation above 1, and on runs a scan scale of 3" python3 - "$out/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+for r in s['runs']:
+    m = r['metrics']
+    assert m['dilation'] is not None and m['dilation'] > 1, r
+    assert (m['scan_scale'] == 3) == (r['variant'] == 'on'), r
+PY
+check "summary.md states the measured dilation" grep -q '^- Time dilation: the workload ran [0-9]*x slower' "$out/summary.md"
 check "summary.md states the latency mode" grep -q '^- Latency: uniform' "$out/summary.md"
 check "summary.md has the comparison table" grep -q '^### on vs off' "$out/summary.md"
+diag "$(grep -o 'Time dilation: the workload ran [^(]*([^)]*)' "$out/summary.md")"
 hints=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print([x for x in s["variants"] if x["name"]=="on"][0]["metrics"]["numa_hint_faults"]["mean"])' "$out/summary.json")
 diag "balancing on: mean numa_hint_faults $hints"
 

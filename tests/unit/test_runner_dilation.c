@@ -88,12 +88,14 @@ Test(dilation, scaling_arithmetic)
 	cr_assert_eq(scale_milli(130), 130000);
 	cr_assert_eq(scale_milli(129.6443), 129644);
 	cr_assert_eq(scale_milli(0.5), 500);
-	/* the kernel defaults at D = 130: 1 s -> 130 s, 60 s -> 7800 s */
+	/* the kernel defaults at D = 130: 1 s -> 130 s, 60 s -> 7800 s, past the hour */
 	cr_assert_eq(scale_ms(1000, 130000), 130000);
-	cr_assert_eq(scale_ms(60000, 130000), 7800000);
+	cr_assert_eq(scale_ms(60000, 130000), SCAN_PERIOD_LIMIT_MS);
+	cr_assert_eq(scale_ms(27692, 130000), 3599960);
 	cr_assert_eq(scale_ms(333, 1500), 499);	/* truncates, like sh $(( )) */
 	cr_assert_eq(scale_ms(1000, 1000), 1000);
-	cr_assert_eq(scale_ms(INT_MAX, 2000), -1);
+	cr_assert_eq(scale_ms(1000, 500), 500);
+	cr_assert_eq(scale_ms(INT_MAX, 2000), SCAN_PERIOD_LIMIT_MS);
 	cr_assert_eq(scale_ms(-5, 1000), -1);
 }
 
@@ -169,6 +171,10 @@ Test(dilation, guest_command_fixed)
 
 	cr_assert(set && milli && scale && work, "%s", gc);
 	cr_assert(set < milli && milli < scale && scale < work, "%s", gc);
+	/* growing: max before min (the kernel keeps min <= max); shrinking: min first */
+	scale = strstr(gc, "-ge 1000 ]; then\nbnb_scale kernel.numa_balancing_scan_period_max_ms ");
+	cr_assert(scale && strstr(scale, "else\nbnb_scale kernel.numa_balancing_scan_period_min_ms "),
+		  "%s", gc);
 	cr_assert(strstr(gc, "bnb_scale kernel.numa_balancing_scan_delay_ms "));
 	cr_assert(strstr(gc, "bnb_scale kernel.numa_balancing_scan_period_max_ms "));
 	cr_assert_null(strstr(gc, "bnb_scale kernel.numa_balancing_scan_size_mb"));
@@ -225,8 +231,9 @@ Test(dilation, guest_shell_scales)
 	cr_assert_eq(rc, 0);
 	cr_assert_eq(run_scale(gc, "333", "1500", &rc), scale_ms(333, 1500));
 	cr_assert_eq(rc, 0);
-	run_scale(gc, "9000000", "1000000", &rc);	/* 9e9 ms: past INT_MAX */
-	cr_assert_neq(rc, 0);
+	cr_assert_eq(run_scale(gc, "60000", "130000", &rc), scale_ms(60000, 130000));
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(run_scale(gc, "1000", "500", &rc), scale_ms(1000, 500));
 	run_scale(gc, "junk", "1500", &rc);
 	cr_assert_neq(rc, 0);
 	free(gc);
