@@ -64,13 +64,14 @@ static const char scale_function[] =
  */
 static void auto_factor(FILE *f, const struct scan_plan *sp)
 {
-	fprintf(f, "gr=$( (%s) 2>/dev/null | sed -n 's/^# summary .* rate_mean=\\([0-9.eE+-]*\\).*/\\1/p')\n",
-		sp->free_line);
-	fprintf(f, "milli=$(awk -v h=%.6g -v g=\"$gr\" 'BEGIN { if (g + 0 <= 0) exit 1; "
-		"printf \"%%d\", h / g * 1000 + 0.5 }') || "
+	fprintf(f, "gs=$( (%s) 2>/dev/null | grep '^# summary ')\n", sp->free_line);
+	fputs("gr=$(echo \"$gs\" | sed -n 's/.* rate_mean=\\([0-9.eE+-]*\\).*/\\1/p')\n"
+	      "gt=$(echo \"$gs\" | sed -n 's/.* threads=\\([0-9]*\\).*/\\1/p')\n", f);
+	fprintf(f, "milli=$(awk -v h=%.6g -v g=\"$gr\" -v t=\"$gt\" 'BEGIN { if (t + 0 >= 1) g /= t; "
+		"if (g + 0 <= 0) exit 1; printf \"%%d\", h / g * 1000 + 0.5 }') || "
 		"{ echo \"" WL_SYSCTL_MARK "scale_scan=auto: the guest pass of %s gave no rate\"; exit %d; }\n",
 		sp->host_rate, sp->free_line, SYSCTL_EXIT);
-	fprintf(f, "echo \"" WL_SCALE_MARK "$milli guest_rate=$gr host_rate=%.6g\"\n",
+	fprintf(f, "echo \"" WL_SCALE_MARK "$milli guest_rate=$gr threads=$gt host_thread_rate=%.6g\"\n",
 		sp->host_rate);
 }
 

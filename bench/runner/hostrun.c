@@ -4,7 +4,8 @@
  * static workload binary the guest runs, started on the host with free
  * placement (the host may have one node only). It runs once per distinct
  * command per results folder, into DIR/host/, before the guests that need
- * it, and its "# summary" rate_mean is the host's work speed.
+ * it, and its "# summary" rate_mean per thread is the host's work speed
+ * (per thread, as the host may start more workers than the guest has CPUs).
  */
 #include <errno.h>
 #include <math.h>
@@ -27,14 +28,14 @@ static uint32_t fnv1a(const char *s)
 	return h;
 }
 
-/* The rate of an earlier host run's log, or NAN. */
+/* The per-thread rate of a host run's log, or NAN. */
 static double logged_rate(const char *log)
 {
 	struct wl_summary s;
 
 	if (wl_scan(log, &s) || !s.found || !s.ok)
 		return NAN;
-	return s.rate_mean;
+	return wl_thread_rate(&s);
 }
 
 static double run_host(const struct host_cmd *c, const char *log, long time_limit,

@@ -124,6 +124,7 @@ static void load_workload(struct run *run)
 		return;
 	run->m[M_WORK_S] = s.work_s;
 	run->m[M_RATE] = s.rate_mean;
+	run->thread_rate = wl_thread_rate(&s);
 	if (s.scan_milli > 0)
 		run->m[M_SCAN_SCALE] = s.scan_milli / 1000.0;
 	snprintf(run->rate_unit, sizeof(run->rate_unit), "%s", s.unit);
@@ -157,7 +158,7 @@ static void load_status(struct run *run)
 		run->reason[0] = 0;
 }
 
-/* Host rate (status file) over this run's guest rate, or why not. */
+/* Host rate (status file) over this run's guest rate, per thread, or why not. */
 static void load_dilation(struct run *run)
 {
 	char path[PATH_MAX * 2], value[64];
@@ -168,7 +169,7 @@ static void load_dilation(struct run *run)
 		run->dilation_why[0] = 0;
 	if (!kv_get(path, "host_rate", value, sizeof(value)))
 		host = strtod(value, NULL);
-	run->m[M_DILATION] = dilation_ratio(host, run->m[M_RATE]);
+	run->m[M_DILATION] = dilation_ratio(host, run->thread_rate);
 	if (!isnan(run->m[M_DILATION]) || run->dilation_why[0])
 		return;
 	if (isnan(host))
@@ -186,6 +187,7 @@ void run_load(struct run *run)
 	for (i = 0; i < N_METRICS; i++)
 		run->m[i] = NAN;
 	run->rate_unit[0] = 0;
+	run->thread_rate = NAN;
 	load_status(run);
 	load_workload(run);
 	load_dilation(run);

@@ -42,6 +42,7 @@ struct run {
 	char latency[16];	/* emulated | uniform | real, from the status file */
 	char latency_why[256];	/* why not emulated although requested */
 	char dilation_why[256];	/* why M_DILATION is not measured */
+	double thread_rate;	/* the guest's rate_mean per worker thread */
 };
 
 struct results {

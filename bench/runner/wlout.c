@@ -49,6 +49,14 @@ static void parse_summary(const char *line, struct wl_summary *s)
 	s->ok = st && !strncmp(st + 8, "ok", 2) && (!st[10] || isspace((unsigned char)st[10]));
 	s->work_s = field_value(line, "work_s");
 	s->rate_mean = field_value(line, "rate_mean");
+	s->threads = field_value(line, "threads");
+}
+
+double wl_thread_rate(const struct wl_summary *s)
+{
+	if (isfinite(s->threads) && s->threads >= 1)
+		return s->rate_mean / s->threads;
+	return s->rate_mean;
 }
 
 static void parse_unit(const char *line, struct wl_summary *s)
@@ -71,7 +79,7 @@ int wl_scan(const char *path, struct wl_summary *s)
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
-	s->work_s = s->rate_mean = NAN;
+	s->work_s = s->rate_mean = s->threads = NAN;
 	f = fopen(path, "r");
 	if (!f)
 		return -1;

@@ -10,6 +10,7 @@ struct wl_summary {
 	bool found;		/* a "# summary" line was seen */
 	bool ok;		/* status=ok */
 	double work_s, rate_mean;	/* NAN when missing or malformed */
+	double threads;			/* threads=, NAN when not given */
 	char unit[32];		/* from "# unit rate=..." */
 	char sysctl_error[256];	/* the runner's guest-side sysctl failure */
 	bool calib_failed;
@@ -18,6 +19,9 @@ struct wl_summary {
 
 /* Scan PATH for the "# unit", "# summary" and runner error lines. */
 int wl_scan(const char *path, struct wl_summary *s);
+
+/* rate_mean per worker thread when threads= is given, else rate_mean. */
+double wl_thread_rate(const struct wl_summary *s);
 
 /* Copy the CSV part of the guest output IN (header and rows) to OUT. */
 int wl_extract_csv(const char *in, const char *out);

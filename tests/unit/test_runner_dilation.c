@@ -17,6 +17,7 @@
 #include "experiment.h"
 #include "keys.h"
 #include "runner.h"
+#include "wlout.h"
 
 static char tmpdir[64];
 
@@ -237,4 +238,43 @@ Test(dilation, guest_shell_scales)
 	run_scale(gc, "junk", "1500", &rc);
 	cr_assert_neq(rc, 0);
 	free(gc);
+}
+
+/* auto: the guest pass's rate per thread against the host's, in thousandths.
+ * Only the factor lines run here, never the sysctl writes. */
+Test(dilation, guest_shell_auto_factor)
+{
+	struct scan_plan sp = { .scale = { SCALE_AUTO, 1 }, .host_rate = 1000,
+				.free_line = "echo '# summary status=ok work_s=1 rate_mean=100 threads=2'" };
+	char *gc = command_for("[global]\nworkload = stream\n[a]\n", &sp);
+	char line[256];
+	bool seen = false;
+	FILE *p;
+
+	setenv("BNB_GC", gc, 1);
+	p = popen("sh -c 'eval \"$(printf %s \"$BNB_GC\" | sed -n \"/^gs=/,/scan periods scaled/p\")\"'", "r");
+	while (fgets(line, sizeof(line), p))
+		seen |= !strncmp(line, "# bnb-run: scan periods scaled, milli=20000 ", 44);
+	pclose(p);
+	cr_assert(seen, "1000 per thread on the host, 100 / 2 threads in the guest: 20x");
+	free(gc);
+}
+
+Test(dilation, thread_rate)
+{
+	struct wl_summary s;
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out.log", tmpdir);
+	f = fopen(path, "w");
+	fputs("# summary status=ok work_s=1 rate_mean=900 threads=3\n", f);
+	fclose(f);
+	cr_assert_eq(wl_scan(path, &s), 0);
+	cr_assert_float_eq(wl_thread_rate(&s), 300, 1e-9);
+	f = fopen(path, "w");
+	fputs("# summary status=ok work_s=1 rate_mean=900\n", f);
+	fclose(f);
+	cr_assert_eq(wl_scan(path, &s), 0);
+	cr_assert_float_eq(wl_thread_rate(&s), 900, 1e-9);
 }
