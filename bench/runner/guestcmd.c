@@ -17,6 +17,7 @@
 
 #define SYSCTL_EXIT 97
 #define CALIB_EXIT 98
+#define NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define LIMIT XSTR(SCAN_PERIOD_LIMIT_MS)	/* as text, for the shell */
@@ -61,9 +62,13 @@ static const char scale_function[] =
 /*
  * scale_scan=auto: the dilation of this very guest, from a first pass of
  * the workload with free placement against the host's rate of the same.
+ * Balancing is paused during the pass so that it adds nothing to the
+ * counters the collector reports for the run.
  */
 static void auto_factor(FILE *f, const struct scan_plan *sp)
 {
+	fputs("nb=$(cat " NUMA_BALANCING " 2>/dev/null)\n"
+	      "[ -z \"$nb\" ] || echo 0 > " NUMA_BALANCING "\n", f);
 	fprintf(f, "gs=$( (%s) 2>/dev/null | grep '^# summary ')\n", sp->free_line);
 	fputs("gr=$(echo \"$gs\" | sed -n 's/.* rate_mean=\\([0-9.eE+-]*\\).*/\\1/p')\n"
 	      "gt=$(echo \"$gs\" | sed -n 's/.* threads=\\([0-9]*\\).*/\\1/p')\n", f);
@@ -73,6 +78,7 @@ static void auto_factor(FILE *f, const struct scan_plan *sp)
 		sp->host_rate, sp->free_line, SYSCTL_EXIT);
 	fprintf(f, "echo \"" WL_SCALE_MARK "$milli guest_rate=$gr threads=$gt host_thread_rate=%.6g\"\n",
 		sp->host_rate);
+	fputs("[ -z \"$nb\" ] || echo \"$nb\" > " NUMA_BALANCING "\n", f);
 }
 
 static void scale_one(FILE *f, const char *name)

@@ -257,6 +257,10 @@ Test(dilation, guest_shell_auto_factor)
 		seen |= !strncmp(line, "# bnb-run: scan periods scaled, milli=20000 ", 44);
 	pclose(p);
 	cr_assert(seen, "1000 per thread on the host, 100 / 2 threads in the guest: 20x");
+	/* balancing paused around the pass, restored after it */
+	cr_assert(strstr(gc, "echo 0 > /proc/sys/kernel/numa_balancing\ngs="), "%s", gc);
+	cr_assert(strstr(gc, "host_thread_rate=1000\"\n[ -z \"$nb\" ] || echo \"$nb\" > /proc/sys/kernel/numa_balancing\n"),
+		  "%s", gc);
 	free(gc);
 }
 
