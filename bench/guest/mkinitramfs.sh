@@ -24,7 +24,7 @@ echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'root:x:0:' > "$root/etc/group"
 
 for bin in "$@"; do
-	install -m 0755 "$bin" "$root/opt/bnb/bin/"
+	install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
 done
 
 # Host tools keep their shared libraries at the paths ldd names, so the
@@ -32,7 +32,7 @@ done
 copy_with_libs() {
 	local bin=$1 lib
 
-	install -m 0755 "$bin" "$root/opt/bnb/bin/"
+	install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
