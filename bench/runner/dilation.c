@@ -62,6 +62,14 @@ static int fail(struct host_cmd *c, char *why, size_t whylen, const char *fmt, .
 	return -1;
 }
 
+/* --node, --mem-node, --producer-node...: nodes the host may not have. */
+static bool node_option(const char *tok)
+{
+	size_t len = strcspn(tok, "=");
+
+	return !strncmp(tok, "--", 2) && len >= 6 && !strncmp(tok + len - 4, "node", 4);
+}
+
 int host_cmd_build(const char *workload, const char *bindir, struct host_cmd *c,
 		   char *why, size_t whylen)
 {
@@ -84,8 +92,12 @@ int host_cmd_build(const char *workload, const char *bindir, struct host_cmd *c,
 	while ((tok = strtok_r(NULL, " \t", &save))) {
 		if (!plain_token(tok))
 			return fail(c, why, whylen, "the workload argument '%s' needs a shell", tok);
-		if (skip_value) {	/* the value of a --placement we replaced */
+		if (skip_value) {	/* the value of an option we replaced or dropped */
 			skip_value = false;
+			continue;
+		}
+		if (node_option(tok)) {
+			skip_value = !strchr(tok, '=');
 			continue;
 		}
 		if (!strcmp(tok, "--placement") || !strncmp(tok, "--placement=", 12)) {

@@ -22,7 +22,8 @@ struct host_cmd {
 
 /*
  * Turn the guest workload WORKLOAD into a host command run from BINDIR
- * with `--placement free` (replacing any placement, or added). Only a
+ * with `--placement free` (replacing any placement, or added) and without
+ * node options (--node, --mem-node, ...: the host may lack the node). Only a
  * single project binary with plain arguments qualifies; otherwise writes
  * why to WHY and returns -1.
  */

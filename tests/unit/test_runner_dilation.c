@@ -128,7 +128,10 @@ Test(dilation, host_command)
 	size_t i;
 
 	build_ok("stream --size 8M --iterations 24 --placement misplaced --node 0",
-		 "stream --size 8M --iterations 24 --placement=free --node 0");
+		 "stream --size 8M --iterations 24 --placement=free");
+	build_ok("stream --node=1 --mem-node 0 --size 8M --producer-node 1",
+		 "stream --size 8M --placement=free");
+	build_ok("stream --nodes 2 --size 8M", "stream --nodes 2 --size 8M --placement=free");
 	build_ok("stream --placement=local --size 8M", "stream --placement=free --size 8M");
 	build_ok("stream --size 8M", "stream --size 8M --placement=free");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
