@@ -100,25 +100,40 @@ static int split_list(char *s, char sep, char **items, int max)
 	return n;
 }
 
-int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err)
+/*
+ * A per-node list: one value for every node, or exactly one per node.
+ * Fills item[i] for each node; the strings live in buf.
+ */
+static int per_node_items(const struct bnb_topology *t, const char *field,
+			  const char *s, char *buf, size_t len, char **item, char *err)
 {
-	char buf[1024], *items[BNB_MAX_NODES];
+	char *items[BNB_MAX_NODES];
 	int n, i;
-	long v;
 
-	snprintf(buf, sizeof(buf), "%s", s);
+	snprintf(buf, len, "%s", s);
 	n = split_list(buf, ',', items, BNB_MAX_NODES);
 	if (n != 1 && n != t->nodes) {
-		snprintf(err, BNB_ERRLEN,
-			 "cpus: '%s' needs one number or %d (one per node)", s, t->nodes);
+		snprintf(err, BNB_ERRLEN, "%s: '%s' needs one value or %d (one per node)",
+			 field, s, t->nodes);
 		return -1;
 	}
-	for (i = 0; i < t->nodes; i++) {
-		const char *item = items[n == 1 ? 0 : i];
+	for (i = 0; i < t->nodes; i++)
+		item[i] = items[n == 1 ? 0 : i];
+	return 0;
+}
 
-		if (parse_int(item, 0, BNB_MAX_CPUS, &v)) {
+int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err)
+{
+	char buf[1024], *item[BNB_MAX_NODES];
+	long v;
+	int i;
+
+	if (per_node_items(t, "cpus", s, buf, sizeof(buf), item, err))
+		return -1;
+	for (i = 0; i < t->nodes; i++) {
+		if (parse_int(item[i], 0, BNB_MAX_CPUS, &v)) {
 			snprintf(err, BNB_ERRLEN, "cpus: '%s' for node %d is not a number from 0 to %d",
-				 item, i, BNB_MAX_CPUS);
+				 item[i], i, BNB_MAX_CPUS);
 			return -1;
 		}
 		t->cpus[i] = v;
@@ -128,28 +143,21 @@ int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err)
 
 int topo_parse_mem(struct bnb_topology *t, const char *s, char *err)
 {
-	char buf[1024], *items[BNB_MAX_NODES];
+	char buf[1024], *item[BNB_MAX_NODES];
 	uint64_t bytes;
-	int n, i;
+	int i;
 
-	snprintf(buf, sizeof(buf), "%s", s);
-	n = split_list(buf, ',', items, BNB_MAX_NODES);
-	if (n != 1 && n != t->nodes) {
-		snprintf(err, BNB_ERRLEN,
-			 "mem: '%s' needs one size or %d (one per node)", s, t->nodes);
+	if (per_node_items(t, "mem", s, buf, sizeof(buf), item, err))
 		return -1;
-	}
 	for (i = 0; i < t->nodes; i++) {
-		const char *item = items[n == 1 ? 0 : i];
-
-		if (parse_size(item, &bytes) || !bytes) {
+		if (parse_size(item[i], &bytes) || !bytes) {
 			snprintf(err, BNB_ERRLEN, "mem: '%s' for node %d is not a size like 512M or 1G",
-				 item, i);
+				 item[i], i);
 			return -1;
 		}
 		if (bytes % BNB_MEM_ALIGN) {
 			snprintf(err, BNB_ERRLEN, "mem: '%s' for node %d is not a multiple of 2 MiB",
-				 item, i);
+				 item[i], i);
 			return -1;
 		}
 		t->mem[i] = bytes;
