@@ -84,23 +84,41 @@ static int set_loglevel(struct launch *l, const char *a, char *e)
 	return set_bounded(&l->cfg.loglevel, "loglevel", a, 0, 8, e);
 }
 
+/* A word from a fixed list; *out gets its index. */
+static int set_choice(const char *field, const char *const *words, int n_words,
+		      const char *a, int *out, char *e)
+{
+	int i;
+
+	for (i = 0; i < n_words; i++)
+		if (!strcmp(a, words[i])) {
+			*out = i;
+			return 0;
+		}
+	snprintf(e, BNB_ERRLEN, "%s: '%s' is not %s or %s", field, a, words[0], words[1]);
+	return -1;
+}
+
 static int set_balancing(struct launch *l, const char *a, char *e)
 {
-	if (strcmp(a, "on") && strcmp(a, "off")) {
-		snprintf(e, BNB_ERRLEN, "balancing: '%s' is not on or off", a);
+	static const char *const words[] = { "off", "on" };
+	int on;
+
+	if (set_choice("balancing", words, 2, a, &on, e))
 		return -1;
-	}
-	l->cfg.balancing = !strcmp(a, "on");
+	l->cfg.balancing = on;
 	return 0;
 }
 
 static int set_accel(struct launch *l, const char *a, char *e)
 {
-	if (strcmp(a, "tcg") && strcmp(a, "kvm")) {
-		snprintf(e, BNB_ERRLEN, "accel: '%s' is not tcg or kvm", a);
+	/* Indexed by enum vm_accel. */
+	static const char *const words[] = { "tcg", "kvm" };
+	int accel;
+
+	if (set_choice("accel", words, 2, a, &accel, e))
 		return -1;
-	}
-	l->cfg.accel = strcmp(a, "kvm") ? ACCEL_TCG : ACCEL_KVM;
+	l->cfg.accel = accel;
 	return 0;
 }
 
