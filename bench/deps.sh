@@ -13,7 +13,8 @@ packages=(
 	libnuma-dev libhwloc-dev libinih-dev libjson-c-dev libgsl-dev
 	pkg-config
 	# tests, fuzzing, reports
-	libcriterion-dev clang afl++ gnuplot-nox parallel shellcheck file python3
+	libcriterion-dev clang libclang-rt-14-dev afl++ gnuplot-nox parallel
+	shellcheck file python3
 )
 
 missing=()
