@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bnb_marker.h"
 #include "common.h"
 
 volatile sig_atomic_t wl_interrupted;
@@ -80,6 +81,12 @@ double wl_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double wl_work_begin(void)
+{
+	bnb_mark_work();
+	return wl_now();
+}
+
 void wl_sleep_until(double deadline)
 {
 	struct timespec ts;
@@ -93,7 +100,7 @@ void wl_sleep_until(double deadline)
 
 void wl_ticker_start(struct wl_ticker *t, unsigned int interval_ms)
 {
-	t->start = t->last = t->now = wl_now();
+	t->start = t->last = t->now = wl_work_begin();
 	t->interval = interval_ms / 1000.0;
 	t->row = 0;
 }

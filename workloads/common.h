@@ -91,6 +91,13 @@ void wl_catch_signals(void);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double wl_now(void);
+/*
+ * The measured work starts now: returns wl_now() and tells the TCG
+ * plugin, if one is loaded, through a no-op marker instruction, so the
+ * collector takes its "before balancing" window from here rather than
+ * from boot, calibration or the first touch of the memory.
+ */
+double wl_work_begin(void);
 
 /*
  * Append our pid to DIR/pids when DIR exists (DIR is /run/bnb in the guest),

@@ -138,42 +138,88 @@ static double page_locality(const struct buffers *b, int cpu_node, int mem_node)
 
 struct matrix {
 	double ns[WL_MAX_NODES][WL_MAX_NODES];
+	double ratio[WL_MAX_NODES][WL_MAX_NODES];
 	double local_sum, remote_sum;
 	unsigned int local_n, remote_n;
 };
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
- * Fill mx->ns with the fastest of --repeat chases per (C, M) pair. The
- * repeats go round all pairs in turn, so a slow stretch of the host
- * (other guests, preemption) hits every pair alike rather than one. Each
- * pair's chase resumes where its previous round stopped.
+ * Round r's chases from CPU node c, one per memory node, as ns per load;
+ * the row's ratios to its local chase of the same round go to
+ * @ratios[m * repeat + r].
  */
-static void chase_all(const struct buffers *b, const struct wl_topo *topo, struct matrix *mx)
+static void chase_row(void *cursor[], const struct wl_topo *topo, int c, unsigned int r,
+		      struct matrix *mx, double *ratios)
+{
+	double ns[WL_MAX_NODES];
+	int m;
+
+	for (m = 0; m < topo->nodes; m++) {
+		if (!topo->present[m])
+			continue;
+		ns[m] = chase_once(&cursor[m], loads);
+		if (ns[m] < mx->ns[c][m])
+			mx->ns[c][m] = ns[m];
+	}
+	for (m = 0; m < topo->nodes; m++)
+		if (topo->present[m] && topo->present[c])
+			ratios[(size_t)m * repeat + r] = ns[m] / ns[c];
+}
+
+/*
+ * Fill mx->ns with the fastest of --repeat chases per (C, M) pair, and
+ * mx->ratio with the median over the rounds of ns(C, M) / ns(C, C) taken
+ * in the same round. The repeats go round all pairs in turn, so a slow
+ * stretch of the host (other guests, preemption) hits every pair alike
+ * rather than one. The minimum alone makes a noisy ratio: each row is
+ * divided by its own lucky local round. A round's chases from one CPU
+ * node run back to back within milliseconds, so their ratio cancels the
+ * host's slow drift, and the median drops the rounds a preemption hit.
+ * Each pair's chase resumes where its previous round stopped.
+ */
+static int chase_all(const struct buffers *b, const struct wl_topo *topo, struct matrix *mx)
 {
 	static void *cursor[WL_MAX_NODES][WL_MAX_NODES];
-	unsigned int r;
-	double ns;
+	double *ratios = calloc((size_t)topo->nodes * topo->nodes * repeat, sizeof(*ratios));
+	unsigned int r, done = 0;
 	int c, m;
 
+	if (!ratios)
+		return -1;
 	for (c = 0; c < topo->nodes; c++)
 		for (m = 0; m < topo->nodes; m++) {
 			mx->ns[c][m] = INFINITY;
+			mx->ratio[c][m] = NAN;
 			cursor[c][m] = b->buf[m];
 		}
-	for (r = 0; r < repeat && !wl_interrupted; r++) {
-		for (c = 0; c < topo->nodes; c++) {
-			if (!topo->cpus[c] || wl_run_on(c))
-				continue;
-			for (m = 0; m < topo->nodes; m++) {
-				if (!topo->present[m])
-					continue;
-				ns = chase_once(&cursor[c][m], loads);
-				if (ns < mx->ns[c][m])
-					mx->ns[c][m] = ns;
-			}
-		}
-	}
+	for (r = 0; r < repeat && !wl_interrupted; r++, done++)
+		for (c = 0; c < topo->nodes; c++)
+			if (topo->cpus[c] && !wl_run_on(c))
+				chase_row(cursor[c], topo, c, r, mx,
+					  ratios + (size_t)c * topo->nodes * repeat);
 	wl_run_on(-1);
+	for (c = 0; c < topo->nodes; c++)
+		for (m = 0; m < topo->nodes; m++)
+			if (!isinf(mx->ns[c][m]) && topo->present[c])
+				mx->ratio[c][m] = median(ratios + ((size_t)c * topo->nodes + m) * repeat,
+							 done);
+	free(ratios);
+	return 0;
 }
 
 /* One row per (C, M) pair for the working set of @b. */
@@ -183,7 +229,10 @@ static void measure(const struct buffers *b, const struct wl_topo *topo, struct 
 	double values[4], loc;
 	int c, m;
 
-	chase_all(b, topo, mx);
+	if (chase_all(b, topo, mx)) {
+		fprintf(stderr, "latency: out of memory for %u rounds\n", repeat);
+		exit(1);
+	}
 	for (c = 0; c < topo->nodes; c++) {
 		for (m = 0; m < topo->nodes; m++) {
 			if (isinf(mx->ns[c][m]))
@@ -206,25 +255,44 @@ static void measure(const struct buffers *b, const struct wl_topo *topo, struct 
 	}
 }
 
-static void print_matrix(struct wl_out *out, const struct matrix *mx, size_t bytes,
-			 const struct wl_topo *topo)
+/*
+ * One comment row per CPU node with memory ("<label>C v0 v1 ..."), a
+ * value per memory node; rows of memory-less CPU nodes only when
+ * @all_rows (a ratio to the local chase needs local memory).
+ */
+static void print_rows(struct wl_out *out, const char *label, int width, int decimals,
+		       const double (*v)[WL_MAX_NODES], bool all_rows,
+		       const struct wl_topo *topo)
 {
 	char line[1024];
 	size_t used;
 	int c, m;
 
-	wl_out_comment(out, "matrix ws_bytes=%zu ns per load, rows: CPU node, "
-		       "columns: memory node", bytes);
 	for (c = 0; c < topo->nodes; c++) {
-		if (!topo->cpus[c])
+		if (!topo->cpus[c] || (!all_rows && !topo->present[c]))
 			continue;
-		used = (size_t)snprintf(line, sizeof(line), "node%d", c);
+		used = (size_t)snprintf(line, sizeof(line), "%s%d", label, c);
 		for (m = 0; m < topo->nodes && used < sizeof(line); m++)
 			if (topo->present[m])
 				used += (size_t)snprintf(line + used, sizeof(line) - used,
-							 " %8.2f", mx->ns[c][m]);
+							 " %*.*f", width, decimals, v[c][m]);
 		wl_out_comment(out, "%s", line);
 	}
+}
+
+/*
+ * The fastest chase per pair in ns ("nodeC" rows), then the median
+ * per-round ratio to the local chase ("ratio_nodeC" rows).
+ */
+static void print_matrix(struct wl_out *out, const struct matrix *mx, size_t bytes,
+			 const struct wl_topo *topo)
+{
+	wl_out_comment(out, "matrix ws_bytes=%zu ns per load, rows: CPU node, "
+		       "columns: memory node", bytes);
+	print_rows(out, "node", 8, 2, mx->ns, true, topo);
+	wl_out_comment(out, "ratios ws_bytes=%zu median over rounds of ns(C, M) / ns(C, C) "
+		       "of the same round, rows: CPU node, columns: memory node", bytes);
+	print_rows(out, "ratio_node", 6, 3, mx->ratio, false, topo);
 }
 
 static void check_args(const struct wl_topo *topo)
@@ -277,7 +345,7 @@ int main(int argc, char **argv)
 	       topo.nodes, main_ws.bytes, cache_ws.bytes, (unsigned long long)loads, repeat,
 	       seed);
 	wl_out_begin(&out, stdout, "Mloads/s", columns);
-	start = wl_now();
+	start = wl_work_begin();
 	measure(&main_ws, &topo, &out, start, &big, &row);
 	if (cache_size)
 		measure(&cache_ws, &topo, &out, start, &small, &row);

@@ -128,7 +128,7 @@ static void *worker_main(void *arg)
 		start_locality(sh);
 	wl_run_on(sh->where.run);
 	if (!w->idx)
-		sh->start = wl_now();
+		sh->start = wl_work_begin();
 	for (it = 0; it < com.iterations; it++) {
 		/* everyone sees thread 0's decision to stop at the same point */
 		pthread_barrier_wait(&sh->barrier);

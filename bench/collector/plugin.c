@@ -112,8 +112,7 @@ static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
 	*remote = r;
 }
 
-bool plugin_read(struct plugin_state *p, uint64_t *local, uint64_t *remote,
-		 char *err, size_t errlen)
+bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, size_t errlen)
 {
 	const struct bnb_shm_header *h;
 	struct bnb_shm_header copy;
@@ -138,6 +137,7 @@ bool plugin_read(struct plugin_state *p, uint64_t *local, uint64_t *remote,
 		errmsg(err, errlen, "plugin counters are disabled");
 		return false;
 	}
-	sum_accesses(h, &copy, local, remote);
+	sum_accesses(h, &copy, &t->local, &t->remote);
+	t->work_marks = copy.work_marks;
 	return true;
 }

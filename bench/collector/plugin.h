@@ -27,18 +27,35 @@ struct plugin_state {
 	unsigned long long d_local, d_remote;
 	bool locality_defined;
 	double true_locality;		/* d_local / (d_local + d_remote) */
+	bool work_seen;			/* a sample saw the workload's WORK marker */
+	unsigned long long work_local, work_remote;	/* in the intervals after it */
+	unsigned long long base_local, base_remote;	/* in the "before" window */
+	double base_s;			/* its length so far, guest seconds */
 	bool baseline_set;
-	double remote_rate0;		/* remote accesses/s in the first window */
+	double remote_share0;		/* remote share of the "before" window */
 	double benefit_cum;
 };
 
+/* What one read of the counters file gives. */
+struct plugin_totals {
+	uint64_t local, remote;		/* RAM accesses of all vCPUs */
+	uint64_t work_marks;		/* workloads that marked their start */
+};
+
 /*
- * Read the current local/remote totals.  Maps (or re-maps, when the
- * plugin restarted) the file on demand.  Returns false with a reason in
- * err when there is nothing valid to read right now.
+ * The "before" window: the first second of the workload's measured work
+ * (one 100 ms interval swings between 10 % and 80 % remote as the guest's
+ * other activity comes and goes), and at least this many accesses.
  */
-bool plugin_read(struct plugin_state *p, uint64_t *local, uint64_t *remote,
-		 char *err, size_t errlen);
+#define PLUGIN_BASELINE_S		1.0
+#define PLUGIN_BASELINE_MIN_ACCESSES	10000
+
+/*
+ * Read the current totals.  Maps (or re-maps, when the plugin restarted)
+ * the file on demand.  Returns false with a reason in err when there is
+ * nothing valid to read right now.
+ */
+bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, size_t errlen);
 
 /* Check a header of file_size bytes; 0, or -1 with the reason in err. */
 int plugin_check_header(const void *map, size_t file_size, char *err, size_t errlen);

@@ -177,10 +177,49 @@ static void update_convergence(struct series *s)
 	note_threshold(s, &s->t_conv95, 0.95);
 }
 
+/*
+ * The seed's benefit, (remote accesses before - remote accesses after) *
+ * Wnuma.  "Before" is the remote share over the first second of the
+ * workload's measured work (the intervals after the sample that first saw
+ * its WORK marker); boot, calibration and setup come earlier and say
+ * nothing about it.  Each later interval adds the remote accesses it
+ * avoided at that share: share0 * accesses - remote (over the window
+ * itself that sum is 0 by construction).  A share rather than a rate, so
+ * that an idle or slower interval neither earns nor loses credit.
+ * Balancing may already act within that second (a misplaced stream's
+ * first-touch phase lets the scanner start early), so the figure is a
+ * lower bound; the runner's on-vs-off comparison is the cleaner one.
+ */
+static void update_benefit(struct series *s, uint64_t work_marks)
+{
+	struct plugin_state *p = &s->plugin;
+	unsigned long long all = p->d_local + p->d_remote;
+
+	if (!p->work_seen) {
+		p->work_seen = work_marks > 0;	/* this interval began before it */
+		return;
+	}
+	p->work_local += p->d_local;
+	p->work_remote += p->d_remote;
+	if (!p->baseline_set) {
+		p->base_local += p->d_local;
+		p->base_remote += p->d_remote;
+		p->base_s += s->dt_s;
+		all = p->base_local + p->base_remote;
+		/* ten 0.1 s intervals add up to a hair under 1.0 in binary */
+		if (p->base_s < PLUGIN_BASELINE_S - 1e-6 || all < PLUGIN_BASELINE_MIN_ACCESSES)
+			return;
+		p->remote_share0 = (double)p->base_remote / all;
+		p->baseline_set = true;
+		return;
+	}
+	p->benefit_cum += (p->remote_share0 * all - p->d_remote) * s->seed.Wnuma;
+}
+
 static void update_plugin(struct series *s)
 {
 	struct plugin_state *p = &s->plugin;
-	uint64_t l, r;
+	struct plugin_totals t;
 	char err[160];
 
 	p->valid = false;
@@ -188,7 +227,7 @@ static void update_plugin(struct series *s)
 	p->d_local = p->d_remote = 0;
 	if (!p->path)
 		return;
-	if (!plugin_read(p, &l, &r, err, sizeof(err))) {
+	if (!plugin_read(p, &t, err, sizeof(err))) {
 		if (!p->warned)
 			series_warn(s, "plugin counters: %s", err);
 		p->warned = true;
@@ -197,12 +236,12 @@ static void update_plugin(struct series *s)
 	}
 	p->warned = false;
 	p->valid = true;
-	if (p->have_prev && l >= p->raw_local && r >= p->raw_remote) {
-		p->d_local = l - p->raw_local;
-		p->d_remote = r - p->raw_remote;
+	if (p->have_prev && t.local >= p->raw_local && t.remote >= p->raw_remote) {
+		p->d_local = t.local - p->raw_local;
+		p->d_remote = t.remote - p->raw_remote;
 	}
-	p->raw_local = l;
-	p->raw_remote = r;
+	p->raw_local = t.local;
+	p->raw_remote = t.remote;
 	p->local += p->d_local;
 	p->remote += p->d_remote;
 	if (!p->have_prev || s->dt_s <= 0) {
@@ -213,12 +252,7 @@ static void update_plugin(struct series *s)
 		p->locality_defined = true;
 		p->true_locality = (double)p->d_local / (p->d_local + p->d_remote);
 	}
-	/* benefit = (remote before - remote now) * Wnuma, per unit of time */
-	if (!p->baseline_set) {
-		p->remote_rate0 = p->d_remote / s->dt_s;
-		p->baseline_set = true;
-	}
-	p->benefit_cum += (p->remote_rate0 * s->dt_s - p->d_remote) * s->seed.Wnuma;
+	update_benefit(s, t.work_marks);
 }
 
 /*

@@ -65,12 +65,15 @@ static struct json_object *plugin(const struct series *s)
 	const struct plugin_state *p = &s->plugin;
 	struct json_object *o = json_object_new_object();
 	unsigned long long all = p->local + p->remote;
+	unsigned long long work = p->work_local + p->work_remote;
 
 	add(o, "acc_local", json_object_new_uint64(p->local));
 	add(o, "acc_remote", json_object_new_uint64(p->remote));
-	add(o, "true_locality", opt_double(all > 0, (double)p->local / all));
+	add(o, "true_locality", opt_double(work > 0, (double)p->work_local / work));
+	add(o, "true_locality_run", opt_double(all > 0, (double)p->local / all));
 	add(o, "benefit_cum", opt_double(p->baseline_set, p->benefit_cum));
-	add(o, "remote_rate_first_window", opt_double(p->baseline_set, p->remote_rate0));
+	add(o, "remote_share_before", opt_double(p->baseline_set, p->remote_share0));
+	add(o, "work_marked", json_object_new_boolean(p->work_seen));
 	return o;
 }
 

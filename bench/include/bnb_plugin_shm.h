@@ -103,6 +103,9 @@ struct bnb_shm_header {
 	uint8_t distance[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES]; /* SLIT, row = initiator */
 	struct bnb_shm_map_check map_check[BNB_SHM_MAX_NODES];
 	char map_message[BNB_SHM_MSG_LEN];	/* why the map check failed, NUL-terminated */
+	uint64_t work_marks;		/* BNB_MARK_WORK markers executed: a guest
+					 * workload's measured phase started (0 in
+					 * files of plugins that predate it) */
 };
 
 struct bnb_shm_vcpu {

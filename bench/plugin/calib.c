@@ -4,7 +4,7 @@
  *
  * For node 0, 1, ... in order: allocate a buffer bound to the node, fault
  * it in, check with move_pages() that the kernel really put every page
- * there, then between a BEGIN and an END marker (marker.h) read one word
+ * there, then between a BEGIN and an END marker (bnb_marker.h) read one word
  * per cache line of it several times.  The plugin counts which node it
  * attributes those reads to and judges the map; the verdict is on the
  * host side (shm file, bnb-plugin-check), since the plugin cannot write
@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../plugin/marker.h"
+#include "bnb_marker.h"
 
 struct calib_opts {
 	int cpu;

@@ -3,7 +3,7 @@
  * mapcheck.h - judge the address-to-node map from the guest's calibration.
  *
  * The guest touches memory bound to node 0, then node 1, ... (one phase
- * per node, see marker.h).  In phase k the plugin counts the calibrating
+ * per node, see bnb_marker.h).  In phase k the plugin counts the calibrating
  * vCPU's user-space accesses and how many of them it attributed to node k;
  * each node must reach min_pct, and every node must have had its phase.
  */

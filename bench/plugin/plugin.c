@@ -7,7 +7,7 @@
  * in the shared-memory file (bnb_plugin_shm.h), and, when the access is a
  * model-cache miss to another node, busy-waits on the host clock for
  * base * (distance - 10) / 10 (delay.h says what base is).  Nothing on
- * that path locks or enters the kernel.  Marker instructions (marker.h) drive the map check.
+ * that path locks or enters the kernel.  Marker instructions (bnb_marker.h) drive the map check.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +25,7 @@
 #include "clock.h"
 #include "delay.h"
 #include "mapcheck.h"
-#include "marker.h"
+#include "bnb_marker.h"
 
 #define USER_VADDR_END	(1ULL << 47)	/* x86-64 lower canonical half */
 
@@ -60,6 +60,7 @@ static bool reset_asked;
 
 static struct bnb_mapcheck mapcheck;
 static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t work_marks;		/* BNB_MARK_WORK seen; under mapcheck_lock */
 
 /* ---- shared-memory file ------------------------------------------------ */
 
@@ -225,6 +226,7 @@ static void publish_mapcheck(void)
 	shm->map_nodes_checked = mapcheck.checked;
 	memcpy(shm->map_check, mapcheck.res, sizeof(shm->map_check));
 	memcpy(shm->map_message, mapcheck.msg, sizeof(shm->map_message));
+	shm->work_marks = work_marks;
 	shm_write_end();
 }
 
@@ -299,6 +301,9 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		break;
 	case BNB_MARK_DONE:
 		bnb_mapcheck_done(&mapcheck);
+		break;
+	case BNB_MARK_WORK:
+		work_marks++;
 		break;
 	}
 	after = mapcheck.status;

@@ -61,7 +61,7 @@ TestSuite(plugin, .init = make_file, .fini = drop_file);
 Test(plugin, sums_local_and_remote)
 {
 	struct plugin_state p = { .path = path };
-	uint64_t l, r;
+	struct plugin_totals t;
 	char err[160];
 
 	vcpu(0)->reads[0] = 100;	/* local */
@@ -69,19 +69,21 @@ Test(plugin, sums_local_and_remote)
 	vcpu(1)->reads[1] = 50;		/* local */
 	vcpu(1)->reads[0] = 3;		/* remote */
 	vcpu(1)->writes[0] = 2;		/* remote */
-	cr_assert(plugin_read(&p, &l, &r, err, sizeof(err)), "%s", err);
-	cr_expect_eq(l, 150);
-	cr_expect_eq(r, 12);
+	h->work_marks = 3;
+	cr_assert(plugin_read(&p, &t, err, sizeof(err)), "%s", err);
+	cr_expect_eq(t.local, 150);
+	cr_expect_eq(t.remote, 12);
+	cr_expect_eq(t.work_marks, 3);
 	plugin_close(&p);
 }
 
 static void expect_bad(const char *why)
 {
 	struct plugin_state p = { .path = path };
-	uint64_t l, r;
+	struct plugin_totals t;
 	char err[160] = "";
 
-	cr_expect_not(plugin_read(&p, &l, &r, err, sizeof(err)));
+	cr_expect_not(plugin_read(&p, &t, err, sizeof(err)));
 	cr_expect(strstr(err, why), "error '%s' does not mention '%s'", err, why);
 	plugin_close(&p);
 }
@@ -118,16 +120,47 @@ Test(plugin, hostile_headers)
 Test(plugin, missing_file)
 {
 	struct plugin_state p = { .path = "/nonexistent/bnb.shm" };
-	uint64_t l, r;
+	struct plugin_totals t;
 	char err[160];
 
-	cr_expect_not(plugin_read(&p, &l, &r, err, sizeof(err)));
+	cr_expect_not(plugin_read(&p, &t, err, sizeof(err)));
 	cr_expect(strstr(err, "cannot open"), "%s", err);
 }
 
+/* A series over the counters file, with its first sample taken at t. */
+static void begin(struct series *s, struct bnb_reply *r, struct sample_time *t, double wnuma)
+{
+	cr_assert_eq(series_init(s, wnuma, 10), 0);
+	s->plugin.path = path;
+	series_columns(s, r);
+	series_update(s, r, t);
+}
+
+/* One sample ns after the last, after adding reads to vCPU 0. */
+static void step_by(struct series *s, struct sample_time *t, struct bnb_reply *r,
+		    unsigned local, unsigned remote, uint64_t ns)
+{
+	vcpu(0)->reads[0] += local;
+	vcpu(0)->reads[1] += remote;
+	t->guest_ns = t->req_ns = t->rep_ns = t->guest_ns + ns;
+	r->guest_ns = t->guest_ns;
+	series_update(s, r, t);
+}
+
+static void step(struct series *s, struct sample_time *t, struct bnb_reply *r,
+		 unsigned local, unsigned remote)
+{
+	step_by(s, t, r, local, remote, 1000000000);
+}
+
 /*
- * benefit: the first interval with data (1 s) had 100 remote accesses;
- * the next 1 s interval has 40: (100 - 40) * Wnuma 2 = 120.
+ * benefit: nothing before the workload's WORK marker (calibration, here
+ * 1000 remote of 1000); the sample that first sees the marker ends a
+ * mixed interval, so it is skipped too.  The next interval is the
+ * "before" window: 20000 remote of 80000, share 0.25.  Then 80000 with
+ * 8000 remote avoid 0.25 * 80000 - 8000 = 12000 remote accesses; at
+ * Wnuma 2 that is 24000.  An idle interval (100 accesses, 25 remote)
+ * adds nothing.  true_locality covers the intervals after the marker.
  */
 Test(plugin, locality_and_benefit)
 {
@@ -135,28 +168,95 @@ Test(plugin, locality_and_benefit)
 	struct bnb_reply r = { 0 };
 	struct sample_time t = { 0 };
 
-	cr_assert_eq(series_init(&s, 2.0, 10), 0);
-	s.plugin.path = path;
-	series_columns(&s, &r);
-	series_update(&s, &r, &t);			/* baseline read */
+	begin(&s, &r, &t, 2.0);
 	cr_expect(s.plugin.valid);
 	cr_expect_not(s.plugin.locality_defined);
 
-	vcpu(0)->reads[0] += 300;
-	vcpu(0)->reads[1] += 100;
-	t.guest_ns = t.req_ns = t.rep_ns = 1000000000;
-	r.guest_ns = t.guest_ns;
-	series_update(&s, &r, &t);
-	cr_expect_float_eq(s.plugin.true_locality, 0.75, 1e-12);
+	step(&s, &t, &r, 0, 1000);			/* calibration */
+	cr_expect_float_eq(s.plugin.true_locality, 0, 1e-12);
+	cr_expect_not(s.plugin.work_seen);
+	cr_expect_not(s.plugin.baseline_set);
+
+	h->work_marks = 1;
+	step(&s, &t, &r, 500, 500);			/* setup, then the marker */
+	cr_expect(s.plugin.work_seen);
+	cr_expect_not(s.plugin.baseline_set);
+
+	step(&s, &t, &r, 60000, 20000);			/* before */
+	cr_assert(s.plugin.baseline_set);
+	cr_expect_float_eq(s.plugin.remote_share0, 0.25, 1e-12);
 	cr_expect_float_eq(s.plugin.benefit_cum, 0, 1e-12);
 
-	vcpu(0)->reads[0] += 360;
-	vcpu(0)->reads[1] += 40;
-	t.guest_ns = t.req_ns = t.rep_ns = 2000000000;
-	series_update(&s, &r, &t);
+	step(&s, &t, &r, 72000, 8000);			/* balanced */
 	cr_expect_float_eq(s.plugin.true_locality, 0.9, 1e-12);
-	cr_expect_float_eq(s.plugin.benefit_cum, 120, 1e-9);
-	cr_expect_eq(s.plugin.local, 660);
-	cr_expect_eq(s.plugin.remote, 140);
+	cr_expect_float_eq(s.plugin.benefit_cum, 24000, 1e-6);
+
+	step(&s, &t, &r, 75, 25);			/* idle: share 0.25 */
+	cr_expect_float_eq(s.plugin.benefit_cum, 24000, 1e-6);
+	cr_expect_eq(s.plugin.work_local, 132075);
+	cr_expect_eq(s.plugin.work_remote, 28025);
+	cr_expect_eq(s.plugin.local, 132575);
+	cr_expect_eq(s.plugin.remote, 29525);
+	series_free(&s);
+}
+
+/* The "before" window needs 10,000 accesses as well as a second. */
+Test(plugin, benefit_baseline_needs_accesses)
+{
+	struct series s;
+	struct bnb_reply r = { 0 };
+	struct sample_time t = { 0 };
+
+	begin(&s, &r, &t, 2.0);
+	h->work_marks = 1;
+	step(&s, &t, &r, 10, 10);			/* sees the marker */
+	step(&s, &t, &r, 10, 10);			/* too few */
+	cr_expect_not(s.plugin.baseline_set);
+	step(&s, &t, &r, 5000, 5000);			/* (10 + 5000) / 10020 */
+	cr_assert(s.plugin.baseline_set);
+	cr_expect_float_eq(s.plugin.remote_share0, 0.5, 1e-12);
+	step(&s, &t, &r, 10000, 0);
+	cr_expect_float_eq(s.plugin.benefit_cum, 0.5 * 10000 * 2.0, 1e-6);
+	series_free(&s);
+}
+
+/* Without a WORK marker there is no "before", so no benefit at all. */
+Test(plugin, no_marker_no_benefit)
+{
+	struct series s;
+	struct bnb_reply r = { 0 };
+	struct sample_time t = { 0 };
+
+	begin(&s, &r, &t, 2.0);
+	for (int i = 0; i < 5; i++)
+		step(&s, &t, &r, 50000, 50000 - 10000 * i);
+	cr_expect_not(s.plugin.work_seen);
+	cr_expect_not(s.plugin.baseline_set);
+	cr_expect_float_eq(s.plugin.benefit_cum, 0, 1e-12);
+	cr_expect_eq(s.plugin.work_local + s.plugin.work_remote, 0);
+	series_free(&s);
+}
+
+/* At 100 ms a sample, the "before" window spans ten intervals. */
+Test(plugin, benefit_baseline_spans_a_second)
+{
+	struct series s;
+	struct bnb_reply r = { 0 };
+	struct sample_time t = { 0 };
+	int i;
+
+	begin(&s, &r, &t, 1.0);
+	h->work_marks = 1;
+	step_by(&s, &t, &r, 100, 100, 100000000);	/* sees the marker */
+	for (i = 0; i < 10; i++) {
+		cr_expect_not(s.plugin.baseline_set, "interval %d", i);
+		/* alternately 90 % and 10 % remote: 50 % over the window */
+		step_by(&s, &t, &r, i % 2 ? 9000 : 1000, i % 2 ? 1000 : 9000, 100000000);
+	}
+	cr_assert(s.plugin.baseline_set);
+	cr_expect_float_eq(s.plugin.remote_share0, 0.5, 1e-12);
+	cr_expect_float_eq(s.plugin.benefit_cum, 0, 1e-12);
+	step_by(&s, &t, &r, 10000, 0, 100000000);
+	cr_expect_float_eq(s.plugin.benefit_cum, 5000, 1e-6);
 	series_free(&s);
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Map check verdicts: the 99 % rule, missing phases, protocol errors. */
+/*
+ * Map check verdicts: the 99 % rule, missing phases, protocol errors; and
+ * the marker instructions that drive it, decoded from real code bytes.
+ */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "../../bench/plugin/mapcheck.h"
+#include "bnb_marker.h"
 
 static struct bnb_mapcheck mc;
 
@@ -90,4 +94,27 @@ Test(plugin_mapcheck, protocol_errors)
 	bnb_mapcheck_init(&mc, 1, 99);
 	bnb_mapcheck_start(&mc);
 	cr_assert_eq(bnb_mapcheck_end(&mc, -1, 5, 5), BNB_MAP_FAILED, "end without begin");
+}
+
+/* The bytes bnb_mark_*() emit, read back from this binary's own code. */
+static void __attribute__((noinline)) emit_work(void) { bnb_mark_work(); }
+
+Test(plugin_marker, decodes_every_op_and_nothing_else)
+{
+	uint8_t insn[BNB_MARKER_LEN] = { 0x0f, 0x1f, 0x80, 0x42, 0x4e, 0x50, 0 };
+	const uint8_t *code = (const uint8_t *)emit_work;
+	int op, found = 0;
+
+	for (op = 0; op <= 7; op++) {
+		insn[6] = (uint8_t)op;
+		cr_expect_eq(bnb_marker_op(insn, sizeof(insn)),
+			     op >= BNB_MARK_START && op <= BNB_MARK_WORK ? op : 0, "op %d", op);
+	}
+	insn[6] = BNB_MARK_WORK;
+	cr_expect_eq(bnb_marker_op(insn, sizeof(insn) - 1), 0, "short instruction");
+	insn[3] = 0;			/* the padding nopl compilers emit */
+	cr_expect_eq(bnb_marker_op(insn, sizeof(insn)), 0);
+	for (int i = 0; i < 64 && !found; i++)
+		found = bnb_marker_op(code + i, BNB_MARKER_LEN) == BNB_MARK_WORK;
+	cr_expect(found, "bnb_mark_work() emitted no WORK marker");
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * marker.h - how guest code signals the plugin without a device or syscall.
+ * bnb_marker.h - how guest code signals the plugin without a device or syscall.
  *
  * A marker is the 7-byte no-op "nopl disp32(%rax)" (0f 1f 80 + disp32)
  * whose displacement reads "BNP" then an opcode.  The CPU ignores it; the
  * plugin recognises its bytes when it translates the block and runs a
  * callback each time the vCPU executes it.  Compilers pad with disp32 0,
  * never with these bytes.  Shared by the plugin and guest programs.
+ * Without the plugin a marker costs one no-op instruction.
  */
 #ifndef BNB_PLUGIN_MARKER_H
 #define BNB_PLUGIN_MARKER_H
@@ -16,15 +17,21 @@
 
 #define BNB_MARKER_LEN 7
 
-/* Map-check protocol, one vCPU, nodes in order 0..N-1. */
+/*
+ * START..DONE: the map-check protocol, one vCPU, nodes in order 0..N-1.
+ * WORK: a workload's measured phase starts (its memory is allocated and
+ * placed); the plugin counts these in the counters file (work_marks) so
+ * the collector knows where "before balancing" begins.
+ */
 enum bnb_marker_op {
 	BNB_MARK_START = 1,	/* forget earlier checks */
 	BNB_MARK_BEGIN = 2,	/* next node's phase starts: count my accesses */
 	BNB_MARK_END = 3,	/* phase ends: judge that node */
 	BNB_MARK_DONE = 4,	/* all nodes done: judge the whole map */
+	BNB_MARK_WORK = 5,	/* measured work starts */
 };
 
-/* Emit a marker; op must be a literal digit 1..4. */
+/* Emit a marker; op must be a literal digit 1..5. */
 #define BNB_MARK(op) \
 	__asm__ __volatile__(".byte 0x0f,0x1f,0x80,0x42,0x4e,0x50," #op ::: "memory")
 
@@ -32,6 +39,7 @@ static inline void bnb_mark_start(void) { BNB_MARK(1); }
 static inline void bnb_mark_begin(void) { BNB_MARK(2); }
 static inline void bnb_mark_end(void) { BNB_MARK(3); }
 static inline void bnb_mark_done(void) { BNB_MARK(4); }
+static inline void bnb_mark_work(void) { BNB_MARK(5); }
 
 /* The op of a marker instruction, or 0 when the bytes are not one. */
 static inline int bnb_marker_op(const uint8_t *insn, size_t len)
@@ -43,7 +51,7 @@ static inline int bnb_marker_op(const uint8_t *insn, size_t len)
 	for (size_t i = 0; i < sizeof(prefix); i++)
 		if (insn[i] != prefix[i])
 			return 0;
-	if (insn[6] < BNB_MARK_START || insn[6] > BNB_MARK_DONE)
+	if (insn[6] < BNB_MARK_START || insn[6] > BNB_MARK_WORK)
 		return 0;
 	return insn[6];
 }
