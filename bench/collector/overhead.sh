@@ -12,7 +12,8 @@
 # warms the guest up (first touch, THP): it was always the slowest.
 #
 #   bench/collector/overhead.sh [PAIRS] [stream options...]
-# BNB_KERNEL=FILE uses another kernel than build/kernel/bzImage.
+# BNB_KERNEL=FILE uses another kernel than build/kernel/bzImage;
+# BNB_COLLECT_OPTS adds bnb-collect options (e.g. --pid-maps-every 0).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 pairs=${1:-5}
@@ -32,8 +33,9 @@ for i in $(seq '"$pairs"'); do
 done
 echo "agent_ticks $(cut -d" " -f14,15 /proc/$a/stat) $(nproc)"'
 
+# shellcheck disable=SC2086 # BNB_COLLECT_OPTS is a list of options
 "$root/build/bin/bnb-collect" --socket "$work/agent.sock" --out "$work/collect" \
-	--interval-ms 100 --stall-timeout-ms 3600000 2> "$work/collect.log" &
+	--interval-ms 100 --stall-timeout-ms 3600000 ${BNB_COLLECT_OPTS:-} 2> "$work/collect.log" &
 cpid=$!
 "$root/build/bin/bnb-vm" --run-dir "$work/vm" --nodes 2 --balancing off \
 	${BNB_KERNEL:+--kernel "$BNB_KERNEL"} --agent-socket "$work/agent.sock" \
@@ -71,5 +73,5 @@ awk 'BEGIN { split("12.71 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 
 		med = np % 2 ? d[(np + 1) / 2] : (d[np / 2] + d[np / 2 + 1]) / 2
 		printf "median paired difference: %+.2f %% (pairs from %+.1f %% to %+.1f %%)\n", med, d[1], d[np]
 		printf "agent guest CPU: %.2f s over %.1f s of sampled stream on %d vCPUs = %.2f %% of the guest\n",
-			agent, busy_s, cpus, busy_s > 0 ? 100 * agent / (busy_s * cpus) : 0
+			agent, busy_s, cpus, (busy_s > 0 ? 100 * agent / (busy_s * cpus) : 0)
 	}' "$work/vm/out.log"

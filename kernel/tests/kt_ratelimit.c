@@ -6,15 +6,74 @@
  * reference policy would all migrate; with a 1 MB budget per 100 ms
  * window, no more than the budget moves per window and the refused pages
  * show up in numa_migrate_ratelimited.
+ *
+ * Then the same with transparent huge pages: a THP charges 512 pages. A
+ * 1 MB budget is 256 pages, so only the first migration of a window (the
+ * series lets that one through) can move a THP: at most one THP per
+ * window, and every refused THP adds 512 to numa_migrate_ratelimited.
  */
 #include "kt_numa.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
+
+#define THP_BYTES	(32UL << 20)
+#define THP_SIZE	(2UL << 20)
 
 #define BYTES		(64UL << 20)
 #define LIMIT_MB	1
 #define INTERVAL_MS	100
 #define RUN_SECS	4.0
+
+/*
+ * A THP-backed buffer touched on node 0, read from node 1 for RUN_SECS;
+ * counter deltas in @d, THPs migrated in *@thps.
+ */
+static double thp_remote_reads(long d[KT_NR_COUNTERS], long *thps)
+{
+	long before[KT_NR_COUNTERS], thp0;
+	char *raw = kt_alloc(THP_BYTES + THP_SIZE, true);
+	char *buf = (char *)(((uintptr_t)raw + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	double start;
+	int i;
+
+	kt_run_on_node(0);
+	kt_touch(buf, THP_BYTES);
+	kt_run_on_node(1);
+	kt_counters(before);
+	thp0 = kt_vmstat("thp_migration_success");
+	start = kt_now();
+	while (kt_now() - start < RUN_SECS)
+		kt_read_pages(buf, THP_BYTES);
+	start = kt_now() - start;
+	*thps = kt_vmstat("thp_migration_success") - thp0;
+	kt_counters(d);
+	for (i = 0; i < KT_NR_COUNTERS; i++)
+		d[i] -= before[i];
+	munmap(raw, THP_BYTES + THP_SIZE);
+	return start;
+}
+
+static void thp_case(void)
+{
+	long d[KT_NR_COUNTERS], thps, windows;
+	double secs = thp_remote_reads(d, &thps);
+
+	windows = (long)(secs * 1000 / INTERVAL_MS) + 2;
+	kt_diag("THP: %.1f s: %ld THPs and %ld pages migrated, %ld pages refused, %ld windows",
+		secs, thps, d[KT_PAGES_MIGRATED], d[KT_MIGRATE_RATELIMITED], windows);
+	if (thps <= 0 && d[KT_PAGES_MIGRATED] == 0) {
+		kt_skip("no THP migrated", "THP charges 512 pages against the limit");
+		return;
+	}
+	kt_ok(thps > 0, "a THP still migrates under a budget below 2 MB (%ld)", thps);
+	kt_ok(thps <= windows, "at most one THP per %d ms window (%ld THPs, %ld windows)",
+	      INTERVAL_MS, thps, windows);
+	kt_ok(d[KT_MIGRATE_RATELIMITED] >= 512 && d[KT_MIGRATE_RATELIMITED] % 512 == 0,
+	      "each refused THP counts 512 pages in numa_migrate_ratelimited (%ld = %ld x 512)",
+	      d[KT_MIGRATE_RATELIMITED], d[KT_MIGRATE_RATELIMITED] / 512);
+}
 
 int main(void)
 {
@@ -50,5 +109,6 @@ int main(void)
 	kt_ok(run.on_target < run.pages,
 	      "the limit keeps most of the 64 MB on node 0 (%ld/%ld moved)",
 	      run.on_target, run.pages);
+	thp_case();
 	return kt_done();
 }
