@@ -80,26 +80,49 @@ static int build_chain(char *buf, size_t lines, uint64_t rng)
 
 static void *volatile chase_end;	/* keeps the chase from being optimised out */
 
+#define CHUNKS 8	/* a chase is timed in this many pieces */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /*
  * Chase @count loads from *@cursor and leave *@cursor where it stopped, so
  * the next round goes on along the cycle rather than replaying the same
  * lines (a replay would find them in the caches the last round warmed).
+ * The loads are timed in CHUNKS pieces and the median piece counts: a
+ * host preemption or a guest interrupt lands in one piece of a chase,
+ * not in its typical load.
  */
 static double chase_once(void **cursor, uint64_t count)
 {
+	uint64_t per = count / CHUNKS ? count / CHUNKS : 1, i;
+	double ns[CHUNKS], t0;
 	void **p = *cursor;
-	uint64_t i;
-	double t0, t;
+	unsigned int k;
 
 	for (i = 0; i < count / 8; i++)	/* warm-up: caches and TLB */
 		p = *p;
-	t0 = wl_now();
-	for (i = 0; i < count; i++)
-		p = *p;
-	t = wl_now() - t0;
+	for (k = 0; k < CHUNKS; k++) {
+		t0 = wl_now();
+		for (i = 0; i < per; i++)
+			p = *p;
+		ns[k] = (wl_now() - t0) * 1e9 / (double)per;
+	}
 	chase_end = p;
 	*cursor = p;
-	return t * 1e9 / (double)count;
+	return median(ns, CHUNKS);
 }
 
 struct buffers {
@@ -142,21 +165,6 @@ struct matrix {
 	double local_sum, remote_sum;
 	unsigned int local_n, remote_n;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned int n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /*
  * Round r's chases from CPU node c, one per memory node, as ns per load;

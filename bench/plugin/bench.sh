@@ -24,11 +24,14 @@ guest() {
 }
 
 # matrix NAME NODES MEM DISTANCE: configured and measured ratio per pair.
-# measured: the median over $reps rounds of the pair's ns over the local
-# chase of the same round (2K loads, ~1 ms each; a row's chases run back
-# to back, so they share the host's load).  best-of: the lowest ns of the
-# pair over the lowest local ns of its row, the older estimator, kept for
-# comparison.  A 32 KiB model cache keeps a round's lines missing.
+# Each chase of 2K loads (~1 ms) is timed in 8 pieces and counts as its
+# median piece, so interrupts and host preemptions inside it drop out.
+# measured: the median over $reps rounds of the pair's chase over the
+# local chase of the same round (a row's chases run back to back and
+# share the host's load).  best-of: the pair's fastest chase over its
+# row's fastest local one, the older estimator, kept for comparison: each
+# row is divided by one lucky minimum.  A 32 KiB model cache keeps a
+# round's lines missing.
 matrix() {
 	local name=$1 nodes=$2 mem=$3 dist=$4
 	guest "$name" --nodes "$nodes" --mem "$mem" --distance "$dist" \

@@ -4,13 +4,14 @@
 # (within +-10 % here; README gives the benchmark figures), and a
 # cache-resident chase must show no remote penalty.  Asymmetric table:
 # 0 -> 1 costs 2x, 1 -> 0 costs 2.5x.
-# Each latency run reports, per pair, the best of 300 short rounds: a
-# round of 2K loads lasts about a millisecond, so on a busy host some
-# rounds of every pair escape preemption.  Every round restarts the chase
-# at the same line, so the model cache is cut to 32 KiB to keep the 2.3K
-# lines of a round missing; the 16 KiB chase fits.  The guest runs
-# latency 5 times and each ratio is the median of the 5 runs' ratios, so
-# one run's unlucky local minimum does not decide the result.
+# Each latency run reports, per pair, the median over 300 rounds of the
+# pair's time over the local chase of the same round; each chase of 2K
+# loads (about a millisecond) is timed in 8 pieces and its median piece
+# counts, so an interrupt or a host preemption inside a chase does not
+# count.  Each round goes on along the chase, and the model cache is cut
+# to 32 KiB so that a round's 2.3K lines miss; the 16 KiB chase fits.
+# The guest runs latency 5 times and each ratio is the median of the 5
+# runs' ratios.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "plugin latency matrix"
@@ -32,13 +33,13 @@ check "guest runs calibration and 5 latency matrices (exit $rc)" test "$rc" -eq 
 # Median over the runs of remote/local per pair: lines "big|cache C M ratio".
 ratios=$(awk '
 	/^# latency nodes=/ { run++ }
-	/^# matrix ws_bytes=/ { split($3, a, "="); kind = a[2] + 0 > 1048576 ? "big" : "cache"; next }
-	/^# node[0-9]+ / { c = substr($2, 5) + 0; for (m = 0; m + 3 <= NF; m++) ns[run, kind, c, m] = $(m + 3) }
+	/^# ratios ws_bytes=/ { split($3, a, "="); kind = a[2] + 0 > 1048576 ? "big" : "cache"; next }
+	/^# ratio_node[0-9]+ / { c = substr($2, 11) + 0; for (m = 0; m + 3 <= NF; m++) q[run, kind, c, m] = $(m + 3) }
 	END {
 		split("big cache", kinds, " ")
 		for (k = 1; k <= 2; k++) for (c = 0; c < 2; c++) for (m = 0; m < 2; m++) {
 			n = 0
-			for (r = 1; r <= run; r++) if (ns[r, kinds[k], c, c] > 0) v[++n] = ns[r, kinds[k], c, m] / ns[r, kinds[k], c, c]
+			for (r = 1; r <= run; r++) if (q[r, kinds[k], c, m] > 0) v[++n] = q[r, kinds[k], c, m]
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
 			if (n) printf "%s %d %d %.3f\n", kinds[k], c, m, v[int((n + 1) / 2)]
 		}
