@@ -17,7 +17,7 @@
 
 static struct wl_common com;
 static uint64_t cache_size = 16 << 10;
-static uint64_t loads = 2 << 20;
+static uint64_t loads = 2 << 20, cache_loads;
 static unsigned int seed = 1, repeat = 3;
 
 static const struct wl_opt opts[] = {
@@ -26,6 +26,9 @@ static const struct wl_opt opts[] = {
 	  "working set of the cache-resident chase, 0 skips it" },
 	{ "loads", WL_OPT_SIZE, &loads, NULL,
 	  "loads timed per (C, M) pair (K, M suffixes: 1024, 1048576)" },
+	{ "cache-loads", WL_OPT_SIZE, &cache_loads, NULL,
+	  "loads per pair of the cache-resident chase, 0 = --loads (its loads "
+	  "are short: more of them steady its pieces)" },
 	{ "repeat", WL_OPT_UINT, &repeat, NULL,
 	  "rounds over all pairs; the fastest chase of a pair counts, as "
 	  "preemption only adds time" },
@@ -128,13 +131,16 @@ static double chase_once(void **cursor, uint64_t count)
 struct buffers {
 	char *buf[WL_MAX_NODES];
 	size_t bytes;
+	uint64_t loads;		/* timed per (C, M) pair and round */
 };
 
-static int make_buffers(struct buffers *b, size_t bytes, const struct wl_topo *topo)
+static int make_buffers(struct buffers *b, size_t bytes, uint64_t count,
+			const struct wl_topo *topo)
 {
 	int m;
 
 	b->bytes = bytes;
+	b->loads = count;
 	for (m = 0; m < topo->nodes; m++) {
 		if (!topo->present[m])
 			continue;
@@ -171,8 +177,8 @@ struct matrix {
  * the row's ratios to its local chase of the same round go to
  * @ratios[m * repeat + r].
  */
-static void chase_row(void *cursor[], const struct wl_topo *topo, int c, unsigned int r,
-		      struct matrix *mx, double *ratios)
+static void chase_row(void *cursor[], uint64_t count, const struct wl_topo *topo, int c,
+		      unsigned int r, struct matrix *mx, double *ratios)
 {
 	double ns[WL_MAX_NODES];
 	int m;
@@ -180,7 +186,7 @@ static void chase_row(void *cursor[], const struct wl_topo *topo, int c, unsigne
 	for (m = 0; m < topo->nodes; m++) {
 		if (!topo->present[m])
 			continue;
-		ns[m] = chase_once(&cursor[m], loads);
+		ns[m] = chase_once(&cursor[m], count);
 		if (ns[m] < mx->ns[c][m])
 			mx->ns[c][m] = ns[m];
 	}
@@ -218,7 +224,7 @@ static int chase_all(const struct buffers *b, const struct wl_topo *topo, struct
 	for (r = 0; r < repeat && !wl_interrupted; r++, done++)
 		for (c = 0; c < topo->nodes; c++)
 			if (topo->cpus[c] && !wl_run_on(c))
-				chase_row(cursor[c], topo, c, r, mx,
+				chase_row(cursor[c], b->loads, topo, c, r, mx,
 					  ratios + (size_t)c * topo->nodes * repeat);
 	wl_run_on(-1);
 	for (c = 0; c < topo->nodes; c++)
@@ -314,6 +320,8 @@ static void check_args(const struct wl_topo *topo)
 		why = "--cache-size must be 0 or hold at least two 64-byte lines";
 	else if (loads < 8)
 		why = "--loads must be at least 8";
+	else if (cache_loads && cache_loads < 8)
+		why = "--cache-loads must be 0 or at least 8";
 	else if (!repeat)
 		why = "--repeat must be greater than 0";
 	for (m = 0; !why && m < topo->nodes; m++)
@@ -344,14 +352,15 @@ int main(int argc, char **argv)
 	wl_resolve_or_exit(prog.name, &com, &topo, com.size, WL_ONE_NODE);
 	check_args(&topo);
 	wl_register_pid(WL_AGENT_DIR);
-	if (make_buffers(&main_ws, com.size / LINE * LINE, &topo) ||
-	    (cache_size && make_buffers(&cache_ws, cache_size / LINE * LINE, &topo))) {
+	if (make_buffers(&main_ws, com.size / LINE * LINE, loads, &topo) ||
+	    (cache_size && make_buffers(&cache_ws, cache_size / LINE * LINE,
+					cache_loads ? cache_loads : loads, &topo))) {
 		fprintf(stderr, "latency: cannot build the chains\n");
 		return 1;
 	}
-	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%llu repeat=%u seed=%u\n",
-	       topo.nodes, main_ws.bytes, cache_ws.bytes, (unsigned long long)loads, repeat,
-	       seed);
+	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%llu cache_loads=%llu "
+	       "repeat=%u seed=%u\n", topo.nodes, main_ws.bytes, cache_ws.bytes,
+	       (unsigned long long)loads, (unsigned long long)cache_ws.loads, repeat, seed);
 	wl_out_begin(&out, stdout, "Mloads/s", columns);
 	start = wl_work_begin();
 	measure(&main_ws, &topo, &out, start, &big, &row);

@@ -36,8 +36,8 @@ matrix() {
 	local name=$1 nodes=$2 mem=$3 dist=$4
 	guest "$name" --nodes "$nodes" --mem "$mem" --distance "$dist" \
 		--plugin "$so" --plugin-opt shm="$out/$name.shm" --plugin-opt cache_kib=32 -- \
-		"bnb-plugin-calib && latency --size 16M --cache-size 16K --loads 2K --repeat $reps --locality-every 0"
-	echo "## $name: distance $dist ($reps rounds of 2K loads, 16 MiB chase; 16 KiB cache-resident chase; cache_kib=32)"
+		"bnb-plugin-calib && latency --size 16M --cache-size 16K --loads 2K --cache-loads 16K --repeat $reps --locality-every 0"
+	echo "## $name: distance $dist ($reps rounds of 2K loads over a 16 MiB chase and of 16K loads over a 16 KiB cache-resident one; cache_kib=32)"
 	echo "| CPU node | mem node | configured | measured | error | best-of | best-of error | cache-resident ratio |"
 	echo "|---|---|---|---|---|---|---|---|"
 	awk -v dist="$dist" '

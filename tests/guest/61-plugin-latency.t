@@ -25,7 +25,7 @@ bnb_vm "$dir" --nodes 2 --distance '10,20;25,10' --timeout 600 \
 	--plugin "$SO" --plugin-opt shm="$dir/counters.shm" --plugin-opt cache_kib=32 -- \
 	'bnb-plugin-calib || exit 1
 	for i in 1 2 3 4 5; do
-		latency --size 16M --cache-size 16K --loads 2K --repeat 300 --locality-every 0 || exit 1
+		latency --size 16M --cache-size 16K --loads 2K --cache-loads 16K --repeat 300 --locality-every 0 || exit 1
 	done'
 rc=$?
 check "guest runs calibration and 5 latency matrices (exit $rc)" test "$rc" -eq 0
