@@ -30,8 +30,9 @@ static const struct wl_opt opts[] = {
 	  "loads per pair of the cache-resident chase, 0 = --loads (its loads "
 	  "are short: more of them steady its pieces)" },
 	{ "repeat", WL_OPT_UINT, &repeat, NULL,
-	  "rounds over all pairs; the fastest chase of a pair counts, as "
-	  "preemption only adds time" },
+	  "rounds over all pairs; the matrix keeps a pair's fastest chase, the "
+	  "ratios the median over rounds of its chase over the same round's "
+	  "local one" },
 	{ "seed", WL_OPT_UINT, &seed, NULL, "seed of the random permutation" },
 	WL_COMMON_LOCALITY(com),
 	{ 0 },

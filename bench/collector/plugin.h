@@ -29,8 +29,8 @@ struct plugin_state {
 	double true_locality;		/* d_local / (d_local + d_remote) */
 	bool work_seen;			/* a sample saw the workload's WORK marker */
 	unsigned long long work_local, work_remote;	/* in the intervals after it */
-	unsigned long long base_local, base_remote;	/* in the "before" window */
-	double base_s;			/* its length so far, guest seconds */
+	double base_s;			/* length of the "before" window so far, guest s;
+					 * until it is complete, work_* are its counts */
 	bool baseline_set;
 	double remote_share0;		/* remote share of the "before" window */
 	double benefit_cum;

@@ -202,14 +202,12 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 	p->work_local += p->d_local;
 	p->work_remote += p->d_remote;
 	if (!p->baseline_set) {
-		p->base_local += p->d_local;
-		p->base_remote += p->d_remote;
 		p->base_s += s->dt_s;
-		all = p->base_local + p->base_remote;
+		all = p->work_local + p->work_remote;
 		/* ten 0.1 s intervals add up to a hair under 1.0 in binary */
 		if (p->base_s < PLUGIN_BASELINE_S - 1e-6 || all < PLUGIN_BASELINE_MIN_ACCESSES)
 			return;
-		p->remote_share0 = (double)p->base_remote / all;
+		p->remote_share0 = (double)p->work_remote / all;
 		p->baseline_set = true;
 		return;
 	}

@@ -219,7 +219,8 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 
 /* ---- map check markers ------------------------------------------------- */
 
-static void publish_mapcheck(void)
+/* What the markers changed: the map check's state and the WORK count. */
+static void publish_markers(void)
 {
 	shm_write_begin();
 	shm->map_status = mapcheck.status;
@@ -307,7 +308,7 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		break;
 	}
 	after = mapcheck.status;
-	publish_mapcheck();
+	publish_markers();
 	pthread_mutex_unlock(&mapcheck_lock);
 	if (after == BNB_MAP_FAILED && before != BNB_MAP_FAILED)
 		map_check_failed();

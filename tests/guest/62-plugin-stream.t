@@ -69,24 +69,24 @@ run() {
 	[ -n "${BNB_KEEP:-}" ] || rm -rf "$dir"
 }
 
-run on
-check "balancing on: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
-read -r peak late windows <<< "$shares"
-diag "balancing on: remote share peak $peak, late $late ($windows busy windows)"
-check "balancing on: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
-	awk -v p="$peak" 'BEGIN { exit !(p > 0.5) }'
+# started BALANCING: run, then the checks both settings share; sets peak and late.
+started() {
+	run "$1"
+	check "balancing $1: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
+	read -r peak late windows <<< "$shares"
+	diag "balancing $1: remote share peak $peak, late $late ($windows busy windows)"
+	check "balancing $1: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
+		awk -v p="$peak" 'BEGIN { exit !(p > 0.5) }'
+}
+
+started on
 check "balancing on: remote share falls to under half its peak ($late vs $peak)" \
 	awk -v p="$peak" -v l="$late" 'BEGIN { exit !(l < p / 2) }'
 check "balancing on: the collector saw the stream's WORK marker ($marked)" test "$marked" = true
 on_locality=$locality on_benefit=$benefit
 diag "balancing on: before-window remote share $share0, work locality $locality, benefit $benefit"
 
-run off
-check "balancing off: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
-read -r peak late windows <<< "$shares"
-diag "balancing off: remote share peak $peak, late $late ($windows busy windows)"
-check "balancing off: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
-	awk -v p="$peak" 'BEGIN { exit !(p > 0.5) }'
+started off
 check "balancing off: remote share stays high ($late vs peak $peak)" \
 	awk -v p="$peak" -v l="$late" 'BEGIN { exit !(l > 0.8 * p) }'
 diag "balancing off: before-window remote share $share0, work locality $locality, benefit $benefit"
