@@ -11,7 +11,7 @@ CC ?= gcc
 BUILD := build
 OPT ?= -O2
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
-CFLAGS := $(OPT) -g -std=gnu11 -D_GNU_SOURCE $(WARN) -Ibench/include -Iworkloads
+CFLAGS := $(OPT) -g -std=gnu11 -D_GNU_SOURCE $(WARN) -Ibench/include -Ibench -Iworkloads
 GUEST_LDFLAGS := -static -pthread
 CRITERION_LIBS := -lcriterion
 
@@ -27,7 +27,9 @@ UNIT_TESTS :=
 	unit-test unit-tests clean distclean
 all: tools guest
 
-include $(sort $(wildcard */module.mk */*/module.mk))
+# bench/lib first: the other fragments link its archives.
+include bench/lib/module.mk
+include $(filter-out bench/lib/module.mk,$(sort $(wildcard */module.mk */*/module.mk)))
 
 tools: $(HOST_PROGS)
 guest-bins: $(GUEST_PROGS)

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "err.h"
+
+int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int errf_prefix(char *err, size_t errlen, const char *fmt, ...)
+{
+	char old[ERRLEN];
+	size_t used;
+	va_list ap;
+
+	if (!err || !errlen)
+		return -1;
+	snprintf(old, sizeof(old), "%s", err);
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	used = strlen(err);
+	snprintf(err + used, errlen - used, "%s%s", used ? ": " : "", old);
+	return -1;
+}
+
+void prog_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One error convention for the whole tree.
+ *
+ * A function that can fail on its input takes (char *err, size_t errlen)
+ * last, returns 0 or -1, and on failure writes one line into err: what was
+ * wrong, with the offending text quoted, no program name, no newline
+ * ("'512': a size needs a unit, did you mean 512M?"). Callers add context
+ * in front with errf_prefix() (the option, or file:line:key) and the
+ * program prints it with prog_error(), which adds "PROGRAM: ". err may be
+ * NULL when the caller only wants the verdict.
+ */
+#ifndef BNB_LIB_ERR_H
+#define BNB_LIB_ERR_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+#define ERRLEN 512	/* enough for any message in the tree */
+
+/* Format the reason into err; returns -1, for `return errf(...)`. */
+int errf(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);
+
+/* Put "CONTEXT: " in front of the message in err; returns -1. */
+int errf_prefix(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);
+
+/* "PROGRAM: message\n" on stderr. */
+void prog_error(const char *fmt, ...) __printf(1, 2);
+
+#endif

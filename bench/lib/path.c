@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "path.h"
+
+int path_join(char *buf, size_t len, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir);
+	int n;
+
+	if (name[0] == '/' || !dl)
+		n = snprintf(buf, len, "%s", name);
+	else
+		n = snprintf(buf, len, "%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+static int mkdir_one(const char *path, mode_t mode)
+{
+	struct stat st;
+
+	if (!mkdir(path, mode))
+		return 0;
+	if (errno != EEXIST)
+		return -1;
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX], *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/' || p[-1] == '/')
+			continue;
+		*p = '\0';
+		if (mkdir_one(buf, mode))
+			return -1;
+		*p = '/';
+	}
+	return mkdir_one(buf, mode);
+}

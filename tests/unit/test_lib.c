@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bench/lib: the one grammar for numbers and sizes, argv, paths, errors. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/argv.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/path.h"
+#include "lib/util.h"
+
+static char err[ERRLEN];
+
+#define MIB (1ULL << 20)
+
+Test(parse, integers_are_plain_decimal)
+{
+	static const char *const bad[] = {
+		"", " 1", "1 ", "+1", "0x10", "1e3", "1.0", "12a", "--1", "-",
+	};
+	long long v;
+	size_t i;
+
+	cr_assert_eq(parse_ll("42", 0, 100, &v, err, sizeof(err)), 0);
+	cr_assert_eq(v, 42);
+	cr_assert_eq(parse_ll("-5", -10, 10, &v, err, sizeof(err)), 0);
+	cr_assert_eq(v, -5);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		cr_assert_eq(parse_ll(bad[i], -10, 100, &v, err, sizeof(err)), -1, "'%s'", bad[i]);
+	cr_assert_eq(parse_ll("-1", 0, 10, &v, err, sizeof(err)), -1, "no sign when min >= 0");
+	cr_assert_str_eq(err, "'-1' is not an integer from 0 to 10");
+	cr_assert_eq(parse_ll("99999999999999999999", 0, 10, &v, err, sizeof(err)), -1);
+}
+
+Test(parse, int_range_is_inclusive)
+{
+	int v;
+
+	cr_assert_eq(parse_int("5", 5, 86400, &v, err, sizeof(err)), 0);
+	cr_assert_eq(parse_int("86400", 5, 86400, &v, err, sizeof(err)), 0);
+	cr_assert_eq(parse_int("4", 5, 86400, &v, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'4' is not an integer from 5 to 86400");
+	cr_assert_eq(parse_int("86401", 5, 86400, &v, err, sizeof(err)), -1);
+}
+
+Test(parse, u64_full_range)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_u64("18446744073709551615", 0, UINT64_MAX, &v, err, sizeof(err)), 0);
+	cr_assert_eq(v, UINT64_MAX);
+	cr_assert_eq(parse_u64("18446744073709551616", 0, UINT64_MAX, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_u64("-1", 0, UINT64_MAX, &v, err, sizeof(err)), -1);
+}
+
+Test(parse, reals)
+{
+	double v;
+
+	cr_assert_eq(parse_double("2.5", 0.001, 1e6, &v, err, sizeof(err)), 0);
+	cr_assert_float_eq(v, 2.5, 1e-12);
+	cr_assert_eq(parse_double("1e3", 0, 1e6, &v, err, sizeof(err)), 0);
+	cr_assert_float_eq(v, 1000, 1e-9);
+	cr_assert_eq(parse_double("nan", 0, 1e6, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_double("inf", 0, INFINITY, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_double("0x10", 0, 1e6, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_double(" 1", 0, 1e6, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_double("2x", 0, 1e6, &v, err, sizeof(err)), -1);
+	cr_assert_eq(parse_double("0", 0.001, 1e6, &v, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'0' is not a number from 0.001 to 1e+06");
+}
+
+Test(parse, sizes_have_binary_units_and_bare_bytes)
+{
+	static const struct { const char *text; uint64_t bytes; } good[] = {
+		{ "0", 0 }, { "4096", 4096 }, { "512B", 512 }, { "1K", 1024 },
+		{ "64M", 64 * MIB }, { "64m", 64 * MIB }, { "64MiB", 64 * MIB },
+		{ "64MB", 64 * MIB }, { "64mb", 64 * MIB }, { "2G", 2048 * MIB },
+		{ "1T", 1ULL << 40 }, { "16777215T", 16777215ULL << 40 },
+	};
+	static const char *const bad[] = {
+		"", "M", "-1M", "+1M", "1.5G", "1Mx", "1 M", "1MiBx", "1P", "0x10",
+		"16777216T", "99999999999999999999",
+	};
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		cr_assert_eq(parse_size(good[i].text, 0, UINT64_MAX, &v, err, sizeof(err)), 0,
+			     "'%s': %s", good[i].text, err);
+		cr_assert_eq(v, good[i].bytes, "'%s'", good[i].text);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		cr_assert_eq(parse_size(bad[i], 0, UINT64_MAX, &v, err, sizeof(err)), -1,
+			     "'%s' parsed", bad[i]);
+}
+
+Test(parse, bare_small_size_asks_for_a_unit)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_size("512", 2 * MIB, 64ULL << 30, &v, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'512': a size needs a unit, did you mean 512M?");
+	/* with a unit it is simply out of range */
+	cr_assert_eq(parse_size("1K", 2 * MIB, 64ULL << 30, &v, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'1K' is not a size from 2M to 64G (bytes, or K, M, G, T)");
+	/* no hint when MiB would not fit either */
+	cr_assert_eq(parse_size("1", 2 * MIB, 64ULL << 30, &v, err, sizeof(err)), -1);
+	cr_assert(!strstr(err, "did you mean"), "%s", err);
+	cr_assert_eq(parse_size("999999", 2 * MIB, 64ULL << 30, &v, err, sizeof(err)), -1);
+	cr_assert(!strstr(err, "did you mean"), "%s", err);
+}
+
+Test(parse, format_size_round_trips)
+{
+	static const uint64_t sizes[] = { 0, 7, 1536 << 10, 64 * MIB, 3ULL << 30, 5ULL << 40 };
+	char buf[32];
+	uint64_t back;
+	size_t i;
+
+	format_size(64 * MIB, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "64M");
+	format_size(1536 << 10, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "1536K");
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		format_size(sizes[i], buf, sizeof(buf));
+		cr_assert_eq(parse_size(buf, 0, UINT64_MAX, &back, err, sizeof(err)), 0, "%s", buf);
+		cr_assert_eq(back, sizes[i], "%s", buf);
+	}
+}
+
+Test(parse, bools_and_choices)
+{
+	bool b = false;
+
+	cr_assert_eq(parse_bool("on", &b, err, sizeof(err)), 0);
+	cr_assert(b);
+	cr_assert_eq(parse_bool("no", &b, err, sizeof(err)), 0);
+	cr_assert(!b);
+	cr_assert_eq(parse_bool("maybe", &b, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'maybe' is not on or off");
+	cr_assert_eq(parse_choice("kvm", "tcg|kvm", err, sizeof(err)), 1);
+	cr_assert_eq(parse_choice("tcg", "tcg|kvm", err, sizeof(err)), 0);
+	cr_assert_eq(parse_choice("tc", "tcg|kvm", err, sizeof(err)), -1, "no prefixes");
+	cr_assert_eq(parse_choice("", "tcg|kvm", err, sizeof(err)), -1);
+	cr_assert_eq(parse_choice("kvmx", "tcg|kvm", err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'kvmx' is not one of tcg|kvm");
+}
+
+Test(parse, split_list_refuses_empty_items)
+{
+	char buf[64], *items[4];
+
+	strcpy(buf, "1,2,3");
+	cr_assert_eq(split_list(buf, ',', items, 4), 3);
+	cr_assert_str_eq(items[2], "3");
+	strcpy(buf, "1");
+	cr_assert_eq(split_list(buf, ',', items, 4), 1);
+	strcpy(buf, "1,,2");
+	cr_assert_eq(split_list(buf, ',', items, 4), -1);
+	strcpy(buf, "1,");
+	cr_assert_eq(split_list(buf, ',', items, 4), -1);
+	strcpy(buf, ",1");
+	cr_assert_eq(split_list(buf, ',', items, 4), -1);
+	strcpy(buf, "");
+	cr_assert_eq(split_list(buf, ',', items, 4), -1);
+	strcpy(buf, "1,2,3,4,5");
+	cr_assert_eq(split_list(buf, ',', items, 4), -1, "more than max");
+}
+
+Test(argv, grows_past_any_fixed_size_and_stays_terminated)
+{
+	struct argv a = { 0 };
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		argv_add(&a, "arg%d", i);
+	cr_assert_eq(a.n, 1000);
+	cr_assert_str_eq(a.v[0], "arg0");
+	cr_assert_str_eq(a.v[999], "arg999");
+	cr_assert_null(a.v[1000]);
+	argv_take(&a, strdup("last"));
+	cr_assert_str_eq(a.v[1000], "last");
+	cr_assert_null(a.v[1001]);
+	argv_free(&a);
+	cr_assert_eq(a.n, 0);
+	cr_assert_null(a.v);
+}
+
+Test(errors, prefix_adds_context)
+{
+	uint64_t v;
+
+	cr_assert_eq(parse_size("512", 2 * MIB, 1ULL << 40, &v, err, sizeof(err)), -1);
+	cr_assert_eq(errf_prefix(err, sizeof(err), "%s:%d: key '%s'", "x.ini", 4, "mem"), -1);
+	cr_assert_str_eq(err, "x.ini:4: key 'mem': '512': a size needs a unit, did you mean 512M?");
+	cr_assert_eq(errf(NULL, 0, "ignored %d", 1), -1, "a NULL buffer only gives the verdict");
+	cr_assert_eq(parse_int("x", 0, 1, &(int){ 0 }, NULL, 0), -1);
+}
+
+Test(path, join)
+{
+	char buf[16];
+
+	cr_assert_eq(path_join(buf, sizeof(buf), "a/b", "c"), 0);
+	cr_assert_str_eq(buf, "a/b/c");
+	cr_assert_eq(path_join(buf, sizeof(buf), "a/", "c"), 0);
+	cr_assert_str_eq(buf, "a/c");
+	cr_assert_eq(path_join(buf, sizeof(buf), "a", "/abs"), 0);
+	cr_assert_str_eq(buf, "/abs");
+	cr_assert_eq(path_join(buf, sizeof(buf), "", "rel"), 0);
+	cr_assert_str_eq(buf, "rel");
+	cr_assert_eq(path_join(buf, sizeof(buf), "0123456789", "abcdef"), -1);
+	cr_assert_eq(errno, ENAMETOOLONG);
+}
+
+Test(path, mkdir_p_makes_parents_and_accepts_existing)
+{
+	char dir[] = "/tmp/bnb-test-lib-XXXXXX", path[256], file[256];
+	struct stat st;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a/b//c/", dir);
+	cr_assert_eq(mkdir_p(path, 0755), 0, "%s", strerror(errno));
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert(S_ISDIR(st.st_mode));
+	cr_assert_eq(mkdir_p(path, 0755), 0, "exists already");
+	snprintf(file, sizeof(file), "%s/f", dir);
+	fclose(fopen(file, "w"));
+	snprintf(path, sizeof(path), "%s/f/g", dir);
+	cr_assert_eq(mkdir_p(path, 0755), -1, "a file in the way");
+	cr_assert_eq(errno, ENOTDIR);
+	cr_assert_eq(mkdir_p(file, 0755), -1);
+	cr_assert_eq(errno, ENOTDIR);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	cr_assert_eq(system(path), 0);
+}
