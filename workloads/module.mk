@@ -18,13 +18,13 @@ $(BUILD)/gobj/workloads/numa02.o: workloads/numa0x.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DNUMA0X=2 -MMD -MP -c -o $@ $<
 
-$(WL_BINS): $(GUEST_BIN)/%: $(BUILD)/gobj/workloads/%.o $(WL_GUEST_LIB)
+$(WL_BINS): $(GUEST_BIN)/%: $(BUILD)/gobj/workloads/%.o $(WL_GUEST_LIB) $(LIBBNB_GUEST)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma -lm
 
 WL_TESTS := $(TEST_BIN)/test_workloads_opts $(TEST_BIN)/test_workloads_output
 UNIT_TESTS += $(WL_TESTS)
 
-$(WL_TESTS): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(WL_HOST_LIB)
+$(WL_TESTS): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(WL_HOST_LIB) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread

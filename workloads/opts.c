@@ -1,79 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/err.h"
+#include "lib/parse.h"
 #include "opts.h"
 
 #define WL_MAX_OPTS 64
 /* getopt_long() values: table index + base, clear of short options and 0 */
 #define WL_VAL_BASE 256
 #define WL_HELP_VAL (WL_VAL_BASE + WL_MAX_OPTS)
-
-static const char *const size_suffixes = "KMGT";
-
-int wl_parse_size(const char *text, uint64_t *bytes)
-{
-	const char *unit;
-	char *end;
-	uint64_t val;
-	unsigned int shift = 0;
-
-	if (!*text || *text == '-' || *text == '+')
-		return -1;
-	errno = 0;
-	val = strtoull(text, &end, 10);
-	if (errno || end == text)
-		return -1;
-	if (*end) {
-		unit = strchr(size_suffixes, *end & ~0x20);
-		if (!unit || !*unit)
-			return -1;
-		shift = 10 * (unsigned int)(unit - size_suffixes + 1);
-		end++;
-		if ((*end & ~0x20) == 'I' && (end[1] & ~0x20) == 'B')
-			end += 2;	/* accept "64MiB" */
-		else if ((*end & ~0x20) == 'B')
-			end++;		/* and "64MB" meaning the same */
-		if (*end)
-			return -1;
-	}
-	if (shift && val > (UINT64_MAX >> shift))
-		return -1;
-	*bytes = val << shift;
-	return 0;
-}
-
-void wl_format_size(uint64_t bytes, char *buf, size_t len)
-{
-	unsigned int i = 0;
-
-	while (bytes && i < strlen(size_suffixes) && !(bytes & 1023)) {
-		bytes >>= 10;
-		i++;
-	}
-	if (i)
-		snprintf(buf, len, "%" PRIu64 "%c", bytes, size_suffixes[i - 1]);
-	else
-		snprintf(buf, len, "%" PRIu64, bytes);
-}
-
-static int parse_uint(const char *text, unsigned long max, unsigned long *val)
-{
-	char *end;
-
-	if (!*text || *text == '-' || *text == '+')
-		return -1;
-	errno = 0;
-	*val = strtoul(text, &end, 10);
-	if (errno || *end || *val > max)
-		return -1;
-	return 0;
-}
 
 static int find_choice(const char *const *choices, const char *word)
 {
@@ -97,9 +36,10 @@ static void list_choices(const char *const *choices, char *buf, size_t len)
 }
 
 /* Store the argument of one option into its variable. */
+/* Numbers and sizes follow the tree's one grammar (bench/lib/parse.h). */
 static int store(const struct wl_opt *opt, const char *arg, char *err, size_t errlen)
 {
-	unsigned long num;
+	uint64_t num;
 	char words[256];
 	int idx;
 
@@ -108,17 +48,17 @@ static int store(const struct wl_opt *opt, const char *arg, char *err, size_t er
 		*(bool *)opt->dst = true;
 		return 0;
 	case WL_OPT_UINT:
-		if (parse_uint(arg, UINT_MAX, &num))
+		if (parse_u64(arg, 0, UINT_MAX, &num, err, errlen))
 			break;
 		*(unsigned int *)opt->dst = (unsigned int)num;
 		return 0;
 	case WL_OPT_NODE:
-		if (parse_uint(arg, INT_MAX, &num))
+		if (parse_u64(arg, 0, INT_MAX, &num, err, errlen))
 			break;
 		*(int *)opt->dst = (int)num;
 		return 0;
 	case WL_OPT_SIZE:
-		if (wl_parse_size(arg, (uint64_t *)opt->dst))
+		if (parse_size(arg, 0, UINT64_MAX, (uint64_t *)opt->dst, err, errlen))
 			break;
 		return 0;
 	case WL_OPT_CHOICE:
@@ -132,10 +72,7 @@ static int store(const struct wl_opt *opt, const char *arg, char *err, size_t er
 			 opt->name, arg, words);
 		return -1;
 	}
-	snprintf(err, errlen, "--%s '%s': expected %s", opt->name, arg,
-		 opt->kind == WL_OPT_SIZE ? "a size such as 64M" :
-		 "a non-negative integer");
-	return -1;
+	return errf_prefix(err, errlen, "--%s", opt->name);
 }
 
 static size_t count_opts(const struct wl_prog *prog)
@@ -220,7 +157,7 @@ static void show_default(const struct wl_opt *opt, FILE *out)
 			fprintf(out, " [%d]", *(int *)opt->dst);
 		return;
 	case WL_OPT_SIZE:
-		wl_format_size(*(uint64_t *)opt->dst, buf, sizeof(buf));
+		format_size(*(uint64_t *)opt->dst, buf, sizeof(buf));
 		fprintf(out, " [%s]", buf);
 		return;
 	case WL_OPT_CHOICE:
@@ -256,6 +193,6 @@ void wl_usage(const struct wl_prog *prog, FILE *out)
 		fputc('\n', out);
 	}
 	fprintf(out, "  --help\n      print this text and exit\n"
-		"\nSizes take K, M, G suffixes (binary). Output: CSV on stdout, "
+		"\nSizes are bytes, or take K, M, G, T suffixes (binary). Output: CSV on stdout, "
 		"diagnostics on stderr;\nbad arguments exit with status 2.\n");
 }

@@ -46,9 +46,4 @@ enum wl_parse_result wl_parse(const struct wl_prog *prog, int argc, char **argv,
 			      char *err, size_t errlen);
 void wl_usage(const struct wl_prog *prog, FILE *out);
 
-/* "64M" -> 67108864; binary multiples K, M, G, T; 0 on success. */
-int wl_parse_size(const char *text, uint64_t *bytes);
-/* Render bytes as the largest exact binary unit: "64M", "1536K", "7". */
-void wl_format_size(uint64_t bytes, char *buf, size_t len);
-
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bnb_topology.h"
+#include "lib/err.h"
 #include "sampler.h"
 
 static volatile sig_atomic_t stop;
@@ -65,7 +66,7 @@ bad:
 static double wnuma_of(const char *spec)
 {
 	struct bnb_topology t;
-	char err[BNB_ERRLEN];
+	char err[ERRLEN];
 	int rows = 1;
 
 	for (const char *p = spec; *p; p++)
@@ -75,7 +76,7 @@ static double wnuma_of(const char *spec)
 		exit(2);
 	}
 	topo_init(&t, rows);
-	if (topo_parse_distance(&t, spec, err) || topo_validate(&t, err)) {
+	if (topo_parse_distance(&t, spec, err, sizeof(err)) || topo_validate(&t, err, sizeof(err))) {
 		fprintf(stderr, "bnb-collect: --%s\n", err);	/* err starts "distance: " */
 		exit(2);
 	}

@@ -1,8 +1,8 @@
 # bench/collector: the host collector, bnb-collect (FORMAT.md lists its output).
-COLLECT_LIB_SRCS := errmsg.c reply.c cost.c window.c csv.c series.c plugin.c \
+COLLECT_LIB_SRCS := reply.c cost.c window.c csv.c series.c plugin.c \
 	timeseries.c summary.c conn.c sampler.c
 COLLECT_OBJS := $(addprefix $(BUILD)/obj/bench/collector/,$(COLLECT_LIB_SRCS:.c=.o)) \
-	$(BUILD)/obj/bench/vm/topology.o
+	$(LIBBNB)
 BNB_COLLECT := $(HOST_BIN)/bnb-collect
 HOST_PROGS += $(BNB_COLLECT)
 

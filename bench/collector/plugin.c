@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "bnb_plugin_shm.h"
-#include "errmsg.h"
+#include "lib/err.h"
 #include "plugin.h"
 
 int plugin_check_header(const void *map, size_t file_size, char *err, size_t errlen)
@@ -17,26 +17,26 @@ int plugin_check_header(const void *map, size_t file_size, char *err, size_t err
 	size_t need;
 
 	if (file_size < sizeof(*h))
-		return errmsg(err, errlen, "file of %zu bytes is smaller than the header", file_size);
+		return errf(err, errlen, "file of %zu bytes is smaller than the header", file_size);
 	if (h->magic != BNB_SHM_MAGIC)
-		return errmsg(err, errlen, "bad magic %#llx", (unsigned long long)h->magic);
+		return errf(err, errlen, "bad magic %#llx", (unsigned long long)h->magic);
 	if (h->version != BNB_SHM_VERSION)
-		return errmsg(err, errlen, "version %u, expected %d", h->version, BNB_SHM_VERSION);
+		return errf(err, errlen, "version %u, expected %d", h->version, BNB_SHM_VERSION);
 	if (h->header_size < sizeof(*h) || h->header_size % BNB_SHM_LINE)
-		return errmsg(err, errlen, "header_size %u is invalid", h->header_size);
+		return errf(err, errlen, "header_size %u is invalid", h->header_size);
 	if (h->vcpu_stride < sizeof(struct bnb_shm_vcpu) || h->vcpu_stride % BNB_SHM_LINE)
-		return errmsg(err, errlen, "vcpu_stride %u is invalid", h->vcpu_stride);
+		return errf(err, errlen, "vcpu_stride %u is invalid", h->vcpu_stride);
 	if (h->n_vcpus == 0 || h->n_vcpus > BNB_SHM_MAX_VCPUS)
-		return errmsg(err, errlen, "n_vcpus %u is not 1..%d", h->n_vcpus, BNB_SHM_MAX_VCPUS);
+		return errf(err, errlen, "n_vcpus %u is not 1..%d", h->n_vcpus, BNB_SHM_MAX_VCPUS);
 	if (h->n_nodes == 0 || h->n_nodes > BNB_SHM_MAX_NODES)
-		return errmsg(err, errlen, "n_nodes %u is not 1..%d", h->n_nodes, BNB_SHM_MAX_NODES);
+		return errf(err, errlen, "n_nodes %u is not 1..%d", h->n_nodes, BNB_SHM_MAX_NODES);
 	need = h->header_size + (size_t)h->n_vcpus * h->vcpu_stride;
 	if (need > file_size)
-		return errmsg(err, errlen, "%u vCPUs need %zu bytes, file has %zu",
+		return errf(err, errlen, "%u vCPUs need %zu bytes, file has %zu",
 			    h->n_vcpus, need, file_size);
 	for (unsigned v = 0; v < h->n_vcpus; v++)
 		if (h->vcpu_node[v] >= h->n_nodes)
-			return errmsg(err, errlen, "vCPU %u on node %u of %u", v,
+			return errf(err, errlen, "vCPU %u on node %u of %u", v,
 				    h->vcpu_node[v], h->n_nodes);
 	return 0;
 }
@@ -55,18 +55,18 @@ static bool plugin_map(struct plugin_state *p, char *err, size_t errlen)
 	int fd = open(p->path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		errmsg(err, errlen, "%s: cannot open (%m)", p->path);
+		errf(err, errlen, "%s: cannot open (%m)", p->path);
 		return false;
 	}
 	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct bnb_shm_header)) {
-		errmsg(err, errlen, "%s: not yet sized by the plugin", p->path);
+		errf(err, errlen, "%s: not yet sized by the plugin", p->path);
 		close(fd);
 		return false;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		errmsg(err, errlen, "%s: mmap failed (%m)", p->path);
+		errf(err, errlen, "%s: mmap failed (%m)", p->path);
 		return false;
 	}
 	p->map = map;
@@ -130,11 +130,11 @@ bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, siz
 		return false;
 	}
 	if (copy.state == BNB_SHM_STARTING) {
-		errmsg(err, errlen, "plugin still starting");
+		errf(err, errlen, "plugin still starting");
 		return false;
 	}
 	if (!(copy.flags & BNB_SHM_F_COUNT)) {
-		errmsg(err, errlen, "plugin counters are disabled");
+		errf(err, errlen, "plugin counters are disabled");
 		return false;
 	}
 	sum_accesses(h, &copy, &t->local, &t->remote);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errmsg.h"
+#include "lib/err.h"
 #include "reply.h"
 
 /* A cursor over one line: [p, end) with end at the line's '\n'. */
@@ -96,14 +96,14 @@ static int parse_header(struct cursor *c, struct bnb_reply *r, char *err, size_t
 	size_t n;
 
 	if (!field(c, &tag, &n) || n != 3 || memcmp(tag, "bnb", 3))
-		return errmsg(err, errlen, "reply does not start with a 'bnb' header");
+		return errf(err, errlen, "reply does not start with a 'bnb' header");
 	if (!field_u64(c, &version))
-		return errmsg(err, errlen, "header has no protocol version");
+		return errf(err, errlen, "header has no protocol version");
 	if (version != BNB_WIRE_VERSION)
-		return errmsg(err, errlen, "protocol version %llu, expected %d",
+		return errf(err, errlen, "protocol version %llu, expected %d",
 			    version, BNB_WIRE_VERSION);
 	if (!field_u64(c, &r->seq) || !field_u64(c, &r->guest_ns) || !at_eol(c))
-		return errmsg(err, errlen, "header needs 'bnb VERSION SEQ MONO_NS'");
+		return errf(err, errlen, "header needs 'bnb VERSION SEQ MONO_NS'");
 	return 0;
 }
 
@@ -112,13 +112,13 @@ static int parse_counter(struct cursor *c, struct bnb_reply *r, char *err, size_
 	struct reply_counter *rc;
 
 	if (r->nr_counters == BNB_WIRE_MAX_COUNTERS)
-		return errmsg(err, errlen, "more than %d counters", BNB_WIRE_MAX_COUNTERS);
+		return errf(err, errlen, "more than %d counters", BNB_WIRE_MAX_COUNTERS);
 	rc = &r->counters[r->nr_counters];
 	if (!field_name(c, rc->name) || !field_u64(c, &rc->value) || !at_eol(c))
-		return errmsg(err, errlen, "bad counter line, want 'c NAME VALUE'");
+		return errf(err, errlen, "bad counter line, want 'c NAME VALUE'");
 	for (int i = 0; i < r->nr_counters; i++)
 		if (!strcmp(r->counters[i].name, rc->name))
-			return errmsg(err, errlen, "duplicate counter %s", rc->name);
+			return errf(err, errlen, "duplicate counter %s", rc->name);
 	r->nr_counters++;
 	return 0;
 }
@@ -128,9 +128,9 @@ static int parse_node_id(struct cursor *c, uint64_t *seen, char *err, size_t err
 	unsigned long long node;
 
 	if (!field_u64(c, &node) || node >= BNB_WIRE_MAX_NODES)
-		return errmsg(err, errlen, "bad node number (0..%d)", BNB_WIRE_MAX_NODES - 1);
+		return errf(err, errlen, "bad node number (0..%d)", BNB_WIRE_MAX_NODES - 1);
 	if (*seen & (1ULL << node))
-		return errmsg(err, errlen, "duplicate node %llu", node);
+		return errf(err, errlen, "duplicate node %llu", node);
 	*seen |= 1ULL << node;
 	return node;
 }
@@ -143,9 +143,9 @@ static int parse_node(struct cursor *c, struct bnb_reply *r, char *err, size_t e
 		return -1;
 	if (!field_u64(c, &r->mem_total_kb[node]) ||
 	    !field_u64(c, &r->mem_used_kb[node]) || !at_eol(c))
-		return errmsg(err, errlen, "bad node line, want 'n NODE TOTAL_KB USED_KB'");
+		return errf(err, errlen, "bad node line, want 'n NODE TOTAL_KB USED_KB'");
 	if (r->mem_used_kb[node] > r->mem_total_kb[node])
-		return errmsg(err, errlen, "node %d uses more memory than it has", node);
+		return errf(err, errlen, "node %d uses more memory than it has", node);
 	return 0;
 }
 
@@ -156,18 +156,18 @@ static int parse_pages(struct cursor *c, struct bnb_reply *r, char *err, size_t 
 	if (node < 0)
 		return -1;
 	if (!r->has_maps)
-		return errmsg(err, errlen, "'m' line before the 'w' line");
+		return errf(err, errlen, "'m' line before the 'w' line");
 	if (!field_u64(c, &r->node_pages[node]) || !at_eol(c))
-		return errmsg(err, errlen, "bad pages line, want 'm NODE PAGES'");
+		return errf(err, errlen, "bad pages line, want 'm NODE PAGES'");
 	return 0;
 }
 
 static int parse_walked(struct cursor *c, struct bnb_reply *r, char *err, size_t errlen)
 {
 	if (r->has_maps)
-		return errmsg(err, errlen, "duplicate 'w' line");
+		return errf(err, errlen, "duplicate 'w' line");
 	if (!field_u64(c, &r->pids_walked) || !at_eol(c))
-		return errmsg(err, errlen, "bad walked line, want 'w NPIDS'");
+		return errf(err, errlen, "bad walked line, want 'w NPIDS'");
 	r->has_maps = true;
 	return 0;
 }
@@ -183,7 +183,7 @@ static int parse_missing(struct cursor *c, struct bnb_reply *r, char *err, size_
 	size_t n;
 
 	if (!field(c, &s, &n) || !at_eol(c))
-		return errmsg(err, errlen, "bad 'x' line, want 'x SOURCE'");
+		return errf(err, errlen, "bad 'x' line, want 'x SOURCE'");
 	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
 		if (strlen(sources[i].what) == n && !memcmp(s, sources[i].what, n)) {
 			r->missing |= sources[i].bit;
@@ -213,9 +213,9 @@ static int parse_line(struct cursor *c, struct bnb_reply *r, char *err, size_t e
 	size_t n;
 
 	if (!field(c, &tag, &n))
-		return errmsg(err, errlen, "empty line or leading space");
+		return errf(err, errlen, "empty line or leading space");
 	if (n == 3 && !memcmp(tag, "bnb", 3))
-		return errmsg(err, errlen, "second header: the reply before it was cut short");
+		return errf(err, errlen, "second header: the reply before it was cut short");
 	for (size_t i = 0; i < sizeof(line_types) / sizeof(line_types[0]); i++)
 		if (strlen(line_types[i].tag) == n && !memcmp(tag, line_types[i].tag, n))
 			return line_types[i].parse(c, r, err, errlen);
@@ -236,9 +236,9 @@ static int check_bytes(const char *buf, size_t len, char *err, size_t errlen)
 			continue;
 		}
 		if (ch < 0x20 || ch > 0x7e)
-			return errmsg(err, errlen, "byte 0x%02x at offset %zu is not printable", ch, i);
+			return errf(err, errlen, "byte 0x%02x at offset %zu is not printable", ch, i);
 		if (++line_len > BNB_WIRE_MAX_LINE)
-			return errmsg(err, errlen, "line longer than %d bytes at offset %zu",
+			return errf(err, errlen, "line longer than %d bytes at offset %zu",
 				    BNB_WIRE_MAX_LINE, i);
 	}
 	return 0;
@@ -254,9 +254,9 @@ int reply_parse(const char *buf, size_t len, struct bnb_reply *r,
 
 	memset(r, 0, sizeof(*r));
 	if (len > BNB_WIRE_MAX_REPLY)
-		return errmsg(err, errlen, "reply of %zu bytes exceeds %d", len, BNB_WIRE_MAX_REPLY);
+		return errf(err, errlen, "reply of %zu bytes exceeds %d", len, BNB_WIRE_MAX_REPLY);
 	if (len < tlen || reply_frame(buf, len) != len)
-		return errmsg(err, errlen, "reply does not end with a single 'end' line");
+		return errf(err, errlen, "reply does not end with a single 'end' line");
 	if (check_bytes(buf, len, err, errlen))
 		return -1;
 	end = buf + len - tlen;	/* the "end" line itself needs no parsing */
@@ -266,7 +266,7 @@ int reply_parse(const char *buf, size_t len, struct bnb_reply *r,
 		c.p = p;
 		c.end = memchr(p, '\n', end - p);
 		if (!c.end)
-			return errmsg(err, errlen, "line %d is not terminated", lineno);
+			return errf(err, errlen, "line %d is not terminated", lineno);
 		if (lineno == 1)
 			ret = parse_header(&c, r, err, errlen);
 		else
@@ -279,7 +279,7 @@ int reply_parse(const char *buf, size_t len, struct bnb_reply *r,
 		}
 	}
 	if (lineno == 1)
-		return errmsg(err, errlen, "reply has no header");
+		return errf(err, errlen, "reply has no header");
 	return 0;
 }
 

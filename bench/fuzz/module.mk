@@ -10,11 +10,11 @@ FUZZ_SECONDS ?= 600
 .PHONY: fuzz fuzz-reply
 fuzz-reply: $(FUZZ_REPLY)
 
-FUZZ_REPLY_SRCS := bench/fuzz/fuzz_reply.c bench/collector/reply.c bench/collector/errmsg.c
+FUZZ_REPLY_SRCS := bench/fuzz/fuzz_reply.c bench/collector/reply.c bench/lib/err.c
 
-$(FUZZ_REPLY): $(FUZZ_REPLY_SRCS) bench/collector/reply.h bench/include/bnb_wire.h
+$(FUZZ_REPLY): $(FUZZ_REPLY_SRCS) bench/collector/reply.h bench/include/bnb_wire.h bench/lib/err.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Ibench/include -Ibench/collector \
+	$(FUZZ_CC) -g -O1 -std=gnu11 -D_GNU_SOURCE -Ibench/include -Ibench -Ibench/collector \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o $@ $(FUZZ_REPLY_SRCS)
 
@@ -24,7 +24,6 @@ fuzz: $(FUZZ_REPLY)
 UNIT_TESTS += $(TEST_BIN)/test_collector_fuzz
 $(BUILD)/obj/tests/unit/test_collector_fuzz.o: CFLAGS += -DBNB_FUZZ_DIR=\"$(CURDIR)/bench/fuzz\"
 $(TEST_BIN)/test_collector_fuzz: $(BUILD)/obj/tests/unit/test_collector_fuzz.o \
-		$(BUILD)/obj/bench/fuzz/fuzz_reply.o $(BUILD)/obj/bench/collector/reply.o \
-		$(BUILD)/obj/bench/collector/errmsg.o
+		$(BUILD)/obj/bench/fuzz/fuzz_reply.o $(BUILD)/obj/bench/collector/reply.o $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

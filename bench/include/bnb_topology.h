@@ -16,6 +16,7 @@
 #define BNB_MIN_DISTANCE	10
 #define BNB_MAX_DISTANCE	255
 #define BNB_MEM_ALIGN		(2ULL << 20)	/* THP size: a node holds whole huge pages */
+#define BNB_MAX_NODE_MEM	(1ULL << 40)
 
 struct bnb_topology {
 	int nodes;
@@ -24,23 +25,23 @@ struct bnb_topology {
 	int dist[BNB_MAX_NODES][BNB_MAX_NODES];	/* SLIT, row = initiator */
 };
 
-/* An error message buffer large enough for any topology complaint. */
-#define BNB_ERRLEN 256
-
 /* Defaults: N nodes, 1 CPU and 512 MiB each, 10 local and 20 remote. */
 void topo_init(struct bnb_topology *t, int nodes);
 
 /*
  * The parsers fill one field from a user string and return 0, or -1 with
- * a message naming the field in err. They expect t->nodes to be set.
+ * a message naming the field in err (bench/lib/err.h). They expect
+ * t->nodes to be set; topo_parse_nodes() resets the rest to the defaults.
+ * Memory sizes follow bench/lib/parse.h: a bare number is bytes.
+ * The code is in bench/lib/topology.c.
  */
-int topo_parse_nodes(struct bnb_topology *t, const char *s, char *err);
-int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err);
-int topo_parse_mem(struct bnb_topology *t, const char *s, char *err);
-int topo_parse_distance(struct bnb_topology *t, const char *s, char *err);
+int topo_parse_nodes(struct bnb_topology *t, const char *s, char *err, size_t errlen);
+int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err, size_t errlen);
+int topo_parse_mem(struct bnb_topology *t, const char *s, char *err, size_t errlen);
+int topo_parse_distance(struct bnb_topology *t, const char *s, char *err, size_t errlen);
 
 /* Whole-description checks that no single field can make. */
-int topo_validate(const struct bnb_topology *t, char *err);
+int topo_validate(const struct bnb_topology *t, char *err, size_t errlen);
 
 int topo_total_cpus(const struct bnb_topology *t);
 uint64_t topo_total_mem(const struct bnb_topology *t);
@@ -48,9 +49,6 @@ uint64_t topo_total_mem(const struct bnb_topology *t);
 int topo_cpu_node(const struct bnb_topology *t, int cpu);
 /* Mean remote distance / 10, the seed's Wnuma; 1.0 with one node. */
 double topo_wnuma(const struct bnb_topology *t);
-
-/* "512M", "1G", "2048K", bare number = MiB. 0 on success. */
-int parse_size(const char *s, uint64_t *bytes);
 
 /* Distance matrix as "10,20;20,10" (the form the parsers accept). */
 int topo_format_distance(const struct bnb_topology *t, char *buf, size_t len);

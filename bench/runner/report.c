@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/util.h"
 #include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
@@ -105,8 +106,6 @@ static void jset(struct json_object *o, const char *key, struct json_object *v)
 {
 	json_object_object_add(o, key, v);
 }
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* JSON keys of the double fields of a struct, for jset_doubles(). */
 struct double_field {

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/err.h"
+#include "lib/parse.h"
 #include "vm.h"
 
 #define KVM_PROBE_TIMEOUT_S 30
@@ -25,7 +27,7 @@ struct launch {
 	bool keep_tmp;
 };
 
-typedef int (*opt_handler)(struct launch *l, const char *arg, char *err);
+typedef int (*opt_handler)(struct launch *l, const char *arg, char *err, size_t errlen);
 
 struct option_desc {
 	const char *name;
@@ -34,103 +36,72 @@ struct option_desc {
 	const char *help;
 };
 
-static int set_kernel(struct launch *l, const char *a, char *e) { l->cfg.kernel = a; return 0; }
-static int set_initrd(struct launch *l, const char *a, char *e) { l->cfg.initrd = a; return 0; }
-static int set_cpus(struct launch *l, const char *a, char *e) { l->cpus = a; return 0; }
-static int set_mem(struct launch *l, const char *a, char *e) { l->mem = a; return 0; }
-static int set_distance(struct launch *l, const char *a, char *e) { l->distance = a; return 0; }
-static int set_hmat(struct launch *l, const char *a, char *e) { l->cfg.hmat = true; return 0; }
-static int set_no_hmat(struct launch *l, const char *a, char *e) { l->cfg.hmat = false; return 0; }
-static int set_append(struct launch *l, const char *a, char *e) { l->cfg.append = a; return 0; }
-static int set_run_dir(struct launch *l, const char *a, char *e) { l->cfg.run_dir = a; return 0; }
-static int set_agent(struct launch *l, const char *a, char *e) { l->cfg.agent_socket = a; return 0; }
-static int set_plugin(struct launch *l, const char *a, char *e) { l->cfg.plugin = a; return 0; }
-static int set_qemu(struct launch *l, const char *a, char *e) { l->cfg.qemu = a; return 0; }
-static int set_bios(struct launch *l, const char *a, char *e)
+static int set_kernel(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.kernel = a; return 0; }
+static int set_initrd(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.initrd = a; return 0; }
+static int set_cpus(struct launch *l, const char *a, char *e, size_t elen) { l->cpus = a; return 0; }
+static int set_mem(struct launch *l, const char *a, char *e, size_t elen) { l->mem = a; return 0; }
+static int set_distance(struct launch *l, const char *a, char *e, size_t elen) { l->distance = a; return 0; }
+static int set_hmat(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.hmat = true; return 0; }
+static int set_no_hmat(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.hmat = false; return 0; }
+static int set_append(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.append = a; return 0; }
+static int set_run_dir(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.run_dir = a; return 0; }
+static int set_agent(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.agent_socket = a; return 0; }
+static int set_plugin(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.plugin = a; return 0; }
+static int set_qemu(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.qemu = a; return 0; }
+static int set_bios(struct launch *l, const char *a, char *e, size_t elen)
 {
 	l->cfg.bios = strcmp(a, "default") ? a : NULL;
 	return 0;
 }
 
-static int set_dry_run(struct launch *l, const char *a, char *e) { l->cfg.dry_run = true; return 0; }
+static int set_dry_run(struct launch *l, const char *a, char *e, size_t elen) { l->cfg.dry_run = true; return 0; }
 
-static int set_nodes(struct launch *l, const char *a, char *e)
+static int set_nodes(struct launch *l, const char *a, char *e, size_t elen)
 {
-	return topo_parse_nodes(&l->cfg.topo, a, e);
+	return topo_parse_nodes(&l->cfg.topo, a, e, elen);
 }
 
-static int set_bounded(int *field, const char *name, const char *a, long min, long max, char *e)
+static int set_timeout(struct launch *l, const char *a, char *e, size_t elen)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(a, &end, 10);
-	if (errno || end == a || *end || v < min || v > max) {
-		snprintf(e, BNB_ERRLEN, "%s: '%s' is not a number from %ld to %ld", name, a, min, max);
-		return -1;
-	}
-	*field = v;
+	if (parse_int(a, 1, 86400, &l->cfg.timeout_s, e, elen))
+		return errf_prefix(e, elen, "timeout");
 	return 0;
 }
 
-static int set_timeout(struct launch *l, const char *a, char *e)
+static int set_loglevel(struct launch *l, const char *a, char *e, size_t elen)
 {
-	return set_bounded(&l->cfg.timeout_s, "timeout", a, 1, 86400, e);
+	if (parse_int(a, 0, 8, &l->cfg.loglevel, e, elen))
+		return errf_prefix(e, elen, "loglevel");
+	return 0;
 }
 
-static int set_loglevel(struct launch *l, const char *a, char *e)
+static int set_balancing(struct launch *l, const char *a, char *e, size_t elen)
 {
-	return set_bounded(&l->cfg.loglevel, "loglevel", a, 0, 8, e);
-}
+	int on = parse_choice(a, "off|on", e, elen);
 
-/* A word from a fixed list; *out gets its index. */
-static int set_choice(const char *field, const char *const *words, int n_words,
-		      const char *a, int *out, char *e)
-{
-	int i;
-
-	for (i = 0; i < n_words; i++)
-		if (!strcmp(a, words[i])) {
-			*out = i;
-			return 0;
-		}
-	snprintf(e, BNB_ERRLEN, "%s: '%s' is not %s or %s", field, a, words[0], words[1]);
-	return -1;
-}
-
-static int set_balancing(struct launch *l, const char *a, char *e)
-{
-	static const char *const words[] = { "off", "on" };
-	int on;
-
-	if (set_choice("balancing", words, 2, a, &on, e))
-		return -1;
+	if (on < 0)
+		return errf_prefix(e, elen, "balancing");
 	l->cfg.balancing = on;
 	return 0;
 }
 
-static int set_accel(struct launch *l, const char *a, char *e)
+static int set_accel(struct launch *l, const char *a, char *e, size_t elen)
 {
-	/* Indexed by enum vm_accel. */
-	static const char *const words[] = { "tcg", "kvm" };
-	int accel;
+	int accel = parse_choice(a, "tcg|kvm", e, elen);	/* enum vm_accel order */
 
-	if (set_choice("accel", words, 2, a, &accel, e))
-		return -1;
+	if (accel < 0)
+		return errf_prefix(e, elen, "accel");
 	l->cfg.accel = accel;
 	return 0;
 }
 
-static int set_plugin_opt(struct launch *l, const char *a, char *e)
+static int set_plugin_opt(struct launch *l, const char *a, char *e, size_t elen)
 {
 	if (!strchr(a, '=') || strchr(a, ',')) {
-		snprintf(e, BNB_ERRLEN, "plugin-opt: '%s' is not KEY=VALUE without commas", a);
-		return -1;
+		return errf(e, elen, "plugin-opt: '%s' is not KEY=VALUE without commas", a);
 	}
 	if (l->cfg.n_plugin_opts == VM_MAX_PLUGIN_OPTS) {
-		snprintf(e, BNB_ERRLEN, "plugin-opt: more than %d", VM_MAX_PLUGIN_OPTS);
-		return -1;
+		return errf(e, elen, "plugin-opt: more than %d", VM_MAX_PLUGIN_OPTS);
 	}
 	l->cfg.plugin_opts[l->cfg.n_plugin_opts++] = a;
 	return 0;
@@ -222,7 +193,7 @@ static void set_defaults(struct launch *l)
 static int parse_args(struct launch *l, int argc, char **argv)
 {
 	struct option longopts[N_OPTIONS + 2] = { 0 };
-	char err[BNB_ERRLEN];
+	char err[ERRLEN];
 	size_t i;
 	int c;
 
@@ -244,7 +215,7 @@ static int parse_args(struct launch *l, int argc, char **argv)
 			fprintf(stderr, "bnb-vm: unknown option '%s' (see --help)\n", argv[optind - 1]);
 			return -1;
 		}
-		if (options[c - 256].set(l, optarg, err)) {
+		if (options[c - 256].set(l, optarg, err, sizeof(err))) {
 			fprintf(stderr, "bnb-vm: %s\n", err);
 			return -1;
 		}
@@ -262,12 +233,12 @@ static int parse_args(struct launch *l, int argc, char **argv)
 static int finish_topology(struct launch *l)
 {
 	struct bnb_topology *t = &l->cfg.topo;
-	char err[BNB_ERRLEN];
+	char err[ERRLEN];
 
-	if ((l->cpus && topo_parse_cpus(t, l->cpus, err)) ||
-	    (l->mem && topo_parse_mem(t, l->mem, err)) ||
-	    (l->distance && topo_parse_distance(t, l->distance, err)) ||
-	    topo_validate(t, err)) {
+	if ((l->cpus && topo_parse_cpus(t, l->cpus, err, sizeof(err))) ||
+	    (l->mem && topo_parse_mem(t, l->mem, err, sizeof(err))) ||
+	    (l->distance && topo_parse_distance(t, l->distance, err, sizeof(err))) ||
+	    topo_validate(t, err, sizeof(err))) {
 		fprintf(stderr, "bnb-vm: %s\n", err);
 		return -1;
 	}

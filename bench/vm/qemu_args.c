@@ -6,7 +6,6 @@
  * 7.2 lays RAM blocks out in creation order, and the latency plugin's
  * address-to-node decoding depends on that order.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,35 +15,6 @@
 /* Nominal HMAT figures: 100 ns and 20 GB/s locally, scaled by distance. */
 #define HMAT_LOCAL_NS		100
 #define HMAT_LOCAL_MBPS		20480
-
-void argv_add(struct argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (a->n + 2 > a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->v = realloc(a->v, a->cap * sizeof(*a->v));
-		if (!a->v)
-			abort();
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-void argv_free(struct argv *a)
-{
-	int i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	memset(a, 0, sizeof(*a));
-}
 
 int hmat_latency_ns(int distance)
 {

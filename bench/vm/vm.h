@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "bnb_topology.h"
+#include "lib/argv.h"
 
 #define VM_MAX_PLUGIN_OPTS 32
 
@@ -41,16 +42,6 @@ enum vm_status {
 	VM_PANIC = 4,
 	VM_LAUNCH_ERROR = 5,
 };
-
-/* A growable argv; every string is owned by it. */
-struct argv {
-	char **v;
-	int n, cap;
-};
-
-void argv_add(struct argv *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void argv_free(struct argv *a);
 
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);

@@ -30,6 +30,7 @@ refuses "self-distance other than 10" "self-distance [1][1] is 11" --distance '1
 refuses "distance above 255" "outside 10..255" --distance '10,300;20,10'
 refuses "distance below 10" "outside 10..255" --distance '10,5;20,10'
 refuses "memory not a 2 MiB multiple" "not a multiple of 2 MiB" --mem 513M
+refuses "bare memory size (bytes) asks for a unit" "did you mean 512M?" --mem 512
 refuses "zero CPUs in total" "zero CPUs" --cpus 0
 refuses "more than 64 nodes" "1 to 64" --nodes 65
 refuses "unknown option" "unknown option '--frobnicate'" --frobnicate

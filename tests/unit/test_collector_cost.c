@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "bnb_topology.h"
+#include "lib/err.h"
 #include "cost.h"
 
 #define EQ(a, b) cr_expect_float_eq((double)(a), (double)(b), 1e-9, #a " = %g, want %g", (double)(a), (double)(b))
@@ -87,12 +88,12 @@ Test(cost, zero_counts_cost_nothing)
 Test(cost, wnuma_from_an_asymmetric_matrix)
 {
 	struct bnb_topology t;
-	char err[BNB_ERRLEN];
+	char err[ERRLEN];
 
 	topo_init(&t, 3);
-	cr_assert_eq(topo_parse_distance(&t, "10,20,30;20,10,40;30,40,10", err), 0, "%s", err);
+	cr_assert_eq(topo_parse_distance(&t, "10,20,30;20,10,40;30,40,10", err, sizeof(err)), 0, "%s", err);
 	EQ(topo_wnuma(&t), 3.0);	/* (20+30+20+40+30+40) / 6 / 10 */
 	topo_init(&t, 2);
-	cr_assert_eq(topo_parse_distance(&t, "10,20;30,10", err), 0, "%s", err);
+	cr_assert_eq(topo_parse_distance(&t, "10,20;30,10", err, sizeof(err)), 0, "%s", err);
 	EQ(topo_wnuma(&t), 2.5);
 }
