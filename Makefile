@@ -24,7 +24,7 @@ GUEST_PROGS :=
 UNIT_TESTS :=
 
 .PHONY: all tools guest-bins deps kernel kernel-check kernel-stress guest test \
-	unit-test unit-tests clean distclean
+	unit-test unit-tests list-unit-tests clean distclean
 all: tools guest
 
 # bench/lib first: the other fragments link its archives.
@@ -67,6 +67,10 @@ $(BUILD)/guest/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUE
 	@bench/guest/mkinitramfs.sh $@ $(GUEST_PROGS)
 
 unit-tests: $(UNIT_TESTS)
+
+# The unit suites tests/run-tests must find; a missing one is a failure.
+list-unit-tests:
+	@echo $(UNIT_TESTS)
 
 unit-test: unit-tests
 	@tests/run-tests --unit-only
