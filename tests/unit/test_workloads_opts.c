@@ -3,7 +3,10 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -97,11 +100,27 @@ Test(wl_parse, positional_argument)
 	cr_assert_str_eq(err, "unexpected argument 'extra' (see --help)");
 }
 
+/* --help prints the full usage, every option of the table, on stdout. */
 Test(wl_parse, help_lists_options_with_defaults, .init = cr_redirect_stdout)
 {
+	char *want = NULL;
+	size_t len = 0;
+	FILE *f;
+
 	cr_assert_eq(PARSE("--help"), WL_PARSE_HELP);
 	fflush(stdout);
-	cr_assert_stdout_neq_str("");
+	f = open_memstream(&want, &len);
+	wl_usage(&prog, f);
+	fclose(f);
+	for (const struct wl_opt *o = table; o->name; o++) {
+		char opt[64];
+
+		snprintf(opt, sizeof(opt), "\n  --%s", o->name);
+		cr_assert(strstr(want, opt), "usage lacks %s", opt + 1);
+	}
+	cr_assert(strstr(want, "--size SIZE\n      size ["), "no default shown: %s", want);
+	cr_assert_stdout_eq_str(want);
+	free(want);
 }
 
 Test(wl_parse, help_text, .init = cr_redirect_stdout)
@@ -298,15 +317,49 @@ Test(wl_groups, rotate_and_keep_the_distance)
 	cr_assert(w.run == -1 && w.mem == -1 && w.touch == -1);
 }
 
+/* The highest node number online, from the kernel's own list ("0-1,3"). */
+static int sys_max_node(void)
+{
+	FILE *f = fopen("/sys/devices/system/node/online", "r");
+	char list[256], *last;
+
+	if (!f)
+		return 0;	/* a kernel without NUMA: one node */
+	cr_assert_not_null(fgets(list, sizeof(list), f));
+	fclose(f);
+	last = strrchr(list, '-') > strrchr(list, ',') ? strrchr(list, '-') : strrchr(list, ',');
+	return atoi(last ? last + 1 : list);
+}
+
+static unsigned long long meminfo_total_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kb = 0;
+
+	cr_assert_not_null(f);
+	cr_assert_eq(fscanf(f, "MemTotal: %llu kB", &kb), 1);
+	fclose(f);
+	return kb;
+}
+
+/* Nodes, CPUs and memory add up to what the kernel reports elsewhere. */
 Test(wl_topo, reads_the_running_system)
 {
 	struct wl_topo t;
+	unsigned long long mem = 0;
+	unsigned int cpus = 0;
 	int n, with_mem = 0;
 
 	cr_assert_eq(wl_topo_read(&t), 0);
-	cr_assert_geq(t.nodes, 1);
-	cr_assert_geq(t.total_cpus, 1);
-	for (n = 0; n < t.nodes; n++)
+	cr_assert_eq(t.nodes, sys_max_node() + 1);
+	cr_assert_eq(t.total_cpus, sysconf(_SC_NPROCESSORS_ONLN));
+	for (n = 0; n < t.nodes; n++) {
+		cpus += t.cpus[n];
+		mem += t.mem[n];
 		with_mem += t.present[n] && t.mem[n] > 0;
+	}
+	cr_assert_eq(cpus, t.total_cpus);
+	cr_assert_eq(mem, meminfo_total_kb() * 1024, "node memory %llu, MemTotal %llu kB",
+		     (unsigned long long)mem, meminfo_total_kb());
 	cr_assert_geq(with_mem, 1);
 }

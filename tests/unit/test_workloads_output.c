@@ -6,6 +6,8 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -249,19 +251,63 @@ Test(wl_smaps, sums_the_overlapping_mappings)
 	cr_assert_eq(smaps_kb(0x10000000, 0x20000000), -1);
 }
 
+/* The kernel's own total over the process: AnonHugePages of smaps_rollup. */
+static long long rollup_huge_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long long kb = -1;
+
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static long long own_smaps_kb(const void *start, size_t bytes)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	long long kb;
+
+	cr_assert_not_null(f);
+	kb = wl_smaps_anon_huge_kb(f, (uintptr_t)start, (uintptr_t)start + bytes);
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Against the live file: a madvised, 2 MiB-aligned region holds what the
+ * kernel's rollup gained when it was touched (4096 kB where THP is
+ * available, as on Debian's madvise default), a region that refuses huge
+ * pages holds exactly 0 (found, not -1), and the whole address space sums
+ * to the rollup.
+ */
 Test(wl_smaps, reads_our_own_smaps)
 {
-	size_t bytes = 4 << 20;
-	char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			 -1, 0);
-	FILE *f = fopen("/proc/self/smaps", "r");
+	size_t huge = 2 << 20, bytes = 2 * huge, small = 1 << 20;
+	char *raw = mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *plain = mmap(NULL, small, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			   -1, 0);
+	char *mem = (char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	long long before, after;
 
-	cr_assert_neq(mem, MAP_FAILED);
-	cr_assert_not_null(f);
+	cr_assert_neq(raw, MAP_FAILED);
+	cr_assert_neq(plain, MAP_FAILED);
+	madvise(mem, bytes, MADV_HUGEPAGE);	/* fails only without THP */
+	madvise(plain, small, MADV_NOHUGEPAGE);
+	before = rollup_huge_kb();
 	memset(mem, 1, bytes);
-	cr_assert_geq(wl_smaps_anon_huge_kb(f, (uintptr_t)mem, (uintptr_t)mem + bytes), 0);
-	fclose(f);
-	munmap(mem, bytes);
+	memset(plain, 1, small);
+	after = rollup_huge_kb();
+	cr_assert_geq(before, 0, "no AnonHugePages in smaps_rollup");
+	cr_assert_eq(own_smaps_kb(mem, bytes), after - before);
+	cr_assert_eq(own_smaps_kb(plain, small), 0);
+	cr_assert_eq(own_smaps_kb(NULL, UINTPTR_MAX), after);
+	munmap(raw, bytes + huge);
+	munmap(plain, small);
 }
 
 Test(wl_thp, mode_word)
