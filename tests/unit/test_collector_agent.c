@@ -68,7 +68,7 @@ static pid_t collector(const char *samples)
 	snprintf(out, sizeof(out), "%s/out", dir);
 	char *const argv[] = {
 		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", out,
-		"--interval-ms", "20", "--reply-timeout-ms", "300",
+		"--interval-ms", "20", "--reply-timeout-ms", "3000",
 		"--pid-maps-every", "2", "--samples", (char *)samples, NULL,
 	};
 	return spawn(argv);
@@ -296,8 +296,8 @@ Test(agent, silent_agent)
 	snprintf(out, sizeof(out), "%s/out", dir);
 	char *const argv[] = {
 		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", out,
-		"--interval-ms", "20", "--reply-timeout-ms", "100",
-		"--stall-timeout-ms", "500", NULL,
+		"--interval-ms", "20", "--reply-timeout-ms", "1000",
+		"--stall-timeout-ms", "5000", NULL,
 	};
 	pid_t col = spawn(argv);
 	struct json_object *j;
