@@ -6,12 +6,15 @@ BNB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export BNB_ROOT
 BNB_VM=$BNB_ROOT/build/bin/bnb-vm
 _tap_n=0
+# TAP goes to the test's stdout as it was when this file was sourced, so
+# that a helper called with its output redirected still reports.
+exec {_tap_fd}>&1
 
-ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
-not_ok() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
-skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP ${2:-}"; }
-diag() { echo "# $*"; }
-done_testing() { echo "1..$_tap_n"; }
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*" >&"$_tap_fd"; }
+not_ok() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*" >&"$_tap_fd"; }
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP ${2:-}" >&"$_tap_fd"; }
+diag() { echo "# $*" >&"$_tap_fd"; }
+done_testing() { echo "1..$_tap_n" >&"$_tap_fd"; }
 
 # check DESCRIPTION COMMAND...: ok when the command succeeds.
 check() {
@@ -31,10 +34,41 @@ run_dir() {
 
 # bnb_vm RUN_DIR [bnb-vm options] -- 'guest command': boot a guest; its
 # exit status is bnb-vm's; RUN_DIR holds out.log, console.log and result.
+# Every boot is a test of its own too (vm_clean): a test that expects
+# the guest command to fail or hang says so in BNB_VM_EXPECT.
 bnb_vm() {
-	local dir=$1
+	local dir=$1 rc
 	shift
 	"$BNB_VM" --run-dir "$dir" "$@"
+	rc=$?
+	vm_clean "$dir" "$rc"
+	return "$rc"
+}
+
+# vm_clean RUN_DIR [BNB-VM-EXIT]: ok when bnb-vm's result file says the
+# kernel printed no WARNING and the boot ended with a status named in
+# BNB_VM_EXPECT (default "ok": the guest command exited 0; a kernel BUG or
+# oops is "panic", a hang "timeout").  The console's trouble lines go to
+# the TAP stream as comments.
+vm_clean() {
+	local dir=$1 status warnings name want=${BNB_VM_EXPECT:-ok}
+
+	name=${dir#"$BNB_ROOT/build/test-runs/"}
+	name=$(sed -E 's/\.[A-Za-z0-9]{6}(\/|$)/\1/g' <<<"$name")
+	if [ ! -s "$dir/result" ]; then
+		not_ok "boot $name: bnb-vm wrote no result file (exit ${2:-?})"
+		return 1
+	fi
+	status=$(result_field "$dir" status)
+	warnings=$(result_field "$dir" warnings)
+	if [ "${warnings:-x}" = 0 ] && [[ " $want " == *" $status "* ]]; then
+		ok "boot $name: no kernel warning, status $status"
+		return 0
+	fi
+	not_ok "boot $name: status $status (want $want), kernel warnings ${warnings:-unknown}: $(result_field "$dir" reason)"
+	grep -E -A3 'WARNING: |BUG: |kernel BUG at|Oops: |Kernel panic|general protection fault|INFO: ' \
+		"$dir/console.log" 2>/dev/null | head -n 40 | sed 's/^/#   /' >&"$_tap_fd"
+	return 1
 }
 
 # result_field RUN_DIR KEY: one value from bnb-vm's result file.
