@@ -126,7 +126,10 @@ done
 s=$out/on/stream-misplaced.out
 start=$(field "$s" locality_start)
 end=$(field "$s" locality_end)
-check "stream misplaced, balancing on: locality rises ($start -> $end)" gt "$end" "$start"
+# 6.1 with the scanner made eager moves the arrays within the run; a guest
+# that does not balance stays near 0 (see the balancing-off run below).
+check "stream misplaced, balancing on: locality rises to >= 0.8 ($start -> $end)" \
+	awk -v s="$start" -v e="$end" 'BEGIN { exit !(e >= 0.8 && e > s) }'
 check "stream verified its arrays" test "$(field "$s" verified)" = yes
 check "stream remote: locality 0 (memory bound to the other node)" \
 	test "$(field "$out/on/stream-remote.out" locality_end)" = 0.0000
@@ -173,9 +176,13 @@ bnb_vm "$out/off" --balancing off --timeout 120 -- "$guest_prelude
 $misplaced" > /dev/null
 split_runs "$out/off/out.log" "$out/off"
 off_end=$(field "$out/off/stream-misplaced.out" locality_end)
+check "stream misplaced, balancing off: exit 0 ($(cat "$out/off/stream-misplaced.rc" 2>/dev/null))" \
+	test "$(cat "$out/off/stream-misplaced.rc" 2>/dev/null)" = 0
 check "stream misplaced, balancing off: output parses" valid_csv "$out/off/stream-misplaced.out"
-check "misplaced ends more local with balancing on than off ($end > $off_end)" \
-	gt "$end" "$off_end"
+check "stream misplaced, balancing off: locality stays <= 0.2 (${off_end:-none})" \
+	awk -v e="${off_end:-1}" 'BEGIN { exit !(e <= 0.2) }'
+check "misplaced ends more local with balancing on than off by >= 0.6 ($end vs $off_end)" \
+	awk -v on="${end:-0}" -v off="${off_end:-1}" 'BEGIN { exit !(on >= off + 0.6) }'
 
 plugin=$BNB_ROOT/build/bin/bnb-plugin.so
 if [ -e "$plugin" ]; then
@@ -185,7 +192,10 @@ if [ -e "$plugin" ]; then
 	bnb_vm "$out/lat" --plugin "$plugin" --distance '10,40;40,10' --timeout 180 -- \
 		'bnb-plugin-calib > /dev/null && latency --size 8M --loads 128K --repeat 5 --cache-size 0' \
 		> /dev/null
-	split_runs <(printf '=== latency rc=0\n'; cat "$out/lat/out.log") "$out/lat"
+	split_runs <(printf '=== latency rc=%s\n' "$(result_field "$out/lat" exit_code)"
+		cat "$out/lat/out.log") "$out/lat"
+	check "latency with emulation: exit 0 ($(cat "$out/lat/latency.rc"))" \
+		test "$(cat "$out/lat/latency.rc")" = 0
 	l=$out/lat/latency.out
 	lo=$(field "$l" local_ns)
 	re=$(field "$l" remote_ns)
