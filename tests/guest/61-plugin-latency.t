@@ -1,8 +1,9 @@
 #!/bin/bash
 # Emulated NUMA latency: a guest pointer chase from node C to memory on
 # node M must take distance(C, M) / 10 times as long as a local one
-# (within +-10 % here; README gives the benchmark figures), and a
-# cache-resident chase must show no remote penalty.  Asymmetric table:
+# (within +-15 % here; README gives the benchmark figures), and a
+# cache-resident chase must show no remote penalty (within +-25 %, as
+# TCG's own spread there reaches 20 %).  Asymmetric table:
 # 0 -> 1 costs 2x, 1 -> 0 costs 2.5x.
 # Each latency run reports, per pair, the median over 300 rounds of the
 # pair's time over the local chase of the same round; each chase of 2K
@@ -56,12 +57,16 @@ for c in 0 1; do
 	for m in 0 1; do
 		[ "$c" = "$m" ] && continue
 		want=$(awk -v d="${dist[$((c * 2 + m))]}" 'BEGIN { print d / 10 }')
+		# +-15 %: a loaded host has given 2.156 for 2.0; a transposed or
+		# symmetric table (2.5 for 2.0, 2.0 for 2.5) still falls outside.
 		got=$(ratio big "$c" "$m")
-		check "CPU node $c -> memory node $m: remote/local ${got:-none}, configured $want (+-10 %)" \
-			within 0.10 "$want" "${got:-0}"
+		check "CPU node $c -> memory node $m: remote/local ${got:-none}, configured $want (+-15 %)" \
+			within 0.15 "$want" "${got:-0}"
+		# TCG alone spreads this 0.83-1.20 (bench/plugin/README.md); a
+		# model that charged cache hits would give the remote ratio.
 		got=$(ratio cache "$c" "$m")
-		check "CPU node $c -> memory node $m, cache-resident: remote/local ${got:-none}, want 1 (+-10 %)" \
-			within 0.10 1 "${got:-0}"
+		check "CPU node $c -> memory node $m, cache-resident: remote/local ${got:-none}, want 1 (+-25 %)" \
+			within 0.25 1 "${got:-0}"
 	done
 done
 
