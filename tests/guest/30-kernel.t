@@ -23,8 +23,9 @@ case $rc in
 	;;
 esac
 
-# Re-emit each program's TAP; remember which programs reached their plan.
-declare -A planned exited
+# Re-emit each program's TAP; remember each one's plan, results, failures
+# and exit status.
+declare -A planned exited ran failing
 prog=
 while IFS= read -r line; do
 	case $line in
@@ -33,13 +34,15 @@ while IFS= read -r line; do
 		read -r p status <<< "${line#"# kt-exit: "}"
 		exited[$p]=$status
 		;;
-	"1.."*) planned[$prog]=1 ;;
+	"1.."*) planned[$prog]=${line#1..} ;;
 	"#"*) echo "$line" ;;
 	*)
 		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
+			ran[$prog]=$((${ran[$prog]:-0} + 1))
 			if [ -z "${BASH_REMATCH[1]}" ]; then
 				ok "$prog: ${BASH_REMATCH[2]}"
 			else
+				failing[$prog]=1
 				not_ok "$prog: ${BASH_REMATCH[2]}"
 			fi
 		else
@@ -49,9 +52,15 @@ while IFS= read -r line; do
 	esac
 done < "$dir/out.log"
 
+# A program that stopped early, ran another count than it planned, or
+# exited non-zero with every test ok fails here.
 for p in "${progs[@]}"; do
 	if [ -z "${planned[$p]:-}" ]; then
 		not_ok "$p ran to its plan (exit ${exited[$p]:-none})"
+	elif [ "${planned[$p]}" != "${ran[$p]:-0}" ]; then
+		not_ok "$p: planned ${planned[$p]} tests, ran ${ran[$p]:-0}"
+	elif [ "${exited[$p]:-none}" != 0 ] && [ -z "${failing[$p]:-}" ]; then
+		not_ok "$p exited ${exited[$p]:-none} with no failing test"
 	fi
 done
 
