@@ -44,6 +44,9 @@ $(BUILD)/gobj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# Tests that compare documents with the code find the tree here.
+$(BUILD)/obj/tests/unit/%.o: CFLAGS += -DBNB_SRC_DIR=\"$(CURDIR)\"
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 deps:

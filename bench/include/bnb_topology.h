@@ -30,7 +30,8 @@ void topo_init(struct bnb_topology *t, int nodes);
 
 /*
  * The parsers fill one field from a user string and return 0, or -1 with
- * a message naming the field in err (bench/lib/err.h). They expect
+ * a message in err (bench/lib/err.h) that the caller prefixes with the
+ * field's name as the user knows it (--cpus, key 'cpus'). They expect
  * t->nodes to be set; topo_parse_nodes() resets the rest to the defaults.
  * Memory sizes follow bench/lib/parse.h: a bare number is bytes.
  * The code is in bench/lib/topology.c.
@@ -50,7 +51,9 @@ int topo_cpu_node(const struct bnb_topology *t, int cpu);
 /* Mean remote distance / 10, the seed's Wnuma; 1.0 with one node. */
 double topo_wnuma(const struct bnb_topology *t);
 
-/* Distance matrix as "10,20;20,10" (the form the parsers accept). */
+/* The fields as the parsers accept them: "10,20;20,10", "1,1", "512M,512M". */
 int topo_format_distance(const struct bnb_topology *t, char *buf, size_t len);
+int topo_format_cpus(const struct bnb_topology *t, char *buf, size_t len);
+int topo_format_mem(const struct bnb_topology *t, char *buf, size_t len);
 
 #endif

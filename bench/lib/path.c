@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "path.h"
 
@@ -57,4 +59,40 @@ int mkdir_p(const char *path, mode_t mode)
 		*p = '/';
 	}
 	return mkdir_one(buf, mode);
+}
+
+const char *bnb_root(void)
+{
+	static char root[PATH_MAX];
+	const char *env = getenv("BNB_ROOT");
+	char exe[PATH_MAX];
+	ssize_t n;
+	int i;
+
+	if (root[0])
+		return root;
+	if (env && *env) {
+		snprintf(root, sizeof(root), "%s", env);
+		return root;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0) {
+		snprintf(root, sizeof(root), ".");
+		return root;
+	}
+	exe[n] = '\0';
+	for (i = 0; i < 3; i++) {	/* strip TOOL, bin, build */
+		char *slash = strrchr(exe, '/');
+
+		if (slash && slash != exe)
+			*slash = '\0';
+	}
+	snprintf(root, sizeof(root), "%s", exe);
+	return root;
+}
+
+const char *root_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", bnb_root(), rel);
+	return buf;
 }

@@ -15,4 +15,13 @@ int path_join(char *buf, size_t len, const char *dir, const char *name);
 /* Create PATH and its missing parents; 0 if it exists as a directory. */
 int mkdir_p(const char *path, mode_t mode);
 
+/*
+ * The repository the running tool belongs to: $BNB_ROOT, else three levels
+ * above the binary (ROOT/build/bin/TOOL), so tools work when called
+ * directly, from GNU parallel or from a Slurm job.
+ */
+const char *bnb_root(void);
+/* ROOT/REL into buf (truncated only beyond PATH_MAX); returns buf. */
+const char *root_path(char *buf, size_t len, const char *rel);
+
 #endif

@@ -34,23 +34,22 @@ int topo_parse_nodes(struct bnb_topology *t, const char *s, char *err, size_t er
 	int n;
 
 	if (parse_int(s, 1, BNB_MAX_NODES, &n, err, errlen))
-		return errf_prefix(err, errlen, "nodes");
+		return -1;
 	topo_init(t, n);
 	return 0;
 }
 
 /* A copy of S split at SEP into buf; -1 when too long or an item is empty. */
-static int split_copy(const char *field, const char *s, char sep, char *buf,
-		      char **items, int max, char *err, size_t errlen)
+static int split_copy(const char *s, char sep, char *buf, char **items, int max,
+		      char *err, size_t errlen)
 {
 	int n;
 
 	if (snprintf(buf, LIST_MAX, "%s", s) >= LIST_MAX)
-		return errf(err, errlen, "%s: value too long", field);
+		return errf(err, errlen, "value too long");
 	n = split_list(buf, sep, items, max);
 	if (n < 0)
-		return errf(err, errlen, "%s: '%s' has an empty item or more than %d",
-			    field, s, max - 1);
+		return errf(err, errlen, "'%s' has an empty item or more than %d", s, max - 1);
 	return n;
 }
 
@@ -58,18 +57,18 @@ static int split_copy(const char *field, const char *s, char sep, char *buf,
  * A per-node list: one value for every node, or exactly one per node.
  * Fills item[i] for each node; the strings live in buf.
  */
-static int per_node_items(const struct bnb_topology *t, const char *field, const char *s,
-			  char *buf, char **item, char *err, size_t errlen)
+static int per_node_items(const struct bnb_topology *t, const char *s, char *buf,
+			  char **item, char *err, size_t errlen)
 {
 	char *items[BNB_MAX_NODES + 1];
 	int n, i;
 
-	n = split_copy(field, s, ',', buf, items, BNB_MAX_NODES + 1, err, errlen);
+	n = split_copy(s, ',', buf, items, BNB_MAX_NODES + 1, err, errlen);
 	if (n < 0)
 		return -1;
 	if (n != 1 && n != t->nodes)
-		return errf(err, errlen, "%s: '%s' needs one value or %d (one per node)",
-			    field, s, t->nodes);
+		return errf(err, errlen, "'%s' has %d values: give one, or one per node (%d)",
+			    s, n, t->nodes);
 	for (i = 0; i < t->nodes; i++)
 		item[i] = items[n == 1 ? 0 : i];
 	return 0;
@@ -80,11 +79,11 @@ int topo_parse_cpus(struct bnb_topology *t, const char *s, char *err, size_t err
 	char buf[LIST_MAX], *item[BNB_MAX_NODES];
 	int i;
 
-	if (per_node_items(t, "cpus", s, buf, item, err, errlen))
+	if (per_node_items(t, s, buf, item, err, errlen))
 		return -1;
 	for (i = 0; i < t->nodes; i++)
 		if (parse_int(item[i], 0, BNB_MAX_CPUS, &t->cpus[i], err, errlen))
-			return errf_prefix(err, errlen, "cpus");
+			return -1;
 	return 0;
 }
 
@@ -93,13 +92,13 @@ int topo_parse_mem(struct bnb_topology *t, const char *s, char *err, size_t errl
 	char buf[LIST_MAX], *item[BNB_MAX_NODES];
 	int i;
 
-	if (per_node_items(t, "mem", s, buf, item, err, errlen))
+	if (per_node_items(t, s, buf, item, err, errlen))
 		return -1;
 	for (i = 0; i < t->nodes; i++) {
 		if (parse_size(item[i], BNB_MEM_ALIGN, BNB_MAX_NODE_MEM, &t->mem[i], err, errlen))
-			return errf_prefix(err, errlen, "mem");
+			return -1;
 		if (t->mem[i] % BNB_MEM_ALIGN)
-			return errf(err, errlen, "mem: '%s' is not a multiple of 2 MiB", item[i]);
+			return errf(err, errlen, "'%s' is not a multiple of 2 MiB", item[i]);
 	}
 	return 0;
 }
@@ -112,15 +111,14 @@ static int parse_distance_row(struct bnb_topology *t, int row, char *s,
 
 	n = split_list(s, ',', items, BNB_MAX_NODES + 1);
 	if (n < 0)
-		return errf(err, errlen, "distance: row %d has an empty value or too many", row);
+		return errf(err, errlen, "row %d has an empty value or too many", row);
 	if (n != t->nodes)
-		return errf(err, errlen,
-			    "distance: row %d has %d values, a %d-node matrix needs %d (not square)",
+		return errf(err, errlen, "row %d has %d values, a %d-node matrix needs %d (not square)",
 			    row, n, t->nodes, t->nodes);
 	for (col = 0; col < n; col++)
 		if (parse_int(items[col], BNB_MIN_DISTANCE, BNB_MAX_DISTANCE,
 			      &t->dist[row][col], NULL, 0))
-			return errf(err, errlen, "distance: [%d][%d] = '%s' is outside %d..%d",
+			return errf(err, errlen, "[%d][%d] = '%s' is outside %d..%d",
 				    row, col, items[col], BNB_MIN_DISTANCE, BNB_MAX_DISTANCE);
 	return 0;
 }
@@ -132,16 +130,15 @@ int topo_parse_distance(struct bnb_topology *t, const char *s, char *err, size_t
 	int n, row;
 
 	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		return errf(err, errlen, "distance: matrix text too long");
+		return errf(err, errlen, "matrix text too long");
 	for (p = buf; *p; p++)
 		if (*p == '/')
 			*p = ';';
 	n = split_list(buf, ';', rows, BNB_MAX_NODES + 1);
 	if (n < 0)
-		return errf(err, errlen, "distance: '%s' has an empty row or more than %d",
-			    s, BNB_MAX_NODES);
+		return errf(err, errlen, "'%s' has an empty row or more than %d", s, BNB_MAX_NODES);
 	if (n != t->nodes)
-		return errf(err, errlen, "distance: %d rows for %d nodes (not square)", n, t->nodes);
+		return errf(err, errlen, "%d rows for %d nodes (not square)", n, t->nodes);
 	for (row = 0; row < n; row++)
 		if (parse_distance_row(t, row, rows[row], err, errlen))
 			return -1;
@@ -248,4 +245,43 @@ int topo_format_distance(const struct bnb_topology *t, char *buf, size_t len)
 			used += n;
 		}
 	return 0;
+}
+
+/* LIST of the nodes' N values as "a,b,c", through FMT_ONE. */
+static int format_per_node(const struct bnb_topology *t, char *buf, size_t len,
+			   void (*fmt_one)(const struct bnb_topology *t, int node, char *b, size_t l))
+{
+	size_t used = 0;
+	char one[32];
+	int i, n;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->nodes; i++) {
+		fmt_one(t, i, one, sizeof(one));
+		n = snprintf(buf + used, len - used, "%s%s", i ? "," : "", one);
+		if (n < 0 || (size_t)n >= len - used)
+			return -1;
+		used += n;
+	}
+	return 0;
+}
+
+static void format_cpus_one(const struct bnb_topology *t, int node, char *b, size_t l)
+{
+	snprintf(b, l, "%d", t->cpus[node]);
+}
+
+static void format_mem_one(const struct bnb_topology *t, int node, char *b, size_t l)
+{
+	format_size(t->mem[node], b, l);
+}
+
+int topo_format_cpus(const struct bnb_topology *t, char *buf, size_t len)
+{
+	return format_per_node(t, buf, len, format_cpus_one);
+}
+
+int topo_format_mem(const struct bnb_topology *t, char *buf, size_t len)
+{
+	return format_per_node(t, buf, len, format_mem_one);
 }

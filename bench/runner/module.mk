@@ -11,13 +11,13 @@ $(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS)
 
 BNB_RUN := $(HOST_BIN)/bnb-run
 HOST_PROGS += $(BNB_RUN)
-$(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS)
+$(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
 RUNNER_TESTS := experiment stats report dilation
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
-$(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o $(RUNNER_OBJS)
+$(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o $(RUNNER_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm

@@ -1,51 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Where the repository is. run.sh sets BNB_ROOT; without it the binary
- * finds the tree from its own location (ROOT/build/bin/bnb-run), so it also
- * works when called directly, from GNU parallel or from a Slurm job.
- */
+/* Files of the run path; where the tree is, is lib/path.h's bnb_root(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "runner.h"
-
-const char *bnb_root(void)
-{
-	static char root[PATH_MAX];
-	char exe[PATH_MAX];
-	const char *env = getenv("BNB_ROOT");
-	ssize_t n;
-	int i;
-
-	if (root[0])
-		return root;
-	if (env && *env) {
-		snprintf(root, sizeof(root), "%s", env);
-		return root;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0) {
-		snprintf(root, sizeof(root), ".");
-		return root;
-	}
-	exe[n] = 0;
-	for (i = 0; i < 3; i++) {	/* strip bnb-run, bin, build */
-		char *slash = strrchr(exe, '/');
-
-		if (slash && slash != exe)
-			*slash = 0;
-	}
-	snprintf(root, sizeof(root), "%s", exe);
-	return root;
-}
-
-const char *root_path(char *buf, size_t len, const char *rel)
-{
-	snprintf(buf, len, "%s/%s", bnb_root(), rel);
-	return buf;
-}
 
 int copy_file(const char *from, const char *to)
 {

@@ -10,11 +10,8 @@
 
 #include "dilation.h"
 #include "experiment.h"
+#include "lib/path.h"
 
-/* The repository: $BNB_ROOT, else three levels above build/bin/bnb-run. */
-const char *bnb_root(void);
-/* ROOT/REL into BUF. */
-const char *root_path(char *buf, size_t len, const char *rel);
 int copy_file(const char *from, const char *to);
 
 struct job {

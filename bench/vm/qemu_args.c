@@ -112,8 +112,8 @@ static void add_plugin(const struct vm_config *c, struct argv *a)
 		for (j = 0; j < t->nodes; j++)
 			used += snprintf(buf + used, sizeof(buf) - used, "%s%d",
 					 i || j ? ":" : "", t->dist[i][j]);
-	for (i = 0; i < c->n_plugin_opts; i++)
-		used += snprintf(buf + used, sizeof(buf) - used, ",%s", c->plugin_opts[i]);
+	for (i = 0; i < c->plugin_opts.n; i++)
+		used += snprintf(buf + used, sizeof(buf) - used, ",%s", c->plugin_opts.v[i]);
 	argv_add(a, "-plugin");
 	argv_add(a, "%s", buf);
 }

@@ -4,26 +4,24 @@
 #define BNB_VM_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "bnb_topology.h"
 #include "lib/argv.h"
-
-#define VM_MAX_PLUGIN_OPTS 32
-
-enum vm_accel { ACCEL_TCG, ACCEL_KVM };
+#include "lib/opt.h"
+#include "lib/vm_status.h"
 
 struct vm_config {
 	struct bnb_topology topo;
-	const char *qemu;		/* qemu-system-x86_64 */
-	const char *bios;		/* NULL: QEMU's default firmware */
-	const char *kernel;
-	const char *initrd;
-	const char *append;		/* extra kernel command line */
-	const char *run_dir;
-	const char *agent_socket;	/* NULL: no agent port */
-	const char *plugin;		/* NULL: no TCG plugin */
-	const char *plugin_opts[VM_MAX_PLUGIN_OPTS];
-	int n_plugin_opts;
+	char *qemu;			/* qemu-system-x86_64 */
+	char *bios;			/* NULL: QEMU's default firmware */
+	char *kernel;
+	char *initrd;
+	char *append;			/* extra kernel command line */
+	char *run_dir;
+	char *agent_socket;		/* NULL: no agent port */
+	char *plugin;			/* NULL: no TCG plugin */
+	struct argv plugin_opts;	/* K=V each, after the topology */
 	const char *cmd;		/* guest shell command */
 	enum vm_accel accel;
 	bool hmat;
@@ -33,15 +31,26 @@ struct vm_config {
 	bool dry_run;
 };
 
-/* Exit statuses of bnb-vm, also written to RUN_DIR/result. */
-enum vm_status {
-	VM_OK = 0,		/* guest command exited 0 */
-	VM_GUEST_FAILED = 1,	/* guest command exited non-zero */
-	VM_USAGE = 2,
-	VM_TIMEOUT = 3,
-	VM_PANIC = 4,
-	VM_LAUNCH_ERROR = 5,
+/*
+ * bnb-vm's command line: the configuration, and the per-node texts that
+ * are read once all options are in (they need the node count).
+ */
+struct vm_cli {
+	struct vm_config cfg;
+	char *cpus, *mem, *distance;
 };
+
+/* The options table (options.c): it also makes --help and HACKING's table. */
+extern const struct opt_def vm_options[];
+extern const size_t vm_n_options;
+
+/*
+ * Parse bnb-vm's arguments into C (defaults first). Returns the index of
+ * the guest command in argv, OPT_HELP, or -1 with err.
+ */
+int vm_cli_parse(struct vm_cli *c, int argc, char **argv, char *err, size_t errlen);
+void vm_cli_free(struct vm_cli *c);
+void vm_usage(FILE *f);
 
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);

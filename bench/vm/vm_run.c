@@ -313,15 +313,6 @@ static enum vm_status classify(const struct outcome *o, int wstatus, char *reaso
 	return VM_LAUNCH_ERROR;
 }
 
-static const char *const status_names[] = {
-	[VM_OK] = "ok",
-	[VM_GUEST_FAILED] = "failed",
-	[VM_USAGE] = "usage",
-	[VM_TIMEOUT] = "timeout",
-	[VM_PANIC] = "panic",
-	[VM_LAUNCH_ERROR] = "launch-error",
-};
-
 static void write_result(const struct vm_config *c, enum vm_status st,
 			 const struct outcome *o, const char *reason, long wall_ms)
 {
@@ -330,7 +321,7 @@ static void write_result(const struct vm_config *c, enum vm_status st,
 	snprintf(text, sizeof(text),
 		 "status=%s\nexit_code=%d\nboot_ms=%ld\nwall_ms=%ld\nwarnings=%d\n"
 		 "interrupted=%d\nreason=%s\n",
-		 status_names[st], o->exited ? o->exit_code : -1,
+		 vm_status_word(st), o->exited ? o->exit_code : -1,
 		 o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted, reason);
 	snprintf(path, sizeof(path), "%s/result", c->run_dir);
 	if (write_file(path, text))

@@ -11,9 +11,11 @@
 
 #include "lib/argv.h"
 #include "lib/err.h"
+#include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/path.h"
 #include "lib/util.h"
+#include "lib/vm_status.h"
 
 static char err[ERRLEN];
 
@@ -240,4 +242,181 @@ Test(path, mkdir_p_makes_parents_and_accepts_existing)
 	cr_assert_eq(errno, ENOTDIR);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	cr_assert_eq(system(path), 0);
+}
+
+/* Option tables: one row per option, filled through offsets. */
+
+struct cfg {
+	bool verbose, hmat;
+	int nodes, accel;
+	uint64_t mem, samples;
+	double factor;
+	char *name;
+	int calls;
+};
+
+static int count_calls(const struct opt_def *o, const char *value, void *field,
+		       char *e, size_t elen)
+{
+	if (strcmp(value, "x"))
+		return errf(e, elen, "'%s' is not x", value);
+	if (field)
+		++*(int *)field;
+	return 0;
+}
+
+#define C(f) OPT_FIELD(struct cfg, f)
+static const struct opt_def table[] = {
+	{ "verbose", OPT_FLAG, C(verbose), .help = "say more" },
+	{ "hmat", OPT_FLAG, C(hmat), .def = NULL, .help = "HMAT" },
+	{ "no-hmat", OPT_FLAG, C(hmat), .flags = OPTF_CLEAR, .help = "no HMAT" },
+	{ "nodes", OPT_INT, C(nodes), .min = 1, .max = 64, .def = "2", .help = "nodes" },
+	{ "accel", OPT_CHOICE, C(accel), .choices = "tcg|kvm", .def = "tcg", .help = "accelerator" },
+	{ "mem", OPT_SIZE, C(mem), .min = 2 << 20, .max = 1LL << 40, .def = "512M",
+	  .help = "memory per node" },
+	{ "samples", OPT_U64, C(samples), .min = 0, .max = 1000, .def = "0", .help = "samples" },
+	{ "factor", OPT_DOUBLE, C(factor), .dmin = 0.5, .dmax = 4, .def = "1", .help = "factor" },
+	{ "name", OPT_STR, C(name), .flags = OPTF_NONEMPTY, .def = "vm", .help = "a name" },
+	{ "x", OPT_FUNC, C(calls), .parse = count_calls, .metavar = "x", .help = "counted" },
+	{ "sysctl.*", OPT_FUNC, 0, .parse = count_calls, .flags = OPTF_PREFIX,
+	  .metavar = "x", .help = "a pattern" },
+};
+
+Test(opt, defaults_then_command_line)
+{
+	char *argv[] = { "prog", "--nodes=4", "--mem", "1G", "--no-hmat", "--accel=kvm",
+			 "--name", "a", "--name", "b", "--x=x", "--x", "x", "--factor=2.5",
+			 "--verbose", "--", "cmd", NULL };
+	struct cfg c = { .hmat = true };
+
+	cr_assert_eq(opt_defaults(table, ARRAY_SIZE(table), &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(c.nodes, 2);
+	cr_assert_eq(c.mem, 512ULL << 20);
+	cr_assert_str_eq(c.name, "vm");
+	cr_assert_eq(opt_getopt(table, ARRAY_SIZE(table), ARRAY_SIZE(argv) - 1, argv, &c,
+				true, err, sizeof(err)), 16, "%s", err);
+	cr_assert_eq(c.nodes, 4);
+	cr_assert_eq(c.mem, 1ULL << 30);
+	cr_assert(!c.hmat);
+	cr_assert(c.verbose);
+	cr_assert_eq(c.accel, 1);
+	cr_assert_str_eq(c.name, "b", "the last one wins, the first is freed");
+	cr_assert_eq(c.calls, 2);
+	cr_assert_float_eq(c.factor, 2.5, 1e-12);
+	opt_free(table, ARRAY_SIZE(table), &c);
+	cr_assert_null(c.name);
+}
+
+static int getopt_err(const char *a1, const char *a2)
+{
+	char *argv[] = { "prog", (char *)a1, (char *)a2, NULL };
+	struct cfg c = { 0 };
+	int rc = opt_getopt(table, ARRAY_SIZE(table), a2 ? 3 : 2, argv, &c, true, err,
+			    sizeof(err));
+
+	opt_free(table, ARRAY_SIZE(table), &c);
+	return rc;
+}
+
+Test(opt, errors_name_the_option)
+{
+	cr_assert_eq(getopt_err("--nodes=0", NULL), -1);
+	cr_assert_str_eq(err, "--nodes: '0' is not an integer from 1 to 64");
+	cr_assert_eq(getopt_err("--mem", "512"), -1);
+	cr_assert_str_eq(err, "--mem: '512': a size needs a unit, did you mean 512M?");
+	cr_assert_eq(getopt_err("--accel", "xen"), -1);
+	cr_assert_str_eq(err, "--accel: 'xen' is not one of tcg|kvm");
+	cr_assert_eq(getopt_err("--name=", NULL), -1);
+	cr_assert_str_eq(err, "--name: empty value");
+	cr_assert_eq(getopt_err("--bogus", NULL), -1);
+	cr_assert_str_eq(err, "unknown option '--bogus' (see --help)");
+	cr_assert_eq(getopt_err("--nodes", NULL), -1);
+	cr_assert_str_eq(err, "option '--nodes' needs a value");
+	cr_assert_eq(getopt_err("--x=y", NULL), -1);
+	cr_assert_str_eq(err, "--x: 'y' is not x");
+	cr_assert_eq(getopt_err("--help", NULL), OPT_HELP);
+	cr_assert_eq(getopt_err("-h", NULL), OPT_HELP);
+	cr_assert_eq(getopt_err("--help=markdown", NULL), OPT_HELP_MARKDOWN);
+	cr_assert_eq(getopt_err("--help=pdf", NULL), -1);
+	cr_assert_eq(getopt_err("cmd", "--nodes=0"), 1, "stops at the first argument");
+}
+
+Test(opt, check_only_writes_nothing)
+{
+	cr_assert_eq(opt_set(&table[3], "7", NULL, err, sizeof(err)), 0);
+	cr_assert_eq(opt_set(&table[3], "70", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(opt_set(&table[8], "x", NULL, err, sizeof(err)), 0);
+	cr_assert_eq(opt_set(&table[9], "x", NULL, err, sizeof(err)), 0);
+}
+
+Test(opt, find_exact_and_prefix)
+{
+	cr_assert_eq(opt_find(table, ARRAY_SIZE(table), "nodes"), &table[3]);
+	cr_assert_eq(opt_find(table, ARRAY_SIZE(table), "sysctl.vm.x"), &table[10]);
+	cr_assert_null(opt_find(table, ARRAY_SIZE(table), "sysctl."));
+	cr_assert_null(opt_find(table, ARRAY_SIZE(table), "node"));
+}
+
+static char *render(void (*fn)(FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	cr_assert_not_null(f);
+	fn(f);
+	cr_assert_eq(fclose(f), 0);
+	return buf;
+}
+
+static void usage(FILE *f)
+{
+	opt_usage(f, table, ARRAY_SIZE(table), "--");
+}
+
+static void markdown(FILE *f)
+{
+	opt_markdown(f, table, ARRAY_SIZE(table), "--", "option");
+}
+
+Test(opt, help_and_markdown_come_from_the_rows)
+{
+	char *text = render(usage), *md = render(markdown);
+
+	cr_assert(strstr(text, "\n  --nodes 1..64             nodes (default 2)\n"), "%s", text);
+	cr_assert(strstr(text, "\n  --accel tcg|kvm           accelerator (default tcg)\n"), "%s", text);
+	cr_assert(strstr(text, "\n  --help                    print this text and exit\n"), "%s", text);
+	cr_assert(strstr(md, "| option | value | default | meaning |\n|---|---|---|---|\n"), "%s", md);
+	cr_assert(strstr(md, "| `--accel` | tcg\\|kvm | tcg | accelerator |\n"), "%s", md);
+	cr_assert(strstr(md, "| `--mem` | SIZE | 512M | memory per node |\n"), "%s", md);
+	free(text);
+	free(md);
+}
+
+Test(opt, long_help_wraps_under_its_column)
+{
+	static const struct opt_def one[] = {
+		{ "a-rather-long-option-name", OPT_STR, 0, .help =
+		  "one two three four five six seven eight nine ten eleven twelve thirteen "
+		  "fourteen fifteen sixteen seventeen eighteen" },
+	};
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	opt_usage(f, one, 1, "");
+	fclose(f);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		cr_assert_leq(strlen(line), 80, "'%s'", line);
+	free(buf);
+}
+
+Test(vm_status, words_and_meanings)
+{
+	cr_assert_str_eq(vm_status_word(VM_OK), "ok");
+	cr_assert_str_eq(vm_status_word(VM_LAUNCH_ERROR), "launch-error");
+	cr_assert_str_eq(vm_status_meaning(VM_TIMEOUT), "guest timeout or hang");
+	cr_assert_str_eq(vm_status_word(6), "?");
+	cr_assert_str_eq(vm_status_meaning(-1), "?");
+	cr_assert_eq(parse_choice("kvm", VM_ACCEL_CHOICES, NULL, 0), ACCEL_KVM);
 }

@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "../../bench/vm/vm.h"
+#include "docblock.h"
 #include "lib/err.h"
+#include "lib/util.h"
 
 static struct bnb_topology topo;
 static char err[ERRLEN];
@@ -115,7 +117,7 @@ Test(topology, bare_mem_is_bytes_and_asks_for_a_unit)
 {
 	cr_assert_neq(topo_parse_mem(&topo, "512", err, sizeof(err)), 0, "512 taken as %llu bytes",
 		      (unsigned long long)topo.mem[0]);
-	cr_assert_str_eq(err, "mem: '512': a size needs a unit, did you mean 512M?");
+	cr_assert_str_eq(err, "'512': a size needs a unit, did you mean 512M?");
 }
 
 Test(topology, zero_cpus_in_total)
@@ -283,8 +285,7 @@ Test(qemu_args, balancing_and_cmdline)
 Test(qemu_args, plugin_gets_topology)
 {
 	cfg.plugin = "/p.so";
-	cfg.plugin_opts[0] = "shm=/x";
-	cfg.n_plugin_opts = 1;
+	argv_add(&cfg.plugin_opts, "shm=/x");
 	cfg.topo.cpus[1] = 2;
 	cfg.topo.dist[1][0] = 25;
 	qemu_build_args(&cfg, &args);
@@ -349,4 +350,122 @@ Test(console, kernel_trouble)
 	cr_assert_eq(console_classify("Oops: 0002 [#1] SMP", &code), CON_PANIC);
 	cr_assert_eq(console_classify("WARNING: CPU: 0 PID: 1 at mm/x.c:1", &code), CON_WARNING);
 	cr_assert_eq(console_classify("Freeing unused kernel memory", &code), CON_NONE);
+}
+
+/* The command line, through the options table */
+
+static struct vm_cli cli;
+
+static int cli_parse(int argc, char **argv)
+{
+	err[0] = '\0';
+	return vm_cli_parse(&cli, argc, argv, err, sizeof(err));
+}
+
+#define CLI(...) ({ char *argv_[] = { "bnb-vm", __VA_ARGS__, NULL }; \
+	cli_parse((int)ARRAY_SIZE(argv_) - 1, argv_); })
+
+static void cli_free(void)
+{
+	vm_cli_free(&cli);
+}
+
+TestSuite(cli, .fini = cli_free);
+
+Test(cli, defaults)
+{
+	cr_assert_eq(CLI("true"), 1, "%s", err);
+	cr_assert_eq(cli.cfg.topo.nodes, 2);
+	cr_assert_eq(cli.cfg.topo.mem[1], 512ULL << 20);
+	cr_assert(cli.cfg.hmat && cli.cfg.balancing);
+	cr_assert_eq(cli.cfg.accel, ACCEL_TCG);
+	cr_assert_eq(cli.cfg.timeout_s, 300);
+	cr_assert_str_eq(cli.cfg.qemu, "qemu-system-x86_64");
+	cr_assert_str_eq(cli.cfg.cmd, "true");
+}
+
+Test(cli, options_in_any_order_fill_the_config)
+{
+	cr_assert_eq(CLI("--cpus=2,1", "--mem", "1G,256M", "--nodes=2", "--no-hmat", "--accel=kvm",
+			 "--balancing", "off", "--plugin-opt", "a=1", "--plugin-opt=b=2", "--bios=default",
+			 "--", "echo --nodes=9"), 14, "%s", err);
+	cr_assert_eq(cli.cfg.topo.cpus[0], 2);
+	cr_assert_eq(cli.cfg.topo.mem[0], 1ULL << 30);
+	cr_assert_eq(cli.cfg.topo.mem[1], 256ULL << 20);
+	cr_assert(!cli.cfg.hmat && !cli.cfg.balancing);
+	cr_assert_eq(cli.cfg.accel, ACCEL_KVM);
+	cr_assert_eq(cli.cfg.plugin_opts.n, 2);
+	cr_assert_str_eq(cli.cfg.plugin_opts.v[1], "b=2");
+	cr_assert_null(cli.cfg.bios, "default: QEMU's own firmware");
+	cr_assert_str_eq(cli.cfg.cmd, "echo --nodes=9");
+}
+
+Test(cli, errors_name_the_option)
+{
+	cr_assert_eq(CLI("--mem=512", "true"), -1);
+	cr_assert_str_eq(err, "--mem: '512': a size needs a unit, did you mean 512M?");
+	cr_assert_eq(CLI("--cpus=1,1,1", "true"), -1);
+	cr_assert_str_eq(err, "--cpus: '1,1,1' has 3 values: give one, or one per node (2)");
+	cr_assert_eq(CLI("--plugin-opt=a=1,b=2", "true"), -1);
+	cr_assert(strstr(err, "without commas"), "%s", err);
+	cr_assert_eq(CLI("--timeout=0", "true"), -1);
+	cr_assert_str_eq(err, "--timeout: '0' is not an integer from 1 to 86400");
+	cr_assert_eq(CLI("--nodes=2"), -1);
+	cr_assert(strstr(err, "exactly one guest command"), "%s", err);
+	cr_assert_eq(CLI("--help"), OPT_HELP);
+}
+
+Test(cli, many_plugin_options_all_reach_qemu)
+{
+	char *argv[2 * 100 + 3] = { "bnb-vm" };
+	struct argv a = { 0 };
+	char opt[100][16];
+	int i, n = 1, plugin;
+
+	for (i = 0; i < 100; i++) {
+		snprintf(opt[i], sizeof(opt[i]), "k%d=%d", i, i);
+		argv[n++] = "--plugin-opt";
+		argv[n++] = opt[i];
+	}
+	argv[n++] = "--plugin=p.so";
+	argv[n++] = "true";
+	cr_assert_eq(cli_parse(n, argv), n - 1, "%s", err);
+	cli.cfg.run_dir = "/r";
+	qemu_build_args(&cli.cfg, &a);
+	for (plugin = 0; plugin < a.n && strcmp(a.v[plugin], "-plugin"); plugin++)
+		;
+	cr_assert_lt(plugin, a.n - 1);
+	cr_assert(strstr(a.v[plugin + 1], ",k0=0,") && strstr(a.v[plugin + 1], ",k99=99"),
+		  "%s", a.v[plugin + 1]);
+	cli.cfg.run_dir = NULL;
+	argv_free(&a);
+}
+
+static void vm_markdown(FILE *f)
+{
+	opt_markdown(f, vm_options, vm_n_options, "--", "option");
+}
+
+/* docs/HACKING.md's option table is the options table, printed. */
+Test(cli, hacking_table_is_the_options_table)
+{
+	char *doc = doc_block("docs/HACKING.md", "bnb-vm options"), *now = printed(vm_markdown);
+
+	cr_assert_not_null(doc, "no <!-- bnb-vm options --> block in docs/HACKING.md");
+	cr_assert_str_eq(doc, now, "docs/HACKING.md is stale: put build/bin/bnb-vm --help=markdown "
+			 "between its markers");
+	free(doc);
+	free(now);
+}
+
+Test(cli, usage_lists_every_option)
+{
+	char *text = printed(vm_usage), key[64];
+	size_t i;
+
+	for (i = 0; i < vm_n_options; i++) {
+		snprintf(key, sizeof(key), "\n  --%s", vm_options[i].name);
+		cr_assert(strstr(text, key), "--help lacks %s", key + 1);
+	}
+	free(text);
 }

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What bnb-vm and its callers (the runner, the tests) agree on: its exit
+ * statuses, the word it writes for each as status= in RUN_DIR/result, and
+ * the accelerators it knows.
+ */
+#ifndef BNB_LIB_VM_STATUS_H
+#define BNB_LIB_VM_STATUS_H
+
+enum vm_status {
+	VM_OK = 0,		/* guest command exited 0 */
+	VM_GUEST_FAILED = 1,	/* guest command exited non-zero */
+	VM_USAGE = 2,		/* bad arguments: nothing launched */
+	VM_TIMEOUT = 3,		/* hang or --timeout */
+	VM_PANIC = 4,		/* kernel panic, oops, BUG */
+	VM_LAUNCH_ERROR = 5,	/* QEMU could not run */
+	VM_N_STATUS
+};
+
+/* Indexed like the choices "tcg|kvm" of --accel and the accel key. */
+enum vm_accel { ACCEL_TCG, ACCEL_KVM };
+#define VM_ACCEL_CHOICES "tcg|kvm"
+
+/* "ok", "failed", ...: the result file's status= word; "?" when out of range. */
+const char *vm_status_word(int status);
+/* "guest timeout or hang", ...: for messages; "?" when out of range. */
+const char *vm_status_meaning(int status);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bnb-vm's options: one table (lib/opt.h) that parses the command line,
+ * prints --help and is the table in docs/HACKING.md (test_vm checks it).
+ * An option is one row here plus, when it is new, one field in struct
+ * vm_config (vm.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+#include "vm.h"
+
+#define QBOOT "/usr/share/qemu/qboot.rom"
+
+static int parse_nodes(const struct opt_def *o, const char *value, void *field,
+		       char *err, size_t errlen)
+{
+	struct bnb_topology scratch;
+
+	return topo_parse_nodes(field ? field : &scratch, value, err, errlen);
+}
+
+/* K=V for the plugin: commas would split it on QEMU's command line. */
+static int parse_plugin_opt(const struct opt_def *o, const char *value, void *field,
+			    char *err, size_t errlen)
+{
+	if (!strchr(value, '=') || *value == '=' || strchr(value, ','))
+		return errf(err, errlen, "'%s' is not KEY=VALUE without commas", value);
+	if (field)
+		argv_add(field, "%s", value);
+	return 0;
+}
+
+static void free_argv(void *field)
+{
+	argv_free(field);
+}
+
+#define CFG(f) OPT_FIELD(struct vm_cli, cfg.f)
+#define CLI(f) OPT_FIELD(struct vm_cli, f)
+
+const struct opt_def vm_options[] = {
+	{ "kernel", OPT_STR, CFG(kernel), .metavar = "FILE",
+	  .help = "kernel image (default build/kernel/bzImage)" },
+	{ "initrd", OPT_STR, CFG(initrd), .metavar = "FILE",
+	  .help = "initramfs (default build/guest/initramfs.cpio)" },
+	{ "nodes", OPT_FUNC, CFG(topo), .parse = parse_nodes, .metavar = "1..64", .def = "2",
+	  .help = "guest NUMA nodes" },
+	{ "cpus", OPT_STR, CLI(cpus), .metavar = "LIST", .def = "1",
+	  .help = "vCPUs per node: one number for every node, or a list with one per node" },
+	{ "mem", OPT_STR, CLI(mem), .metavar = "LIST", .def = "512M",
+	  .help = "memory per node in 2 MiB multiples: one size for every node, or a list "
+		  "with one per node; a bare number is bytes" },
+	{ "distance", OPT_STR, CLI(distance), .metavar = "MATRIX",
+	  .help = "SLIT distances, rows split by ';' or '/', values by ',': 10,20;20,10 "
+		  "(default 10 local, 20 remote)" },
+	{ "hmat", OPT_FLAG, CFG(hmat), .def = "on",
+	  .help = "HMAT latency/bandwidth entries derived from the distances" },
+	{ "no-hmat", OPT_FLAG, CFG(hmat), .flags = OPTF_CLEAR, .help = "no HMAT" },
+	{ "balancing", OPT_BOOL, CFG(balancing), .def = "on",
+	  .help = "numa_balancing=enable|disable on the kernel command line" },
+	{ "accel", OPT_CHOICE, CFG(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
+	  .help = "accelerator; kvm only when a short probe boot works" },
+	{ "timeout", OPT_INT, CFG(timeout_s), .min = 1, .max = 86400, .def = "300",
+	  .help = "seconds the whole run may take; then QMP quit, then SIGKILL" },
+	{ "append", OPT_STR, CFG(append), .help = "extra kernel command line" },
+	{ "loglevel", OPT_INT, CFG(loglevel), .min = 0, .max = 8, .def = "5",
+	  .help = "kernel console loglevel (5: warnings and worse)" },
+	{ "run-dir", OPT_STR, CFG(run_dir), .metavar = "DIR",
+	  .help = "where console.log, out.log, result and qmp.sock go (default a new temporary "
+		  "directory, removed after a clean run)" },
+	{ "agent-socket", OPT_STR, CFG(agent_socket), .metavar = "PATH",
+	  .help = "add the port bnb.agent as a listening unix socket (the collector connects)" },
+	{ "plugin", OPT_STR, CFG(plugin), .metavar = "SO",
+	  .help = "load the TCG plugin; the topology is appended to its arguments" },
+	{ "plugin-opt", OPT_FUNC, CFG(plugin_opts), .parse = parse_plugin_opt, .free = free_argv,
+	  .metavar = "K=V", .help = "an argument for the plugin, repeatable" },
+	{ "qemu", OPT_STR, CFG(qemu), .metavar = "PATH", .def = "qemu-system-x86_64",
+	  .help = "the QEMU binary" },
+	{ "bios", OPT_STR, CFG(bios), .metavar = "FILE|default",
+	  .help = "firmware (qboot when installed: it boots faster; default: QEMU's own)" },
+	{ "dry-run", OPT_FLAG, CFG(dry_run), .help = "print the QEMU command line and exit" },
+};
+const size_t vm_n_options = ARRAY_SIZE(vm_options);
+
+void vm_usage(FILE *f)
+{
+	fprintf(f, "usage: bnb-vm [options] [--] 'guest shell command'\n\n"
+		"Boots the patched kernel as a multi-node NUMA guest under QEMU and runs\n"
+		"one command in it.\n\n");
+	opt_usage(f, vm_options, vm_n_options, "--");
+	fprintf(f, "\nExit status: 0 the guest command exited 0, 1 it failed, 2 bad usage,\n"
+		"3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run.\n");
+}
+
+/* The per-node fields need the node count, so they are read last. */
+static int finish_topology(struct vm_cli *c, char *err, size_t errlen)
+{
+	struct bnb_topology *t = &c->cfg.topo;
+
+	if (topo_parse_cpus(t, c->cpus, err, errlen))
+		return errf_prefix(err, errlen, "--cpus");
+	if (topo_parse_mem(t, c->mem, err, errlen))
+		return errf_prefix(err, errlen, "--mem");
+	if (c->distance && topo_parse_distance(t, c->distance, err, errlen))
+		return errf_prefix(err, errlen, "--distance");
+	return topo_validate(t, err, errlen);
+}
+
+/* No --bios: qboot when installed; "default": QEMU's own. */
+static void choose_bios(struct vm_config *c)
+{
+	if (c->bios && !strcmp(c->bios, "default")) {
+		free(c->bios);
+		c->bios = NULL;
+	} else if (!c->bios && !access(QBOOT, R_OK)) {
+		c->bios = strdup(QBOOT);
+	}
+}
+
+int vm_cli_parse(struct vm_cli *c, int argc, char **argv, char *err, size_t errlen)
+{
+	int first;
+
+	memset(c, 0, sizeof(*c));
+	if (opt_defaults(vm_options, vm_n_options, c, err, errlen))
+		return -1;
+	/* stop at the first argument: the guest command may look like options */
+	first = opt_getopt(vm_options, vm_n_options, argc, argv, c, true, err, errlen);
+	if (first < 0)
+		return first;
+	if (first != argc - 1)
+		return errf(err, errlen, "give exactly one guest command (quote it), got %d",
+			    argc - first);
+	c->cfg.cmd = argv[first];
+	choose_bios(&c->cfg);
+	return finish_topology(c, err, errlen) ? -1 : first;
+}
+
+void vm_cli_free(struct vm_cli *c)
+{
+	opt_free(vm_options, vm_n_options, c);
+}
