@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "dilation.h"
+#include "lib/parse.h"
 
 const char *const scaled_tunables[3] = {
 	"scan_delay_ms", "scan_period_max_ms", "scan_period_min_ms",
@@ -122,7 +123,6 @@ double dilation_ratio(double host_rate, double guest_rate)
 
 int scan_scale_parse(const char *value, struct scan_scale *s)
 {
-	char *end;
 	double f;
 
 	s->factor = 1;
@@ -134,12 +134,10 @@ int scan_scale_parse(const char *value, struct scan_scale *s)
 		s->mode = SCALE_AUTO;
 		return 0;
 	}
+	/* the real-number grammar of lib/parse.h, without a sign */
 	if (!isdigit((unsigned char)value[0]) && value[0] != '.')
-		return -1;	/* strtod would take spaces, signs, nan, inf */
-	errno = 0;
-	f = strtod(value, &end);
-	if (errno || end == value || *end || !isfinite(f) || f <= 0 || f > SCALE_FACTOR_MAX ||
-	    scale_milli(f) < 1)
+		return -1;
+	if (parse_double(value, 0, SCALE_FACTOR_MAX, &f, NULL, 0) || scale_milli(f) < 1)
 		return -1;
 	s->mode = SCALE_FIXED;
 	s->factor = f;

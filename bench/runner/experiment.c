@@ -2,17 +2,40 @@
 /*
  * Experiment file parser: libinih reads the INI syntax, this file keeps the
  * line numbers (inih's Debian build does not pass them to the handler, so
- * our reader counts lines), validates every key against keys.c, applies
- * inheritance from [global] and expands sweeps into concrete variants.
+ * our reader counts lines), checks every key against the key table as it
+ * reads, applies inheritance from [global], expands sweeps into concrete
+ * variants and finally reads each variant's keys into its typed fields.
  */
 #include <ctype.h>
 #include <ini.h>
 #include <libgen.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "experiment.h"
 #include "keys.h"
+#include "lib/err.h"
+#include "lib/util.h"
+
+/*
+ * Sections with a fixed name and the keys they may hold; every other
+ * section is a variant, which holds KS_VARIANT keys. A new section is a
+ * row here, a struct section in struct experiment and a scope in keys.h.
+ */
+static const struct fixed_section {
+	const char *name;
+	unsigned scopes;
+	size_t off;		/* its struct section in struct experiment */
+} fixed_sections[] = {
+	{ "global", KS_VARIANT | KS_EXPERIMENT, offsetof(struct experiment, global) },
+};
+
+/* The struct a scope's keys fill (variant keys fill each variant). */
+static void *scope_base(struct experiment *exp, unsigned scope)
+{
+	return scope == KS_EXPERIMENT ? exp : NULL;
+}
 
 struct parse_state {
 	struct experiment *exp;
@@ -24,22 +47,41 @@ struct parse_state {
 	bool failed;
 };
 
-static void fail(struct parse_state *ps, int line, const char *key,
-		 const char *fmt, const char *what)
+/* FILE:LINE: [key 'KEY': ]message; only the first error counts: it is the cause. */
+__printf(4, 5)
+static int fail(struct parse_state *ps, int line, const char *key, const char *fmt, ...)
 {
+	size_t used;
+	va_list ap;
+
 	if (ps->failed)
-		return;		/* keep the first error: it is the cause */
+		return -1;
 	ps->failed = true;
 	if (key)
-		snprintf(ps->err, ps->errlen, "%s:%d: key '%s': %s%s", ps->exp->path,
-			 line, key, fmt, what ? what : "");
+		used = snprintf(ps->err, ps->errlen, "%s:%d: key '%s': ", ps->exp->path, line, key);
 	else
-		snprintf(ps->err, ps->errlen, "%s:%d: %s%s", ps->exp->path, line, fmt,
-			 what ? what : "");
+		used = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->exp->path, line);
+	if (used >= ps->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + used, ps->errlen - used, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static struct section *section_for(struct parse_state *ps, const char *name);
 static bool variant_name_ok(const char *name);
+
+/* The fixed section NAME ("" is inih's name for keys before any header). */
+static const struct fixed_section *fixed_section(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_sections); i++)
+		if (!strcmp(name, fixed_sections[i].name) || (!*name && !i))
+			return &fixed_sections[i];
+	return NULL;
+}
 
 /*
  * Section headers are noted here as the line is read: inih reports only
@@ -57,12 +99,12 @@ static void note_section(struct parse_state *ps, const char *line)
 		return;		/* inih reports the syntax error, or the name is too long */
 	memcpy(name, p + 1, end - p - 1);
 	name[end - p - 1] = 0;
-	if (strcmp(name, "global") && !variant_name_ok(name)) {
-		fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, at most 63): ", name);
+	if (!fixed_section(name) && !variant_name_ok(name)) {
+		fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, at most 63): %s", name);
 		return;
 	}
 	if (!section_for(ps, name))
-		fail(ps, ps->line, NULL, "too many sections", NULL);
+		fail(ps, ps->line, NULL, "too many sections");
 }
 
 /* inih reader that counts lines and catches lines longer than its buffer. */
@@ -88,8 +130,10 @@ static struct section *section_for(struct parse_state *ps, const char *name)
 	struct section *sec;
 	int i;
 
-	if (!*name || !strcmp(name, "global"))
-		return &exp->global;
+	const struct fixed_section *fixed = fixed_section(name);
+
+	if (fixed)
+		return (struct section *)((char *)exp + fixed->off);
 	for (i = 0; i < exp->n_sections; i++)
 		if (!strcmp(exp->sections[i].name, name))
 			return &exp->sections[i];
@@ -118,37 +162,59 @@ static bool variant_name_ok(const char *name)
 	return true;
 }
 
+/* "[global]", "[global] or a variant section": where DEF may be set, for errors. */
+static const char *scope_text(const struct opt_def *def)
+{
+	size_t i;
+
+	if (def->scope & KS_VARIANT)
+		return "[global] or a variant section";
+	for (i = 0; i < ARRAY_SIZE(fixed_sections); i++)
+		if (fixed_sections[i].scopes & def->scope)
+			return fixed_sections[i].name;
+	return "no section";
+}
+
+static bool allowed_in(const struct opt_def *def, const char *section)
+{
+	const struct fixed_section *fixed = fixed_section(section);
+
+	return def->scope & (fixed ? fixed->scopes : KS_VARIANT);
+}
+
 static int on_key(void *user, const char *section, const char *key,
 		  const char *value)
 {
 	struct parse_state *ps = user;
-	const struct key_def *def;
+	const struct opt_def *def;
 	struct section *sec;
 	struct setting *s;
-	char why[256];
+	char why[ERRLEN];
 	int i;
 
 	if (ps->failed)
 		return 0;
 	if (ps->line_too_long)
-		return fail(ps, ps->line, NULL, "line too long", NULL), 0;
-	if (*section && strcmp(section, "global") && !variant_name_ok(section))
-		return fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, at most 63): ", section), 0;
+		return fail(ps, ps->line, NULL, "line too long"), 0;
+	if (!fixed_section(section) && !variant_name_ok(section))
+		return fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, "
+			    "at most 63): %s", section), 0;
 	def = key_lookup(key);
 	if (!def)
-		return fail(ps, ps->line, key, "unknown key", NULL), 0;
-	if (key_validate(def, key, value, why, sizeof(why)))
-		return fail(ps, ps->line, key, why, NULL), 0;
+		return fail(ps, ps->line, key, "unknown key (bnb-run --help lists them)"), 0;
+	if (!allowed_in(def, section))
+		return fail(ps, ps->line, key, "allowed only in %s", scope_text(def)), 0;
+	if (opt_set(def, value, NULL, why, sizeof(why)))
+		return fail(ps, ps->line, key, "%s", why), 0;
 	sec = section_for(ps, section);
 	if (!sec)
-		return fail(ps, ps->line, NULL, "too many sections", NULL), 0;
-	if (def->global_only && sec != &ps->exp->global)
-		return fail(ps, ps->line, key, "allowed only in [global]", NULL), 0;
+		return fail(ps, ps->line, NULL, "too many sections"), 0;
 	for (i = 0; i < sec->n_settings; i++)
 		if (!strcmp(sec->settings[i].key, key))
-			return fail(ps, ps->line, key, "duplicate key (first set on an earlier line)", NULL), 0;
+			return fail(ps, ps->line, key, "duplicate key (first set on line %d)",
+				    sec->settings[i].line), 0;
 	if (sec->n_settings >= EXP_MAX_SETTINGS)
-		return fail(ps, ps->line, key, "too many keys in section", NULL), 0;
+		return fail(ps, ps->line, key, "too many keys in section"), 0;
 	s = &sec->settings[sec->n_settings++];
 	s->key = strdup(key);
 	s->value = strdup(value);
@@ -166,29 +232,6 @@ static const struct setting *find_setting(const struct setting *s, int n, const 
 	return NULL;
 }
 
-static const struct setting *section_get(const struct section *sec, const char *key)
-{
-	return find_setting(sec->settings, sec->n_settings, key);
-}
-
-const char *variant_get(const struct variant *v, const char *key)
-{
-	const struct setting *s = find_setting(v->settings, v->n_settings, key);
-
-	return s ? s->value : NULL;
-}
-
-const char *experiment_global(const struct experiment *exp, const char *key)
-{
-	const struct setting *s = section_get(&exp->global, key);
-	const struct key_def *def;
-
-	if (s)
-		return s->value;
-	def = key_lookup(key);
-	return def ? def->def : NULL;
-}
-
 const struct variant *experiment_variant(const struct experiment *exp,
 					 const char *name)
 {
@@ -198,14 +241,6 @@ const struct variant *experiment_variant(const struct experiment *exp,
 		if (!strcmp(exp->variants[i].name, name))
 			return &exp->variants[i];
 	return NULL;
-}
-
-int variant_repetitions(const struct variant *v)
-{
-	long reps = 1;
-
-	parse_long(variant_get(v, "repetitions"), 1, 1000, &reps);
-	return (int)reps;
 }
 
 static void put(struct variant *v, const char *key, const char *value, int line)
@@ -228,84 +263,34 @@ static void put(struct variant *v, const char *key, const char *value, int line)
 	s->line = line;
 }
 
-/* Without a distance key: 10 on the diagonal, 20 elsewhere, for any node count. */
-static void default_distance(struct variant *v)
-{
-	char buf[64 * 64 * 3 + 64];
-	long nodes = 2, i, j;
-	size_t used = 0;
-
-	parse_long(variant_get(v, "nodes"), 1, 64, &nodes);
-	for (i = 0; i < nodes; i++)
-		for (j = 0; j < nodes; j++)
-			used += snprintf(buf + used, sizeof(buf) - used, "%s%d",
-					 j ? "," : i ? ";" : "", i == j ? 10 : 20);
-	put(v, "distance", buf, 0);
-}
-
-/* Defaults, then [global], then the section's own keys. */
+/* [global], then the section's own keys; defaults come with the fill. */
 static void inherit(const struct experiment *exp, const struct section *sec,
 		    struct variant *v)
 {
-	const struct key_def *table;
-	size_t n, i;
 	int j;
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->base, sizeof(v->base), "%s", sec->name);
 	snprintf(v->name, sizeof(v->name), "%s", sec->name);
-	table = key_table(&n);
-	for (i = 0; i < n; i++)
-		if (table[i].def && table[i].type != KT_SYSCTL)
-			put(v, table[i].name, table[i].def, 0);
 	for (j = 0; j < exp->global.n_settings; j++)
 		put(v, exp->global.settings[j].key, exp->global.settings[j].value,
 		    exp->global.settings[j].line);
 	for (j = 0; j < sec->n_settings; j++)
 		put(v, sec->settings[j].key, sec->settings[j].value, sec->settings[j].line);
-	if (!variant_get(v, "distance"))
-		default_distance(v);
-}
-
-static const struct setting *variant_setting(const struct variant *v, const char *key)
-{
-	return find_setting(v->settings, v->n_settings, key);
-}
-
-/* Keys whose list length must match the node count. */
-static int check_topology(struct parse_state *ps, const struct variant *v)
-{
-	static const struct { const char *key; char sep; bool square; } per_node[] = {
-		{ "cpus", ',', false }, { "mem", ',', false }, { "distance", ';', true },
-	};
-	long nodes = 0;
-	size_t i;
-
-	parse_long(variant_get(v, "nodes"), 1, 64, &nodes);
-	for (i = 0; i < sizeof(per_node) / sizeof(per_node[0]); i++) {
-		const struct setting *s = variant_setting(v, per_node[i].key);
-		int n = count_list(s->value, per_node[i].sep);
-		char what[400];
-
-		if (n == nodes || (!per_node[i].square && n == 1))
-			continue;
-		snprintf(what, sizeof(what), "has %d entries but variant '%s' has %ld nodes",
-			 n, v->name, nodes);
-		fail(ps, s->line, s->key, what, NULL);
-		return -1;
-	}
-	return 0;
 }
 
 static int check_required(struct parse_state *ps, const struct section *sec,
 			  const struct variant *v)
 {
-	if (variant_get(v, "workload"))
-		return 0;
-	fail(ps, sec->line, "workload", "missing required key in section [", sec->name);
-	snprintf(ps->err + strlen(ps->err), ps->errlen - strlen(ps->err),
-		 "] (set it there or in [global])");
-	return -1;
+	size_t n, i;
+	const struct opt_def *t = key_table(&n);
+
+	for (i = 0; i < n; i++)
+		if ((t[i].flags & OPTF_REQUIRED) && (t[i].scope & KS_VARIANT) &&
+		    !find_setting(v->settings, v->n_settings, t[i].name))
+			return fail(ps, sec->line, t[i].name, "missing required key in section [%s] "
+				    "(set it there or in [global])", sec->name);
+	return 0;
 }
 
 static void variant_copy(struct variant *dst, const struct variant *src)
@@ -325,7 +310,14 @@ static void variant_copy(struct variant *dst, const struct variant *src)
 
 static void variant_free_strings(struct variant *v)
 {
+	const struct opt_def *t;
+	size_t n, k;
 	int i;
+
+	t = key_table(&n);
+	for (k = 0; k < n; k++)
+		if (t[k].scope & KS_VARIANT)
+			opt_free_one(&t[k], v);
 
 	for (i = 0; i < v->n_settings; i++) {
 		free(v->settings[i].key);
@@ -343,14 +335,11 @@ static int add_variant(struct parse_state *ps, const struct variant *v, int line
 	struct experiment *exp = ps->exp;
 	struct variant *vs;
 
-	if (experiment_variant(exp, v->name)) {
-		fail(ps, line, NULL, "variant name clash after sweep expansion: ", v->name);
-		return -1;
-	}
-	if (exp->n_variants >= EXP_MAX_VARIANTS) {
-		fail(ps, line, NULL, "more than 256 variants after sweep expansion", NULL);
-		return -1;
-	}
+	if (experiment_variant(exp, v->name))
+		return fail(ps, line, NULL, "variant name clash after sweep expansion: %s", v->name);
+	if (exp->n_variants >= EXP_MAX_VARIANTS)
+		return fail(ps, line, NULL, "more than %d variants after sweep expansion",
+			    EXP_MAX_VARIANTS);
 	vs = realloc(exp->variants, (exp->n_variants + 1) * sizeof(*vs));
 	if (!vs)
 		return -1;
@@ -367,7 +356,7 @@ static int add_variant(struct parse_state *ps, const struct variant *v, int line
 static int expand(struct parse_state *ps, struct variant *v, int k)
 {
 	const struct setting *s = NULL;
-	char **values, why[256];
+	char **values, why[ERRLEN];
 	int n, i, rc = 0;
 
 	for (; k < v->n_settings; k++) {
@@ -380,14 +369,14 @@ static int expand(struct parse_state *ps, struct variant *v, int k)
 		return add_variant(ps, v, ps->line);
 	n = sweep_values(s->value, &values, why, sizeof(why));
 	if (n < 0)
-		return fail(ps, s->line, s->key, why, NULL), -1;
+		return fail(ps, s->line, s->key, "%s", why);
 	for (i = 1; i < n; i++) {
 		int j;
 
 		for (j = 0; j < i && strcmp(values[i], values[j]); j++)
 			;
 		if (j < i) {
-			fail(ps, s->line, s->key, "value listed twice: ", values[i]);
+			fail(ps, s->line, s->key, "value listed twice: %s", values[i]);
 			sweep_values_free(values, n);
 			return -1;
 		}
@@ -409,28 +398,124 @@ static int expand(struct parse_state *ps, struct variant *v, int k)
 	return rc;
 }
 
+/*
+ * Read SETTINGS into the fields of BASE for the keys of SCOPE, in table
+ * order, defaults for keys not set. WHERE names the variant in errors.
+ */
+static int fill_scope(struct parse_state *ps, const struct setting *settings, int n_settings,
+		      unsigned scope, void *base, int section_line, const char *where)
+{
+	const struct opt_def *t;
+	char why[ERRLEN];
+	size_t n, i;
+
+	t = key_table(&n);
+	for (i = 0; i < n; i++) {
+		const struct setting *s = find_setting(settings, n_settings, t[i].name);
+
+		if (!(t[i].scope & scope) || (t[i].flags & OPTF_PREFIX) || (!s && !t[i].def))
+			continue;
+		if (!opt_set(&t[i], s ? s->value : t[i].def, base, why, sizeof(why)))
+			continue;
+		if (s)
+			return fail(ps, s->line, t[i].name, "%s%s", where, why);
+		return fail(ps, section_line, t[i].name, "%sthe default '%s' does not fit: %s",
+			    where, t[i].def, why);
+	}
+	return 0;
+}
+
+/* The line of KEY in V, else the line of V's section. */
+static int line_of(const struct variant *v, const char *key, int section_line)
+{
+	const struct setting *s = find_setting(v->settings, v->n_settings, key);
+
+	return s ? s->line : section_line;
+}
+
+/* Checks across keys, once a variant's fields are read. */
+static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	static const char *const topo_keys[] = { "nodes", "cpus", "mem", "distance" };
+	char why[ERRLEN];
+	size_t i, len;
+
+	if (v->latency == LATENCY_EMULATED && v->accel != ACCEL_TCG)
+		return fail(ps, line_of(v, "latency", section_line), "latency",
+			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
+			    v->name);
+	if (!topo_validate(&v->topo, why, sizeof(why)))
+		return 0;
+	/* topology messages start with the field they are about */
+	for (i = 0; i < ARRAY_SIZE(topo_keys); i++) {
+		len = strlen(topo_keys[i]);
+		if (!strncmp(why, topo_keys[i], len) && why[len] == ':')
+			return fail(ps, line_of(v, topo_keys[i], section_line), topo_keys[i],
+				    "variant '%s': %s", v->name, why + len + 2);
+	}
+	return fail(ps, section_line, NULL, "variant '%s': %s", v->name, why);
+}
+
+static void gather_sysctls(struct variant *v)
+{
+	int i;
+
+	for (i = 0; i < v->n_settings; i++) {
+		if (strncmp(v->settings[i].key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)))
+			continue;
+		v->sysctls[v->n_sysctls].key = v->settings[i].key;
+		v->sysctls[v->n_sysctls++].value = v->settings[i].value;
+	}
+}
+
+static int fill_variant(struct parse_state *ps, struct variant *v, int section_line)
+{
+	char where[EXP_NAME_MAX * 2 + 16];
+
+	snprintf(where, sizeof(where), "variant '%s': ", v->name);
+	if (fill_scope(ps, v->settings, v->n_settings, KS_VARIANT, v, section_line, where))
+		return -1;
+	gather_sysctls(v);
+	return check_variant(ps, v, section_line);
+}
+
+/* Keys of the fixed sections that fill struct experiment. */
+static int fill_fixed(struct parse_state *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_sections); i++) {
+		const struct section *sec = (void *)((char *)ps->exp + fixed_sections[i].off);
+		unsigned scope = fixed_sections[i].scopes & ~KS_VARIANT;
+
+		if (scope && fill_scope(ps, sec->settings, sec->n_settings, scope,
+					scope_base(ps->exp, scope), sec->line, ""))
+			return -1;
+	}
+	return 0;
+}
+
 static int build_variants(struct parse_state *ps)
 {
 	struct experiment *exp = ps->exp;
 	struct variant v;
-	int i, rc;
+	int i, j, first, rc;
 
-	if (!exp->n_sections) {
-		fail(ps, ps->line, NULL, "no variant sections (add at least one [name] section)", NULL);
-		return -1;
-	}
+	if (!exp->n_sections)
+		return fail(ps, ps->line, NULL, "no variant sections (add at least one [name] section)");
 	for (i = 0; i < exp->n_sections; i++) {
+		first = exp->n_variants;
 		inherit(exp, &exp->sections[i], &v);
 		rc = check_required(ps, &exp->sections[i], &v);
 		if (!rc)
-			rc = check_topology(ps, &v);
-		if (!rc)
 			rc = expand(ps, &v, 0);
 		variant_free_strings(&v);
+		for (j = first; !rc && j < exp->n_variants; j++)
+			rc = fill_variant(ps, &exp->variants[j], exp->sections[i].line);
 		if (rc)
 			return -1;
 	}
-	return 0;
+	return fill_fixed(ps);
 }
 
 static void set_name(struct experiment *exp, const char *path)
@@ -466,11 +551,11 @@ int experiment_load(const char *path, struct experiment *exp,
 	rc = ini_parse_stream(counting_reader, &ps, on_key, &ps);
 	fclose(ps.file);
 	if (rc > 0 && !ps.failed)
-		fail(&ps, rc, NULL, "syntax error (want [section] or key = value)", NULL);
+		fail(&ps, rc, NULL, "syntax error (want [section] or key = value)");
 	if (!ps.failed && ps.line_too_long)
-		fail(&ps, ps.line, NULL, "line too long", NULL);
+		fail(&ps, ps.line, NULL, "line too long");
 	if (!ps.failed && rc < 0)
-		fail(&ps, 0, NULL, "read error", NULL);
+		fail(&ps, 0, NULL, "read error");
 	if (!ps.failed)
 		build_variants(&ps);
 	if (ps.failed) {
@@ -492,7 +577,14 @@ static void section_free(struct section *sec)
 
 void experiment_free(struct experiment *exp)
 {
+	const struct opt_def *t;
+	size_t n, k;
 	int i;
+
+	t = key_table(&n);
+	for (k = 0; k < n; k++)
+		if (t[k].scope & KS_EXPERIMENT)
+			opt_free_one(&t[k], exp);
 
 	section_free(&exp->global);
 	for (i = 0; i < exp->n_sections; i++)

@@ -3,13 +3,19 @@
  * Experiment files: fio-style INI with a [global] section and one section
  * per variant. A variant inherits every global key and may override it.
  * Sysctl keys may hold a list or a range; those variants are expanded into
- * one concrete variant per combination (a sweep).
+ * one concrete variant per combination (a sweep). Each concrete variant's
+ * keys are then read into typed fields through the key table (keys.c).
  */
 #ifndef BNB_EXPERIMENT_H
 #define BNB_EXPERIMENT_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "bnb_topology.h"
+#include "dilation.h"
+#include "lib/argv.h"
+#include "lib/vm_status.h"
 
 #define EXP_MAX_SETTINGS 64
 #define EXP_MAX_VARIANTS 256
@@ -35,10 +41,23 @@ struct sweep_point {
 	char *value;
 };
 
+/* The choice keys, in the order of their choices in keys.c. */
+enum latency_want { LATENCY_AUTO, LATENCY_EMULATED, LATENCY_OFF };
+enum bound { BOUND_NONE, BOUND_LOCAL, BOUND_REMOTE };
+enum objective_id { OBJ_CONVERGENCE, OBJ_COST, OBJ_WORK };
+
+/* A sysctl of a variant: one value, strings owned by its settings. */
+struct sysctl_setting {
+	const char *key;		/* "sysctl.scan_delay_ms" */
+	const char *value;
+};
+
 /*
  * A concrete variant after inheritance and sweep expansion: every key has
  * exactly one value. It remembers which section it came from and, for a
- * sweep, which point it is.
+ * sweep, which point it is. settings[] is the text as written (with line
+ * numbers); the fields below are the same read through the key table, one
+ * per key.
  */
 struct variant {
 	char name[EXP_NAME_MAX * 2];
@@ -47,6 +66,25 @@ struct variant {
 	int n_settings;
 	struct sweep_point sweep[EXP_MAX_SWEEP];
 	int n_sweep;
+
+	char *description;
+	struct bnb_topology topo;	/* nodes, cpus, mem, distance */
+	bool hmat;
+	enum vm_accel accel;
+	enum latency_want latency;
+	struct argv plugin_opts;	/* K=V words */
+	char *kernel;			/* "default" or a path */
+	char *append;
+	bool balancing;
+	char *workload;
+	int repetitions;
+	int interval_ms;
+	int window_hints;
+	int time_limit;			/* seconds */
+	enum bound bound;
+	struct scan_scale scale_scan;
+	struct sysctl_setting sysctls[EXP_MAX_SETTINGS];
+	int n_sysctls;
 };
 
 struct experiment {
@@ -57,6 +95,9 @@ struct experiment {
 	int n_sections;
 	struct variant *variants;
 	int n_variants;
+
+	/* keys of [global] alone */
+	enum objective_id objective;
 };
 
 /*
@@ -67,15 +108,14 @@ int experiment_load(const char *path, struct experiment *exp,
 		    char *err, size_t errlen);
 void experiment_free(struct experiment *exp);
 
-/* Value of KEY in V (after inheritance), or NULL when unset. */
-const char *variant_get(const struct variant *v, const char *key);
-const char *experiment_global(const struct experiment *exp, const char *key);
 const struct variant *experiment_variant(const struct experiment *exp,
 					 const char *name);
-int variant_repetitions(const struct variant *v);
 
 /* Split "a,b,c" or "start:end:step" into values; returns count or -1. */
 int sweep_values(const char *spec, char ***values, char *err, size_t errlen);
 void sweep_values_free(char **values, int n);
+/* The numbers of a range "start:end:step" (at most EXP_MAX_SWEEP values). */
+int sweep_range(const char *spec, long long *start, long long *end, long long *step,
+		char *err, size_t errlen);
 
 #endif

@@ -125,19 +125,19 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 	if (calibrate)	/* the plugin delays nothing until its map is verified */
 		fprintf(f, "bnb-plugin-calib >/dev/null 2>&1 || { echo '%s'; exit %d; }\n",
 			WL_CALIB_MARK, CALIB_EXIT);
-	for (i = 0; i < v->n_settings; i++) {
+	for (i = 0; i < v->n_sysctls; i++) {
 		struct sysctl_target t;
 
-		if (sysctl_target(v->settings[i].key, &t))
+		if (sysctl_target(v->sysctls[i].key, &t))
 			continue;
 		/* key and value were checked to be plain tokens by keys.c */
-		fprintf(f, "bnb_set %s %s '%s' || exit %d\n", t.sysctl, v->settings[i].value,
+		fprintf(f, "bnb_set %s %s '%s' || exit %d\n", t.sysctl, v->sysctls[i].value,
 			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
 	}
 	if (sp && sp->scale.mode != SCALE_OFF)
 		scale_tunables(f, sp);
 	fprintf(f, "mkdir -p /tmp\n( %s\n) 2>/tmp/bnb-stderr\nrc=$?\n"
-		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", variant_get(v, "workload"));
+		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", v->workload);
 	fclose(f);
 	return buf;
 }

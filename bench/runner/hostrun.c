@@ -38,7 +38,7 @@ static double logged_rate(const char *log)
 	return wl_thread_rate(&s);
 }
 
-static double run_host(const struct host_cmd *c, const char *log, long time_limit,
+static double run_host(const struct host_cmd *c, const char *log, int time_limit,
 		       char *why, size_t whylen)
 {
 	char tmp[PATH_MAX + 128];
@@ -62,7 +62,7 @@ static double run_host(const struct host_cmd *c, const char *log, long time_limi
 	rate = logged_rate(tmp);
 	rename(tmp, log);
 	if (killed)
-		snprintf(why, whylen, "host run of '%s' took over %ld s", c->line, time_limit);
+		snprintf(why, whylen, "host run of '%s' took over %d s", c->line, time_limit);
 	else if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		snprintf(why, whylen, "host run of '%s' failed (see host/ in the results)", c->line);
 	else if (isnan(rate))
@@ -72,7 +72,7 @@ static double run_host(const struct host_cmd *c, const char *log, long time_limi
 	return NAN;
 }
 
-double host_rate(const char *dir, const struct variant *v, long time_limit,
+double host_rate(const char *dir, const struct variant *v, int time_limit,
 		 char *line, size_t linelen, char *why, size_t whylen)
 {
 	char bindir[PATH_MAX], log[PATH_MAX + 64];
@@ -80,7 +80,7 @@ double host_rate(const char *dir, const struct variant *v, long time_limit,
 	double rate;
 
 	root_path(bindir, sizeof(bindir), "build/guest/bin");
-	if (host_cmd_build(variant_get(v, "workload"), bindir, &c, why, whylen))
+	if (host_cmd_build(v->workload, bindir, &c, why, whylen))
 		return NAN;
 	snprintf(line, linelen, "%s", c.line);
 	snprintf(log, sizeof(log), "%s/host", dir);

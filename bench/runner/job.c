@@ -8,11 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,7 +20,6 @@
 #include "runner.h"
 #include "wlout.h"
 
-#define MAX_ARGS 64
 #define PROGRESS_EVERY_S 10
 #define WATCHDOG_SLACK_S 60	/* beyond the launcher's own --timeout */
 #define COLLECT_GRACE_S 15
@@ -51,31 +48,6 @@ double runner_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-struct argv {
-	char *v[MAX_ARGS];
-	int n;
-};
-
-static void arg(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void arg(struct argv *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->n >= MAX_ARGS - 1)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&a->v[a->n], fmt, ap) >= 0)
-		a->n++;
-	va_end(ap);
-	a->v[a->n] = NULL;
-}
-
-static void argv_free(struct argv *a)
-{
-	while (a->n)
-		free(a->v[--a->n]);
-}
-
 pid_t runner_spawn(char *const argv[], const char *log)
 {
 	pid_t pid = fork();
@@ -97,50 +69,54 @@ pid_t runner_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
-static void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-		    const struct scan_plan *sp, const char *tmp, const char *rundir)
+void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+	     const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
-	char *opts, *opt, *save = NULL;
+	char text[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64];
+	int i;
 
-	arg(a, "%s", p->vm);
-	arg(a, "--kernel=%s", p->kernel);
-	arg(a, "--initrd=%s", p->initrd);
-	arg(a, "--nodes=%s", variant_get(v, "nodes"));
-	arg(a, "--cpus=%s", variant_get(v, "cpus"));
-	arg(a, "--mem=%s", variant_get(v, "mem"));
-	arg(a, "--distance=%s", variant_get(v, "distance"));
-	arg(a, "%s", strcmp(variant_get(v, "hmat"), "on") ? "--no-hmat" : "--hmat");
-	arg(a, "--balancing=%s", variant_get(v, "balancing"));
-	arg(a, "--accel=%s", variant_get(v, "accel"));
-	arg(a, "--timeout=%ld", p->time_limit);
-	arg(a, "--run-dir=%s", tmp);
-	arg(a, "--agent-socket=%s/agent.sock", tmp);
-	if (*variant_get(v, "append"))
-		arg(a, "--append=%s", variant_get(v, "append"));
+	argv_add(a, "%s", p->vm);
+	argv_add(a, "--kernel=%s", p->kernel);
+	argv_add(a, "--initrd=%s", p->initrd);
+	argv_add(a, "--nodes=%d", v->topo.nodes);
+	topo_format_cpus(&v->topo, text, sizeof(text));
+	argv_add(a, "--cpus=%s", text);
+	topo_format_mem(&v->topo, text, sizeof(text));
+	argv_add(a, "--mem=%s", text);
+	topo_format_distance(&v->topo, text, sizeof(text));
+	argv_add(a, "--distance=%s", text);
+	argv_add(a, "%s", v->hmat ? "--hmat" : "--no-hmat");
+	argv_add(a, "--balancing=%s", v->balancing ? "on" : "off");
+	argv_add(a, "--accel=%s", v->accel == ACCEL_KVM ? "kvm" : "tcg");
+	argv_add(a, "--timeout=%d", p->time_limit);
+	argv_add(a, "--run-dir=%s", tmp);
+	argv_add(a, "--agent-socket=%s/agent.sock", tmp);
+	if (*v->append)
+		argv_add(a, "--append=%s", v->append);
 	if (p->plugin[0]) {
-		arg(a, "--plugin=%s", p->plugin);
-		arg(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
-		opts = strdup(variant_get(v, "plugin_opts"));
-		for (opt = strtok_r(opts, " \t", &save); opt; opt = strtok_r(NULL, " \t", &save))
-			arg(a, "--plugin-opt=%s", opt);
-		free(opts);
+		argv_add(a, "--plugin=%s", p->plugin);
+		argv_add(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
+		for (i = 0; i < v->plugin_opts.n; i++)
+			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
-	arg(a, "--");
-	a->v[a->n++] = guest_command(v, p->plugin[0], sp);
-	a->v[a->n] = NULL;
+	argv_add(a, "--");
+	argv_take(a, guest_command(v, p->plugin[0], sp));
 }
 
-static void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-			 const char *tmp, const char *rundir)
+void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+		  const char *tmp, const char *rundir)
 {
-	arg(a, "%s", p->collect);
-	arg(a, "--socket=%s/agent.sock", tmp);
-	arg(a, "--out=%s", rundir);
-	arg(a, "--interval-ms=%s", variant_get(v, "interval_ms"));
-	arg(a, "--window-hints=%s", variant_get(v, "window_hints"));
-	arg(a, "--distance=%s", variant_get(v, "distance"));
+	char dist[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64];
+
+	topo_format_distance(&v->topo, dist, sizeof(dist));
+	argv_add(a, "%s", p->collect);
+	argv_add(a, "--socket=%s/agent.sock", tmp);
+	argv_add(a, "--out=%s", rundir);
+	argv_add(a, "--interval-ms=%d", v->interval_ms);
+	argv_add(a, "--window-hints=%d", v->window_hints);
+	argv_add(a, "--distance=%s", dist);
 	if (p->plugin[0])
-		arg(a, "--plugin-shm=%s/plugin.shm", rundir);
+		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);
 }
 
 struct status {
@@ -232,17 +208,11 @@ static void stop_collector(pid_t pid)
 	runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
 }
 
-static const char *const vm_exit_reasons[] = {
-	[0] = "", [1] = "workload exited non-zero", [2] = "launcher usage error",
-	[3] = "guest timeout or hang", [4] = "kernel panic/oops/BUG",
-	[5] = "QEMU could not run",
-};
-
-static void judge(const char *rundir, int vm_status, bool killed, struct status *s)
+static void judge(const char *rundir, int wstatus, bool killed, struct status *s)
 {
 	char path[PATH_MAX * 2];
 	struct wl_summary wl;
-	int code = WIFEXITED(vm_status) ? WEXITSTATUS(vm_status) : -1;
+	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 
 	s->vm_exit = code;
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
@@ -257,10 +227,11 @@ static void judge(const char *rundir, int vm_status, bool killed, struct status 
 		snprintf(s->reason, sizeof(s->reason), "plugin map check (bnb-plugin-calib) failed in the guest");
 	} else if (wl.sysctl_error[0]) {
 		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
-	} else if (code < 0 || code > 5) {
-		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", vm_status);
-	} else if (code) {
-		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)", vm_exit_reasons[code], code);
+	} else if (code < 0 || code >= VM_N_STATUS) {
+		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", wstatus);
+	} else if (code != VM_OK) {
+		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)", vm_status_meaning(code),
+			 code);
 	} else if (!wl.found || !wl.ok) {
 		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
 	} else {
@@ -287,22 +258,6 @@ static void keep_vm_files(const char *tmp, const char *rundir)
 	snprintf(from, sizeof(from), "%s/out.log", rundir);
 	snprintf(to, sizeof(to), "%s/workload.csv", rundir);
 	wl_extract_csv(from, to);
-}
-
-static int mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 static void remove_tmp(const char *tmp)
@@ -338,7 +293,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
 	pid_t vm_pid, col_pid;
 	bool killed = false;
-	int vm_status;
+	int wstatus;
 
 	if (!mkdtemp(tmp)) {
 		snprintf(s->reason, sizeof(s->reason), "mkdtemp: %s", strerror(errno));
@@ -350,12 +305,12 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	col_pid = runner_spawn(col.v, log);
 	snprintf(log, sizeof(log), "%s/vm.log", rundir);
 	vm_pid = runner_spawn(vm.v, log);
-	vm_status = runner_wait(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
+	wstatus = runner_wait(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
 			       rundir, &killed);
 	stop_collector(col_pid);
 	keep_vm_files(tmp, rundir);
 	remove_tmp(tmp);
-	judge(rundir, vm_status, killed, s);
+	judge(rundir, wstatus, killed, s);
 	if (p->plugin[0]) {
 		char shm[PATH_MAX * 2];
 
@@ -371,10 +326,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 static int plan_scan(const struct variant *v, struct scan_plan *sp, double rate,
 		     const char *free_line, const char *host_why, char *why, size_t whylen)
 {
-	if (scan_scale_parse(variant_get(v, "scale_scan"), &sp->scale)) {
-		snprintf(why, whylen, "bad scale_scan '%s'", variant_get(v, "scale_scan"));
-		return -1;
-	}
+	sp->scale = v->scale_scan;
 	sp->host_rate = rate;
 	sp->free_line = free_line;
 	if (sp->scale.mode != SCALE_AUTO || !isnan(rate))
@@ -394,7 +346,7 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	double start = runner_now();
 
 	snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
-	if (!v || mkdirs(rundir)) {
+	if (!v || mkdir_p(rundir, 0755)) {
 		fprintf(stderr, "bnb-run: cannot create %s (variant %s)\n", rundir, j->variant);
 		return 1;
 	}

@@ -1,66 +1,195 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The experiment key table. Every key an experiment file may use is here,
- * with its type, bounds and default; the parser validates each key=value
- * against it as it reads, so errors point at the line that is wrong.
+ * The experiment key table. Every key an experiment file may use is a row
+ * here: its type, the field of struct variant (or struct experiment) it
+ * fills, bounds, default and help. The parser checks each key = value
+ * against its row as it reads, so errors point at the line that is wrong,
+ * and fills the typed fields once a variant is complete.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dilation.h"
+#include "experiment.h"
 #include "keys.h"
+#include "lib/err.h"
+#include "lib/topo_opt.h"
+#include "lib/parse.h"
+#include "lib/util.h"
+#include "plugin/args.h"
 
-static const struct key_def keys[] = {
-	{ "description", KT_TEXT, 0, 0, NULL, "", false,
-	  "free text shown in the report" },
-	{ "nodes", KT_INT, 1, 64, NULL, "2", false, "guest NUMA nodes" },
-	{ "cpus", KT_INTLIST, 1, 64, NULL, "1", false,
-	  "vCPUs per node: one number or one per node" },
-	{ "mem", KT_SIZELIST, 2, 65536, NULL, "512M", false,
-	  "memory per node (M or G): one size or one per node" },
-	{ "distance", KT_MATRIX, 10, 255, NULL, NULL, false,
-	  "SLIT distance matrix, rows split by ';' (default 10 local, 20 remote)" },
-	{ "hmat", KT_CHOICE, 0, 0, "on|off", "on", false,
-	  "HMAT latency/bandwidth tables from the distances" },
-	{ "accel", KT_CHOICE, 0, 0, "tcg|kvm", "tcg", false,
-	  "QEMU accelerator" },
-	{ "latency", KT_CHOICE, 0, 0, "auto|emulated|off", "auto", false,
-	  "emulated remote latency via the TCG plugin (auto: when built)" },
-	{ "plugin_opts", KT_TEXT, 0, 0, NULL, "", false,
-	  "extra K=V plugin options, space separated" },
-	{ "kernel", KT_KERNEL, 0, 0, NULL, "default", false,
-	  "'default' (the cached patched build) or a bzImage path" },
-	{ "append", KT_TEXT, 0, 0, NULL, "", false,
-	  "extra kernel command line" },
-	{ "balancing", KT_CHOICE, 0, 0, "on|off", "on", false,
-	  "automatic NUMA balancing at boot" },
-	{ "workload", KT_TEXT, 0, 0, NULL, NULL, false,
-	  "guest command (required), e.g. stream --placement misplaced" },
-	{ "repetitions", KT_INT, 1, 1000, NULL, "3", false,
-	  "runs per variant, each in a fresh guest" },
-	{ "interval_ms", KT_INT, 10, 60000, NULL, "100", false,
-	  "collector sample interval" },
-	{ "window_hints", KT_INT, 1, 100000000, NULL, "10000", false,
-	  "hinting faults in the convergence window" },
-	{ "time_limit", KT_INT, 5, 86400, NULL, "300", false,
-	  "seconds one run may take, boot included" },
-	{ "bound", KT_CHOICE, 0, 0, "none|local|remote", "none", false,
-	  "this variant is a hand-bound reference drawn on rate plots" },
-	{ "scale_scan", KT_SCALE, 0, 0, NULL, "off", false,
-	  "multiply scan_delay_ms, scan_period_min_ms and scan_period_max_ms by the "
-	  "time dilation: off, auto (measured per run) or a factor" },
-	{ "objective", KT_CHOICE, 0, 0, "convergence|cost|work", "convergence",
-	  true, "what the sweep report optimises" },
-	{ SYSCTL_PREFIX "*", KT_SYSCTL, 0, 0, NULL, NULL, false,
-	  "sysctl to set before the workload; a list a,b,c or range start:end:step sweeps it" },
+/* The plugin arguments the runner derives itself. */
+static const char *const plugin_owned[] = { "nodes", "cpus", "mem_mib", "dist", "shm" };
+
+static int plugin_opt_word(const char *w, char *err, size_t errlen)
+{
+	size_t i, klen = strcspn(w, "=");
+
+	if (!w[klen] || !klen || strchr(w, ','))
+		return errf(err, errlen, "'%s' is not KEY=VALUE without commas", w);
+	for (i = 0; i < ARRAY_SIZE(plugin_owned); i++)
+		if (strlen(plugin_owned[i]) == klen && !strncmp(w, plugin_owned[i], klen))
+			return errf(err, errlen, "'%s': the runner sets %s itself", w,
+				    plugin_owned[i]);
+	return 0;
+}
+
+/*
+ * Space separated K=V words, checked by the plugin's own parser (behind a
+ * stand-in topology), so a typo fails here and not in every run.
+ */
+static int parse_plugin_opts(const struct opt_def *o, const char *value, void *field,
+			     char *err, size_t errlen)
+{
+	struct argv words = { 0 };
+	struct bnb_plugin_args pa;
+	char *copy = strdup(value), *w, *save = NULL;
+	int rc = 0;
+
+	argv_add(&words, "nodes=1");
+	argv_add(&words, "cpus=1");
+	argv_add(&words, "mem_mib=2");
+	argv_add(&words, "dist=10");
+	for (w = strtok_r(copy, " \t", &save); w && !rc; w = strtok_r(NULL, " \t", &save)) {
+		rc = plugin_opt_word(w, err, errlen);
+		argv_add(&words, "%s", w);
+	}
+	free(copy);
+	if (!rc && bnb_args_parse(&pa, words.n, words.v, err, errlen)) {
+		const char *why = strncmp(err, "bnb-plugin: ", 12) ? err : err + 12;
+
+		rc = errf(err, errlen, "%s", why);
+	}
+	if (!rc && field) {
+		argv_free(field);
+		for (int i = 4; i < words.n; i++)
+			argv_add(field, "%s", words.v[i]);
+	}
+	argv_free(&words);
+	return rc;
+}
+
+static void free_argv(void *field)
+{
+	argv_free(field);
+}
+
+static int parse_scale(const struct opt_def *o, const char *value, void *field,
+		       char *err, size_t errlen)
+{
+	struct scan_scale s;
+
+	if (scan_scale_parse(value, &s))
+		return errf(err, errlen, "'%s' is not off, auto or a factor 0.001..%g",
+			    value, SCALE_FACTOR_MAX);
+	if (field)
+		*(struct scan_scale *)field = s;
+	return 0;
+}
+
+/* Sysctl values reach a guest shell: plain tokens only. */
+static bool plain_token(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+			return false;
+	return true;
+}
+
+/* A value, a list a,b,c or a range start:end:step; the variant's sysctls
+ * are gathered from its settings, so this row only checks. */
+static int parse_sysctl(const struct opt_def *o, const char *value, void *field,
+			char *err, size_t errlen)
+{
+	char buf[1024], *items[EXP_MAX_SWEEP + 1];
+	long long a, b, step;
+	int n, i;
+
+	if (strchr(value, ':'))
+		return sweep_range(value, &a, &b, &step, err, errlen);
+	if (snprintf(buf, sizeof(buf), "%s", value) >= (int)sizeof(buf))
+		return errf(err, errlen, "value too long");
+	n = split_list(buf, ',', items, EXP_MAX_SWEEP + 1);
+	for (i = 0; i < n && plain_token(items[i]); i++)
+		;
+	if (n < 0 || i < n)
+		return errf(err, errlen, "bad value '%s' (want a value, a list a,b,c or a range "
+			    "start:end:step; letters, digits, - _ . only)", value);
+	return 0;
+}
+
+#define V(f) OPT_FIELD(struct variant, f)
+#define E(f) OPT_FIELD(struct experiment, f)
+
+static const struct opt_def keys[] = {
+	{ "description", OPT_STR, V(description), .def = "", .scope = KS_VARIANT,
+	  .help = "free text shown in the report" },
+	/* one field for the four, read in this order: nodes sets the count */
+	{ "nodes", OPT_FUNC, V(topo), .parse = topo_opt_nodes, .metavar = "1..64", .def = "2",
+	  .scope = KS_VARIANT, .help = "guest NUMA nodes" },
+	{ "cpus", OPT_FUNC, V(topo), .parse = topo_opt_cpus, .metavar = "N[,N...]", .def = "1",
+	  .scope = KS_VARIANT, .help = "vCPUs per node: one number for every node, or one per node" },
+	{ "mem", OPT_FUNC, V(topo), .parse = topo_opt_mem, .metavar = "SIZE[,SIZE...]",
+	  .def = "512M", .scope = KS_VARIANT,
+	  .help = "memory per node in 2 MiB multiples (512M, 1G; a bare number is bytes): "
+		  "one size for every node, or one per node" },
+	{ "distance", OPT_FUNC, V(topo), .parse = topo_opt_distance, .metavar = "MATRIX",
+	  .scope = KS_VARIANT,
+	  .help = "SLIT distances, rows split by ';': 10,20;20,10 (default 10 local, 20 remote)" },
+	{ "hmat", OPT_BOOL, V(hmat), .def = "on", .scope = KS_VARIANT,
+	  .help = "HMAT latency/bandwidth tables from the distances" },
+	{ "accel", OPT_CHOICE, V(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
+	  .scope = KS_VARIANT, .help = "QEMU accelerator" },
+	{ "latency", OPT_CHOICE, V(latency), .choices = "auto|emulated|off", .def = "auto",
+	  .scope = KS_VARIANT,
+	  .help = "emulated remote latency through the TCG plugin (auto: when it is built and "
+		  "accel=tcg)" },
+	{ "plugin_opts", OPT_FUNC, V(plugin_opts), .parse = parse_plugin_opts, .free = free_argv,
+	  .metavar = "K=V ...", .def = "", .scope = KS_VARIANT,
+	  .help = "more plugin options, space separated (bench/plugin/README.md), checked "
+		  "against the plugin's own table" },
+	{ "kernel", OPT_STR, V(kernel), .flags = OPTF_NONEMPTY, .metavar = "default|PATH",
+	  .def = "default", .scope = KS_VARIANT,
+	  .help = "'default' is the cached patched build; or a bzImage (relative to the "
+		  "experiment file), for kernel A vs B" },
+	{ "append", OPT_STR, V(append), .def = "", .scope = KS_VARIANT,
+	  .help = "extra kernel command line" },
+	{ "balancing", OPT_BOOL, V(balancing), .def = "on", .scope = KS_VARIANT,
+	  .help = "automatic NUMA balancing at boot (numa_balancing=)" },
+	{ "workload", OPT_STR, V(workload), .flags = OPTF_NONEMPTY | OPTF_REQUIRED,
+	  .metavar = "COMMAND", .scope = KS_VARIANT,
+	  .help = "the guest command (required), e.g. stream --placement misplaced" },
+	{ "repetitions", OPT_INT, V(repetitions), .min = 1, .max = 1000, .def = "3",
+	  .scope = KS_VARIANT, .help = "runs per variant, each in a fresh guest" },
+	{ "interval_ms", OPT_INT, V(interval_ms), .min = 10, .max = 60000, .def = "100",
+	  .scope = KS_VARIANT, .help = "collector sample interval" },
+	{ "window_hints", OPT_INT, V(window_hints), .min = 1, .max = 100000000, .def = "10000",
+	  .scope = KS_VARIANT, .help = "hinting faults in the convergence window" },
+	{ "time_limit", OPT_INT, V(time_limit), .min = 5, .max = 86400, .def = "300",
+	  .scope = KS_VARIANT, .help = "seconds one run may take, boot included" },
+	{ "bound", OPT_CHOICE, V(bound), .choices = "none|local|remote", .def = "none",
+	  .scope = KS_VARIANT,
+	  .help = "this variant is a hand-bound reference: its mean rate is drawn as a line "
+		  "on rate plots" },
+	{ "scale_scan", OPT_FUNC, V(scale_scan), .parse = parse_scale, .metavar = "off|auto|X",
+	  .def = "off", .scope = KS_VARIANT,
+	  .help = "multiply scan_delay_ms, scan_period_min_ms and scan_period_max_ms by the "
+		  "time dilation: off, auto (measured per run) or a factor" },
+	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work",
+	  .def = "convergence", .scope = KS_EXPERIMENT,
+	  .help = "([global] only) what the sweep report optimises" },
+	{ SYSCTL_PREFIX "*", OPT_FUNC, 0, .parse = parse_sysctl, .flags = OPTF_PREFIX,
+	  .metavar = "V|a,b,c|start:end:step", .scope = KS_VARIANT,
+	  .help = "a sysctl to set before the workload (sysctl.scan_period_min_ms, "
+		  "sysctl.vm.zone_reclaim_mode); a list or a range sweeps it" },
 };
 
-const struct key_def *key_table(size_t *n)
+const struct opt_def *key_table(size_t *n)
 {
-	*n = sizeof(keys) / sizeof(keys[0]);
+	*n = ARRAY_SIZE(keys);
 	return keys;
 }
 
@@ -75,210 +204,22 @@ static bool sysctl_name_ok(const char *name)
 	return true;
 }
 
-const struct key_def *key_lookup(const char *key)
+const struct opt_def *key_lookup(const char *key)
 {
-	size_t n, i;
-
-	if (!strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)))
-		return sysctl_name_ok(key + strlen(SYSCTL_PREFIX)) ?
-			&keys[sizeof(keys) / sizeof(keys[0]) - 1] : NULL;
-	key_table(&n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(keys[i].name, key))
-			return &keys[i];
-	return NULL;
+	if (!strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)) &&
+	    !sysctl_name_ok(key + strlen(SYSCTL_PREFIX)))
+		return NULL;
+	return opt_find(keys, ARRAY_SIZE(keys), key);
 }
 
-int parse_long(const char *s, long min, long max, long *out)
+void keys_usage(FILE *f)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	opt_usage(f, keys, ARRAY_SIZE(keys), "");
 }
 
-int parse_size_mib(const char *s, long *mib)
+void keys_markdown(FILE *f)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || v <= 0)
-		return -1;
-	if ((end[0] == 'M' || end[0] == 'm') && !end[1])
-		*mib = v;
-	else if ((end[0] == 'G' || end[0] == 'g') && !end[1] && v <= 1024)
-		*mib = v * 1024;
-	else
-		return -1;
-	return 0;
-}
-
-int count_list(const char *s, char sep)
-{
-	int n = 1;
-
-	for (; *s; s++)
-		n += *s == sep;
-	return n;
-}
-
-/* Apply CHECK to every SEP-separated item of VALUE. */
-static int each_item(const char *value, char sep,
-		     int (*check)(const char *item, const struct key_def *def),
-		     const struct key_def *def)
-{
-	char buf[1024], *item, *save = NULL, seps[2] = { sep, 0 };
-
-	if (strlen(value) >= sizeof(buf) || !*value || value[strlen(value) - 1] == sep ||
-	    value[0] == sep || strstr(value, (char[]){ sep, sep, 0 }))
-		return -1;
-	strcpy(buf, value);
-	for (item = strtok_r(buf, seps, &save); item; item = strtok_r(NULL, seps, &save))
-		if (check(item, def))
-			return -1;
-	return 0;
-}
-
-static int check_int(const char *item, const struct key_def *def)
-{
-	long v;
-
-	return parse_long(item, def->min, def->max, &v);
-}
-
-static int check_size(const char *item, const struct key_def *def)
-{
-	long mib;
-
-	if (parse_size_mib(item, &mib) || mib < def->min || mib > def->max)
-		return -1;
-	return mib % 2 ? -1 : 0;	/* the launcher wants 2 MiB multiples */
-}
-
-static int check_row(const char *row, const struct key_def *def)
-{
-	return each_item(row, ',', check_int, def);
-}
-
-static int check_matrix(const char *value, const struct key_def *def)
-{
-	int rows = count_list(value, ';');
-
-	if (each_item(value, ';', check_row, def))
-		return -1;
-	/* square: rows * rows numbers in all */
-	return count_list(value, ',') + count_list(value, ';') - 1 == rows * rows ? 0 : -1;
-}
-
-static int check_choice(const char *value, const char *choices)
-{
-	size_t len = strlen(value);
-	const char *p = choices;
-
-	while (p) {
-		if (!strncmp(p, value, len) && (p[len] == '|' || !p[len]))
-			return len ? 0 : -1;
-		p = strchr(p, '|');
-		p = p ? p + 1 : NULL;
-	}
-	return -1;
-}
-
-/* Sysctl values reach a guest shell: allow only plain tokens. */
-static int check_token(const char *item, const struct key_def *def)
-{
-	if (!*item)
-		return -1;
-	for (; *item; item++)
-		if (!isalnum((unsigned char)*item) && !strchr("-_.", *item))
-			return -1;
-	return 0;
-}
-
-static int check_sysctl(const char *value, char *why, size_t whylen)
-{
-	long a, b, step;
-
-	if (strchr(value, ':')) {
-		if (sscanf(value, "%ld:%ld:%ld", &a, &b, &step) != 3 ||
-		    count_list(value, ':') != 3 || step <= 0 || b < a) {
-			snprintf(why, whylen, "bad range '%s' (want start:end:step, start <= end, step > 0)", value);
-			return -1;
-		}
-		if ((b - a) / step + 1 > 64) {
-			snprintf(why, whylen, "range '%s' has more than 64 values", value);
-			return -1;
-		}
-		return 0;
-	}
-	if (each_item(value, ',', check_token, NULL)) {
-		snprintf(why, whylen, "bad value '%s' (want a value, a list a,b,c or a range start:end:step; letters, digits, - _ . only)", value);
-		return -1;
-	}
-	return 0;
-}
-
-int key_validate(const struct key_def *def, const char *key,
-		 const char *value, char *why, size_t whylen)
-{
-	switch (def->type) {
-	case KT_INT:
-		if (!check_int(value, def))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want an integer %ld..%ld)",
-			 value, def->min, def->max);
-		return -1;
-	case KT_CHOICE:
-		if (!check_choice(value, def->choices))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want one of %s)", value, def->choices);
-		return -1;
-	case KT_TEXT:
-		return 0;
-	case KT_INTLIST:
-		if (!each_item(value, ',', check_int, def))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want integers %ld..%ld, comma separated)",
-			 value, def->min, def->max);
-		return -1;
-	case KT_SIZELIST:
-		if (!each_item(value, ',', check_size, def))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want sizes like 512M or 1G, even MiB, comma separated)",
-			 value);
-		return -1;
-	case KT_MATRIX:
-		if (!check_matrix(value, def))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want a square matrix of integers %ld..%ld, rows split by ';')",
-			 value, def->min, def->max);
-		return -1;
-	case KT_KERNEL:
-		if (*value)
-			return 0;
-		snprintf(why, whylen, "empty value (want 'default' or a bzImage path)");
-		return -1;
-	case KT_SYSCTL:
-		return check_sysctl(value, why, whylen);
-	case KT_SCALE: {
-		struct scan_scale sc;
-
-		if (!scan_scale_parse(value, &sc))
-			return 0;
-		snprintf(why, whylen, "bad value '%s' (want off, auto or a factor 0.001..%g)",
-			 value, SCALE_FACTOR_MAX);
-		return -1;
-	}
-	}
-	snprintf(why, whylen, "internal: no validator for %s", key);
-	return -1;
+	opt_markdown(f, keys, ARRAY_SIZE(keys), "", "key");
 }
 
 /* Scan tunables that 6.1 moved to debugfs; the series adds sysctls back. */
@@ -290,7 +231,7 @@ static const char *const debugfs_tunables[] = {
 
 int sysctl_target(const char *key, struct sysctl_target *t)
 {
-	static char paths[4][96];
+	static char paths[ARRAY_SIZE(debugfs_tunables)][96];
 	const char *name = key + strlen(SYSCTL_PREFIX);
 	size_t i;
 
@@ -302,7 +243,7 @@ int sysctl_target(const char *key, struct sysctl_target *t)
 		return 0;
 	}
 	snprintf(t->sysctl, sizeof(t->sysctl), "kernel.numa_balancing_%s", name);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < ARRAY_SIZE(debugfs_tunables); i++) {
 		if (strcmp(name, debugfs_tunables[i]))
 			continue;
 		snprintf(paths[i], sizeof(paths[i]), DEBUGFS_NUMA "%s", name);

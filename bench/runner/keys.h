@@ -1,47 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The keys an experiment file may use: one table, one validator per type. */
+/*
+ * The experiment keys: one table of lib/opt.h rows (keys.c) drives
+ * parsing, validation, `bnb-run --help` and the key table in
+ * bench/runner/README.md (test_runner_keys checks them against each
+ * other). Each row fills one typed field of struct variant, or of struct
+ * experiment for keys that belong to [global] alone, so the run path reads
+ * v->time_limit, never a string. docs/HACKING.md says how to add a key.
+ */
 #ifndef BNB_KEYS_H
 #define BNB_KEYS_H
 
-#include <stdbool.h>
-#include <stddef.h>
+#include <stdio.h>
 
-enum key_type {
-	KT_INT,		/* decimal integer within [min, max] */
-	KT_CHOICE,	/* one word of choices, '|' separated */
-	KT_TEXT,	/* free text (commands, descriptions) */
-	KT_INTLIST,	/* "1" or "1,2,..." */
-	KT_SIZELIST,	/* "512M" or "512M,1G" */
-	KT_MATRIX,	/* "10,20;20,10" */
-	KT_KERNEL,	/* "default" or a path to a bzImage */
-	KT_SYSCTL,	/* a value, a list "a,b" or a range "start:end:step" */
-	KT_SCALE,	/* "off", "auto" or a positive factor */
-};
+#include "lib/opt.h"
 
-struct key_def {
-	const char *name;
-	enum key_type type;
-	long min, max;
-	const char *choices;
-	const char *def;	/* default, NULL = required or unset */
-	bool global_only;
-	const char *help;
+/* Where a key may be set: opt_def.scope. */
+enum key_scope {
+	KS_VARIANT = 1,		/* [global] or a variant section; fills struct variant */
+	KS_EXPERIMENT = 2,	/* [global] only; fills struct experiment */
 };
 
 #define SYSCTL_PREFIX "sysctl."
 
-/* Definition of KEY (sysctl.* keys share one entry), or NULL if unknown. */
-const struct key_def *key_lookup(const char *key);
-const struct key_def *key_table(size_t *n);
+const struct opt_def *key_table(size_t *n);
+/* The row for KEY (sysctl.* keys share one row), or NULL. */
+const struct opt_def *key_lookup(const char *key);
 
-/* Check VALUE against DEF; on error writes why (without file/line). */
-int key_validate(const struct key_def *def, const char *key,
-		 const char *value, char *why, size_t whylen);
-
-/* Parse helpers shared with the run path. */
-int parse_long(const char *s, long min, long max, long *out);
-int parse_size_mib(const char *s, long *mib);
-int count_list(const char *s, char sep);
+/* `bnb-run --help`'s list of keys, and the README's table. */
+void keys_usage(FILE *f);
+void keys_markdown(FILE *f);
 
 /*
  * Where a sysctl key is written in the guest: SYSCTL is the dotted name

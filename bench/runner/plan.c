@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "keys.h"
 #include "runner.h"
 
@@ -40,27 +41,21 @@ static int resolve_kernel(const char *value, const char *basedir, char *out, siz
 {
 	if (!strcmp(value, "default"))
 		root_path(out, len, "build/kernel/bzImage");
-	else if (value[0] == '/')
-		snprintf(out, len, "%s", value);
-	else
-		snprintf(out, len, "%s/%s", basedir, value);
+	else if (path_join(out, len, basedir, value))
+		return errf(why, whylen, "kernel path '%s' is too long", value);
 	return need(out, "kernel", why, whylen);
 }
 
 static int resolve_latency(const struct variant *v, struct run_plan *p,
 			   char *why, size_t whylen)
 {
-	const char *want = variant_get(v, "latency");
-	bool tcg = !strcmp(variant_get(v, "accel"), "tcg");
+	bool tcg = v->accel == ACCEL_TCG;
 
+	/* latency=emulated with accel=kvm is refused when the file is read */
 	root_path(p->plugin, sizeof(p->plugin), "build/bin/bnb-plugin.so");
-	if (!strcmp(want, "emulated") && !tcg) {
-		snprintf(why, whylen, "latency=emulated needs accel=tcg (plugins are TCG only)");
+	if (v->latency == LATENCY_EMULATED && need(p->plugin, "latency plugin", why, whylen))
 		return -1;
-	}
-	if (!strcmp(want, "emulated") && need(p->plugin, "latency plugin", why, whylen))
-		return -1;
-	if (strcmp(want, "off") && tcg && !access(p->plugin, R_OK)) {
+	if (v->latency != LATENCY_OFF && tcg && !access(p->plugin, R_OK)) {
 		p->latency = "emulated";
 		return 0;
 	}
@@ -73,11 +68,11 @@ int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen)
 {
 	memset(p, 0, sizeof(*p));
-	parse_long(variant_get(v, "time_limit"), 1, 86400, &p->time_limit);
+	p->time_limit = v->time_limit;
 	root_path(p->initrd, sizeof(p->initrd), "build/guest/initramfs.cpio");
 	root_path(p->vm, sizeof(p->vm), "build/bin/bnb-vm");
 	root_path(p->collect, sizeof(p->collect), "build/bin/bnb-collect");
-	if (resolve_kernel(variant_get(v, "kernel"), basedir, p->kernel, sizeof(p->kernel),
+	if (resolve_kernel(v->kernel, basedir, p->kernel, sizeof(p->kernel),
 			   why, whylen))
 		return -1;
 	if (need(p->initrd, "guest initramfs", why, whylen) ||

@@ -395,13 +395,13 @@ static void bound_lines(struct plot_ctx *p, struct elems *e)
 
 	for (i = 0; i < r->exp.n_variants; i++) {
 		const struct variant *v = &r->exp.variants[i];
-		const char *bound = variant_get(v, "bound");
+		const char *bound = v->bound == BOUND_LOCAL ? "local" : "remote";
 		double mean = variant_mean(r, v->name, M_RATE);
 
-		if (!strcmp(bound, "none") || !isfinite(mean))
+		if (v->bound == BOUND_NONE || !isfinite(mean))
 			continue;
 		elem(e, "%.6g with lines lw 2 dt 4 lc rgb '%s' title '%s bound: %s mean %.4g'",
-		     mean, strcmp(bound, "local") ? "#7f7f7f" : "#000000", bound, v->name, mean);
+		     mean, v->bound == BOUND_LOCAL ? "#000000" : "#7f7f7f", bound, v->name, mean);
 	}
 }
 

@@ -29,7 +29,7 @@ struct run_plan {
 	char collect[PATH_MAX];
 	char plugin[PATH_MAX];	/* empty: latency not emulated */
 	const char *latency;	/* emulated | uniform | real */
-	long time_limit;
+	int time_limit;		/* seconds */
 };
 
 /* How a run scales the scan periods (scale_scan) and what auto needs. */
@@ -51,6 +51,12 @@ const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen);
 
+/* The command lines of the launcher and the collector for one run of V. */
+void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+	     const struct scan_plan *sp, const char *tmp, const char *rundir);
+void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+		  const char *tmp, const char *rundir);
+
 /* Start ARGV (NULL-terminated) in its own process group, output to LOG. */
 pid_t runner_spawn(char *const argv[], const char *log);
 /* Wait for PID; stop its group after DEADLINE or on interrupt (*KILLED). */
@@ -63,7 +69,7 @@ double runner_now(void);
  * distinct command under DIR/host/; NAN with WHY when it cannot be. LINE
  * gets that command as the guest would run it.
  */
-double host_rate(const char *dir, const struct variant *v, long time_limit,
+double host_rate(const char *dir, const struct variant *v, int time_limit,
 		 char *line, size_t linelen, char *why, size_t whylen);
 
 /* Set by SIGINT/SIGTERM; the run in progress is stopped and marked. */
@@ -85,8 +91,8 @@ int jobs_read(const char *dir, int id, struct job *j);
 /* `bnb-run [EXPERIMENT] ...` and `bnb-run job DIR ID`. */
 struct run_opts {
 	const char *experiment;
-	const char *only;
-	const char *out;
+	char *only;
+	char *out;
 	int reps;		/* 0: as in the file */
 	int jobs;
 	bool no_plots;

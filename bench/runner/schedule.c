@@ -48,7 +48,7 @@ int jobs_write(const char *dir, const struct experiment *exp, const char *only,
 	}
 	for (i = 0; i < exp->n_variants; i++) {
 		const struct variant *v = &exp->variants[i];
-		int reps = reps_override ? reps_override : variant_repetitions(v);
+		int reps = reps_override ? reps_override : v->repetitions;
 
 		if (!selected(v, only))
 			continue;
@@ -234,22 +234,6 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 	return rc;
 }
 
-/* vCPUs of V's guest: cpus is one count for every node or one per node. */
-static long guest_vcpus(const struct variant *v)
-{
-	const char *cpus = variant_get(v, "cpus");
-	long nodes = 1, total = 0;
-
-	parse_long(variant_get(v, "nodes"), 1, 64, &nodes);
-	if (!strchr(cpus, ','))
-		return nodes * strtol(cpus, NULL, 10);
-	for (const char *p = cpus; p; p = strchr(p, ',')) {
-		p += *p == ',';
-		total += strtol(p, NULL, 10);
-	}
-	return total;
-}
-
 /* Parallel guests share the host's cores; say so when they do not fit. */
 static void warn_cores(const struct experiment *exp, int jobs)
 {
@@ -257,8 +241,8 @@ static void warn_cores(const struct experiment *exp, int jobs)
 	int i;
 
 	for (i = 0; i < exp->n_variants; i++)
-		if (guest_vcpus(&exp->variants[i]) > most)
-			most = guest_vcpus(&exp->variants[i]);
+		if (topo_total_cpus(&exp->variants[i].topo) > most)
+			most = topo_total_cpus(&exp->variants[i].topo);
 	if (jobs * most > cores)
 		fprintf(stderr, "bnb-run: warning: --jobs %d runs up to %ld vCPUs on %ld host CPUs; "
 			"TCG guests will steal each other's time and the timings will show it\n",

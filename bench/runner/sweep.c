@@ -5,42 +5,57 @@
 #include <string.h>
 
 #include "experiment.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+
+int sweep_range(const char *spec, long long *start, long long *end, long long *step,
+		char *err, size_t errlen)
+{
+	char buf[128], *part[3];
+
+	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf) ||
+	    split_list(buf, ':', part, 3) != 3 ||
+	    parse_ll(part[0], -(1LL << 53), 1LL << 53, start, NULL, 0) ||
+	    parse_ll(part[1], -(1LL << 53), 1LL << 53, end, NULL, 0) ||
+	    parse_ll(part[2], 1, 1LL << 53, step, NULL, 0) || *end < *start)
+		return errf(err, errlen, "bad range '%s' (want start:end:step, start <= end, "
+			    "step > 0)", spec);
+	if ((*end - *start) / *step >= EXP_MAX_SWEEP)
+		return errf(err, errlen, "range '%s' has more than %d values", spec, EXP_MAX_SWEEP);
+	return 0;
+}
 
 static int range_values(const char *spec, char ***values, char *err, size_t errlen)
 {
-	long start, end, step, v;
+	long long start, end, step, v;
 	int n = 0;
 
-	if (sscanf(spec, "%ld:%ld:%ld", &start, &end, &step) != 3 || step <= 0 ||
-	    end < start || (end - start) / step >= EXP_MAX_SWEEP) {
-		snprintf(err, errlen, "bad range '%s'", spec);
+	if (sweep_range(spec, &start, &end, &step, err, errlen))
 		return -1;
-	}
 	*values = calloc((end - start) / step + 1, sizeof(char *));
 	for (v = start; v <= end; v += step)
-		if (asprintf(&(*values)[n++], "%ld", v) < 0)
+		if (asprintf(&(*values)[n++], "%lld", v) < 0)
 			return -1;
 	return n;
 }
 
 int sweep_values(const char *spec, char ***values, char *err, size_t errlen)
 {
-	char *copy, *item, *save = NULL;
-	int n = 0;
+	char *copy, *items[EXP_MAX_SWEEP + 1];
+	int n, i;
 
 	if (strchr(spec, ':'))
 		return range_values(spec, values, err, errlen);
-	*values = calloc(EXP_MAX_SWEEP, sizeof(char *));
 	copy = strdup(spec);
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (n == EXP_MAX_SWEEP) {
-			snprintf(err, errlen, "more than %d values in '%s'", EXP_MAX_SWEEP, spec);
-			sweep_values_free(*values, n);
-			free(copy);
-			return -1;
-		}
-		(*values)[n++] = strdup(item);
+	n = split_list(copy, ',', items, EXP_MAX_SWEEP + 1);
+	if (n < 0) {
+		free(copy);
+		return errf(err, errlen, "'%s' has an empty item or more than %d values",
+			    spec, EXP_MAX_SWEEP);
 	}
+	*values = calloc(n, sizeof(char *));
+	for (i = 0; i < n; i++)
+		(*values)[i] = strdup(items[i]);
 	free(copy);
 	return n;
 }

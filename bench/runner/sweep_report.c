@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
@@ -19,14 +20,10 @@ static const struct objective objectives[] = {
 	{ "work", M_WORK_S },
 };
 
-const struct objective *objective_lookup(const char *name)
+/* Indexed by enum objective_id, the order of the objective key's choices. */
+const struct objective *objective_of(enum objective_id id)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(objectives) / sizeof(objectives[0]); i++)
-		if (name && !strcmp(objectives[i].name, name))
-			return &objectives[i];
-	return &objectives[0];
+	return id < ARRAY_SIZE(objectives) ? &objectives[id] : &objectives[0];
 }
 
 double variant_mean(const struct results *r, const char *variant, int metric)
@@ -89,7 +86,7 @@ static const char *best_for(const struct results *r, int metric)
 
 void sweep_report(const struct results *r, FILE *md, struct json_object *root)
 {
-	const struct objective *goal = objective_lookup(experiment_global(&r->exp, "objective"));
+	const struct objective *goal = objective_of(r->exp.objective);
 	struct json_object *sw, *rows, *bests;
 	size_t i;
 	int n = 0, k;
@@ -109,7 +106,7 @@ void sweep_report(const struct results *r, FILE *md, struct json_object *root)
 			sweep_row(r, &r->exp.variants[k], md, rows);
 	fprintf(md, "\nBest setting per objective (the experiment's objective is **%s**):\n\n",
 		goal->name);
-	for (i = 0; i < sizeof(objectives) / sizeof(objectives[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(objectives); i++) {
 		const char *best = best_for(r, objectives[i].metric);
 
 		fprintf(md, "- %s (lowest %s): %s%s\n", objectives[i].name,

@@ -13,7 +13,7 @@ struct objective {
 	const char *name;
 	int metric;
 };
-const struct objective *objective_lookup(const char *name);
+const struct objective *objective_of(enum objective_id id);
 
 /* Adds "sweep" to ROOT and a section to MD when R's variants were swept. */
 void sweep_report(const struct results *r, FILE *md, struct json_object *root);

@@ -10,19 +10,11 @@
 #include <unistd.h>
 
 #include "lib/err.h"
-#include "lib/parse.h"
+#include "lib/topo_opt.h"
 #include "lib/util.h"
 #include "vm.h"
 
 #define QBOOT "/usr/share/qemu/qboot.rom"
-
-static int parse_nodes(const struct opt_def *o, const char *value, void *field,
-		       char *err, size_t errlen)
-{
-	struct bnb_topology scratch;
-
-	return topo_parse_nodes(field ? field : &scratch, value, err, errlen);
-}
 
 /* K=V for the plugin: commas would split it on QEMU's command line. */
 static int parse_plugin_opt(const struct opt_def *o, const char *value, void *field,
@@ -48,7 +40,7 @@ const struct opt_def vm_options[] = {
 	  .help = "kernel image (default build/kernel/bzImage)" },
 	{ "initrd", OPT_STR, CFG(initrd), .metavar = "FILE",
 	  .help = "initramfs (default build/guest/initramfs.cpio)" },
-	{ "nodes", OPT_FUNC, CFG(topo), .parse = parse_nodes, .metavar = "1..64", .def = "2",
+	{ "nodes", OPT_FUNC, CFG(topo), .parse = topo_opt_nodes, .metavar = "1..64", .def = "2",
 	  .help = "guest NUMA nodes" },
 	{ "cpus", OPT_STR, CLI(cpus), .metavar = "LIST", .def = "1",
 	  .help = "vCPUs per node: one number for every node, or a list with one per node" },

@@ -79,8 +79,8 @@ Test(dilation, scale_key_parsing)
 		cr_assert_eq(scan_scale_parse(bad[i], &s), -1, "'%s' accepted", bad[i]);
 	cr_assert_not_null(key_lookup("scale_scan"));
 	cr_assert_str_eq(key_lookup("scale_scan")->def, "off");
-	cr_assert_eq(key_validate(key_lookup("scale_scan"), "scale_scan", "auto", why, sizeof(why)), 0);
-	cr_assert_eq(key_validate(key_lookup("scale_scan"), "scale_scan", "fast", why, sizeof(why)), -1);
+	cr_assert_eq(opt_set(key_lookup("scale_scan"), "auto", NULL, why, sizeof(why)), 0);
+	cr_assert_eq(opt_set(key_lookup("scale_scan"), "fast", NULL, why, sizeof(why)), -1);
 	cr_assert(strstr(why, "'fast'") && strstr(why, "auto"), "%s", why);
 }
 

@@ -54,28 +54,41 @@ static const struct {
 	const char *error;	/* after "PATH:" */
 } bad_files[] = {
 	{ OK_GLOBAL "[a]\nbogus = 1\n", "4: key 'bogus': unknown key" },
-	{ OK_GLOBAL "[a]\nnodes = 0\n", "4: key 'nodes': bad value '0' (want an integer 1..64)" },
-	{ OK_GLOBAL "[a]\nnodes = two\n", "4: key 'nodes': bad value 'two'" },
-	{ OK_GLOBAL "[a]\nbalancing = maybe\n", "4: key 'balancing': bad value 'maybe' (want one of on|off)" },
-	{ OK_GLOBAL "[a]\nmem = 513M\n", "4: key 'mem': bad value '513M'" },
-	{ OK_GLOBAL "[a]\nmem = 1T\n", "4: key 'mem': bad value '1T'" },
-	{ OK_GLOBAL "[a]\ncpus = 1,,2\n", "4: key 'cpus': bad value '1,,2'" },
-	{ OK_GLOBAL "[a]\ndistance = 10,20;20\n", "4: key 'distance': bad value '10,20;20'" },
-	{ OK_GLOBAL "[a]\ndistance = 10,5;5,10\n", "4: key 'distance': bad value '10,5;5,10'" },
-	{ OK_GLOBAL "[a]\ntime_limit = 1e3\n", "4: key 'time_limit': bad value '1e3'" },
+	{ OK_GLOBAL "[a]\nnodes = 0\n", "4: key 'nodes': '0' is not an integer from 1 to 64" },
+	{ OK_GLOBAL "[a]\nnodes = two\n", "4: key 'nodes': 'two' is not an integer" },
+	{ OK_GLOBAL "[a]\nbalancing = maybe\n", "4: key 'balancing': 'maybe' is not on or off" },
+	{ OK_GLOBAL "[a]\naccel = xen\n", "4: key 'accel': 'xen' is not one of tcg|kvm" },
+	{ OK_GLOBAL "[a]\nmem = 513M\n", "4: key 'mem': '513M' is not a multiple of 2 MiB" },
+	{ OK_GLOBAL "[a]\nmem = 2T\n", "4: key 'mem': '2T' is not a size from 2M to 1T" },
+	{ OK_GLOBAL "[a]\nmem = 512\n", "4: key 'mem': '512': a size needs a unit, did you mean 512M?" },
+	{ OK_GLOBAL "[a]\ncpus = 1,,2\n", "4: key 'cpus': '1,,2' has an empty item" },
+	{ OK_GLOBAL "[a]\ndistance = 10,20;20\n", "4: key 'distance': row 1 has 1 values" },
+	{ OK_GLOBAL "[a]\ndistance = 10,5;5,10\n", "4: key 'distance': [0][1] = '5' is outside 10..255" },
+	{ OK_GLOBAL "[a]\ndistance = 12,20;20,10\n", "4: key 'distance': distance: self-distance [0][0] is 12" },
+	{ OK_GLOBAL "[a]\ntime_limit = 1e3\n", "4: key 'time_limit': '1e3' is not an integer" },
+	{ OK_GLOBAL "[a]\ntime_limit = 4\n", "4: key 'time_limit': '4' is not an integer from 5 to 86400" },
 	{ OK_GLOBAL "[a]\nkernel =\n", "4: key 'kernel': empty value" },
+	{ OK_GLOBAL "[a]\nscale_scan = fast\n", "4: key 'scale_scan': 'fast' is not off, auto or a factor" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1;reboot\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = $(reboot)\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 500:100:10\n", "4: key 'sysctl.scan_period_min_ms': bad range '500:100:10'" },
+	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = +1:5:1\n", "4: key 'sysctl.scan_period_min_ms': bad range '+1:5:1'" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1:1000:1\n", "4: key 'sysctl.scan_period_min_ms': range '1:1000:1' has more than 64 values" },
 	{ OK_GLOBAL "[a]\nsysctl.Bad/Name = 1\n", "4: key 'sysctl.Bad/Name': unknown key" },
-	{ OK_GLOBAL "[a]\nobjective = cost\n", "4: key 'objective': allowed only in [global]" },
-	{ OK_GLOBAL "[a]\nnodes = 2\nnodes = 3\n", "5: key 'nodes': duplicate key" },
+	{ OK_GLOBAL "[a]\nobjective = cost\n", "4: key 'objective': allowed only in global" },
+	{ OK_GLOBAL "[a]\nnodes = 2\nnodes = 3\n", "5: key 'nodes': duplicate key (first set on line 4)" },
 	{ OK_GLOBAL "[a]\nthis line has no equals sign\n", "4: syntax error" },
 	{ OK_GLOBAL "[a b]\nnodes = 2\n", "3: bad section name" },
 	{ "[global]\nnodes = 2\n\n[a]\nbalancing = on\n", "4: key 'workload': missing required key in section [a]" },
-	{ OK_GLOBAL "nodes = 3\ncpus = 1,1\n[a]\n", "4: key 'cpus': has 2 entries but variant 'a' has 3 nodes" },
-	{ OK_GLOBAL "nodes = 2\n[a]\ndistance = 10,20,30;20,10,20;30,20,10\n", "5: key 'distance': has 3 entries but variant 'a' has 2 nodes" },
+	{ "[global]\nworkload =\n[a]\n", "2: key 'workload': empty value" },
+	{ OK_GLOBAL "nodes = 3\ncpus = 1,1\n[a]\n", "4: key 'cpus': variant 'a': '1,1' has 2 values: give one, or one per node (3)" },
+	{ OK_GLOBAL "nodes = 2\n[a]\ndistance = 10,20,30;20,10,20;30,20,10\n", "5: key 'distance': variant 'a': 3 rows for 2 nodes" },
+	{ OK_GLOBAL "cpus = 0\n[a]\n", "3: key 'cpus': variant 'a': zero CPUs in total" },
+	{ OK_GLOBAL "accel = kvm\n[a]\nlatency = emulated\n", "5: key 'latency': variant 'a': latency=emulated needs accel=tcg" },
+	{ OK_GLOBAL "[a]\nplugin_opts = cap_ns=5\n", "4: key 'plugin_opts': cap_ns=5: want nanoseconds 10..1000000" },
+	{ OK_GLOBAL "[a]\nplugin_opts = delay=on capns=5\n", "4: key 'plugin_opts': unknown option 'capns'" },
+	{ OK_GLOBAL "[a]\nplugin_opts = shm=/tmp/x\n", "4: key 'plugin_opts': 'shm=/tmp/x': the runner sets shm itself" },
+	{ OK_GLOBAL "[a]\nplugin_opts = delay\n", "4: key 'plugin_opts': 'delay' is not KEY=VALUE" },
 	{ OK_GLOBAL, "2: no variant sections" },
 	{ OK_GLOBAL "[a]\nsysctl.x = 1,2,1\n", "4: key 'sysctl.x': value listed twice: 1" },
 };
@@ -132,16 +145,26 @@ Test(experiment, inheritance_and_defaults)
 	b = experiment_variant(&exp, "b");
 	cr_assert_not_null(a);
 	cr_assert_not_null(b);
-	cr_assert_str_eq(variant_get(a, "nodes"), "4");
-	cr_assert_str_eq(variant_get(a, "cpus"), "2");
-	cr_assert_str_eq(variant_get(a, "balancing"), "off");
-	cr_assert_str_eq(variant_get(a, "workload"), "stream --size 8M");
-	cr_assert_str_eq(variant_get(b, "nodes"), "2");
-	cr_assert_str_eq(variant_get(b, "balancing"), "on");	/* key default */
-	cr_assert_str_eq(variant_get(b, "workload"), "thp");
-	cr_assert_str_eq(variant_get(b, "mem"), "512M");
-	cr_assert_eq(variant_repetitions(b), 5);
-	cr_assert_null(variant_get(a, "sysctl.scan_delay_ms"));
+	cr_assert_eq(a->topo.nodes, 4);
+	cr_assert_eq(a->topo.cpus[3], 2);
+	cr_assert_eq(a->topo.dist[0][3], 20, "default distances for 4 nodes");
+	cr_assert(!a->balancing);
+	cr_assert_str_eq(a->workload, "stream --size 8M");
+	cr_assert_eq(b->topo.nodes, 2);
+	cr_assert_eq(b->topo.cpus[1], 2, "cpus from [global] for 2 nodes");
+	cr_assert(b->balancing, "key default");
+	cr_assert_str_eq(b->workload, "thp");
+	cr_assert_eq(b->topo.mem[1], 512ULL << 20);
+	cr_assert_eq(b->repetitions, 5);
+	cr_assert_eq(b->time_limit, 300);
+	cr_assert_eq(b->accel, ACCEL_TCG);
+	cr_assert_eq(b->latency, LATENCY_AUTO);
+	cr_assert_eq(b->bound, BOUND_NONE);
+	cr_assert_eq(b->scale_scan.mode, SCALE_OFF);
+	cr_assert_str_eq(b->kernel, "default");
+	cr_assert_eq(b->plugin_opts.n, 0);
+	cr_assert_eq(a->n_sysctls, 0);
+	cr_assert_eq(exp.objective, OBJ_CONVERGENCE);
 	experiment_free(&exp);
 }
 
@@ -166,8 +189,11 @@ Test(experiment, sweep_list_range_and_product)
 	cr_assert_eq(v->n_sweep, 2);
 	cr_assert_str_eq(v->sweep[0].key, "sysctl.scan_period_min_ms");
 	cr_assert_str_eq(v->sweep[0].value, "300");
-	cr_assert_str_eq(variant_get(v, "sysctl.scan_period_min_ms"), "300");
-	cr_assert_str_eq(variant_get(v, "sysctl.migrate_policy"), "2");
+	cr_assert_eq(v->n_sysctls, 2);
+	cr_assert_str_eq(v->sysctls[0].key, "sysctl.scan_period_min_ms");
+	cr_assert_str_eq(v->sysctls[0].value, "300");
+	cr_assert_str_eq(v->sysctls[1].key, "sysctl.migrate_policy");
+	cr_assert_str_eq(v->sysctls[1].value, "2");
 	experiment_free(&exp);
 }
 

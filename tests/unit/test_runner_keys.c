@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The key table against everything it drives: the README's table, --help,
+ * its own defaults, the enums its choices fill, the shipped experiments,
+ * and the command lines a variant's fields turn into.
+ */
+#include <criterion/criterion.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docblock.h"
+#include "experiment.h"
+#include "keys.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "runner.h"
+#include "sweep_report.h"
+
+Test(keys, readme_table_is_the_key_table)
+{
+	char *doc = doc_block("bench/runner/README.md", "experiment keys");
+	char *now = printed(keys_markdown);
+
+	cr_assert_not_null(doc, "no <!-- experiment keys --> block in bench/runner/README.md");
+	cr_assert_str_eq(doc, now, "bench/runner/README.md is stale: put build/bin/bnb-run "
+			 "--help=markdown between its markers");
+	free(doc);
+	free(now);
+}
+
+Test(keys, help_lists_every_key)
+{
+	char *text = printed(keys_usage), want[80];
+	const struct opt_def *t;
+	size_t n, i;
+
+	t = key_table(&n);
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "\n  %s ", t[i].name);
+		cr_assert(strstr(text, want) || (i == 0 && !strncmp(text, want + 1, strlen(want) - 1)),
+			  "--help lacks '%s'", t[i].name);
+	}
+	free(text);
+}
+
+Test(keys, every_row_is_whole_and_its_default_parses)
+{
+	char err[ERRLEN];
+	const struct opt_def *t;
+	size_t n, i;
+
+	t = key_table(&n);
+	for (i = 0; i < n; i++) {
+		cr_assert(t[i].help && *t[i].help, "'%s' has no help", t[i].name);
+		cr_assert(t[i].scope == KS_VARIANT || t[i].scope == KS_EXPERIMENT, "'%s'", t[i].name);
+		cr_assert(t[i].type != OPT_FUNC || t[i].metavar, "'%s' needs a metavar", t[i].name);
+		cr_assert(t[i].type != OPT_FLAG, "'%s': a key always has a value", t[i].name);
+		if (t[i].def)
+			cr_assert_eq(opt_set(&t[i], t[i].def, NULL, err, sizeof(err)), 0,
+				     "default of '%s': %s", t[i].name, err);
+		cr_assert_eq(key_lookup(t[i].name), (t[i].flags & OPTF_PREFIX) ? NULL : &t[i]);
+	}
+}
+
+/* Choices fill enums: their words must be in enum order. */
+Test(keys, choices_are_in_enum_order)
+{
+	cr_assert_eq(parse_choice("kvm", key_lookup("accel")->choices, NULL, 0), ACCEL_KVM);
+	cr_assert_eq(parse_choice("off", key_lookup("latency")->choices, NULL, 0), LATENCY_OFF);
+	cr_assert_eq(parse_choice("emulated", key_lookup("latency")->choices, NULL, 0),
+		     LATENCY_EMULATED);
+	cr_assert_eq(parse_choice("remote", key_lookup("bound")->choices, NULL, 0), BOUND_REMOTE);
+	cr_assert_eq(parse_choice("local", key_lookup("bound")->choices, NULL, 0), BOUND_LOCAL);
+	cr_assert_str_eq(objective_of(OBJ_COST)->name, "cost");
+	cr_assert_str_eq(objective_of(OBJ_WORK)->name, "work");
+	cr_assert_eq(parse_choice("work", key_lookup("objective")->choices, NULL, 0), OBJ_WORK);
+}
+
+Test(keys, shipped_experiments_load)
+{
+	char pattern[4096], err[ERRLEN];
+	glob_t g;
+	size_t i;
+
+	snprintf(pattern, sizeof(pattern), "%s/bench/experiments/*.ini", BNB_SRC_DIR);
+	cr_assert_eq(glob(pattern, 0, NULL, &g), 0);
+	cr_assert_geq(g.gl_pathc, 1);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct experiment exp;
+
+		cr_assert_eq(experiment_load(g.gl_pathv[i], &exp, err, sizeof(err)), 0, "%s", err);
+		experiment_free(&exp);
+	}
+	globfree(&g);
+}
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-keys-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void load(struct experiment *exp, const char *text)
+{
+	char path[128], err[ERRLEN];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/x.ini", tmpdir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(experiment_load(path, exp, err, sizeof(err)), 0, "%s", err);
+}
+
+static int find(const struct argv *a, const char *arg)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i], arg))
+			return i;
+	return -1;
+}
+
+static const struct run_plan plan = {
+	.kernel = "K", .initrd = "I", .vm = "bnb-vm", .collect = "bnb-collect",
+	.plugin = "p.so", .latency = "emulated", .time_limit = 77,
+};
+
+TestSuite(args, .init = setup, .fini = teardown);
+
+/* The fields as bnb-vm and bnb-collect read them, in their syntax. */
+Test(args, variant_fields_become_launcher_options)
+{
+	struct experiment exp;
+	struct argv vm = { 0 }, col = { 0 };
+
+	load(&exp, "[global]\nworkload = true\nnodes = 3\ncpus = 2,1,0\nmem = 1G\n"
+	     "distance = 10,16,22;16,10,16;22,17,10\nhmat = off\nbalancing = off\n"
+	     "interval_ms = 250\nplugin_opts = cap_ns=3000 verbose=on\n[a]\n");
+	vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r");
+	collect_args(&col, &exp.variants[0], &plan, "/t", "/r");
+	cr_assert_geq(find(&vm, "--nodes=3"), 0);
+	cr_assert_geq(find(&vm, "--cpus=2,1,0"), 0);
+	cr_assert_geq(find(&vm, "--mem=1G,1G,1G"), 0);
+	cr_assert_geq(find(&vm, "--distance=10,16,22;16,10,16;22,17,10"), 0);
+	cr_assert_geq(find(&vm, "--no-hmat"), 0);
+	cr_assert_geq(find(&vm, "--balancing=off"), 0);
+	cr_assert_geq(find(&vm, "--timeout=77"), 0);
+	cr_assert_geq(find(&vm, "--plugin-opt=cap_ns=3000"), 0);
+	cr_assert_geq(find(&vm, "--plugin-opt=verbose=on"), 0);
+	cr_assert_str_eq(vm.v[vm.n - 2], "--");
+	cr_assert_null(vm.v[vm.n]);
+	cr_assert_geq(find(&col, "--interval-ms=250"), 0);
+	cr_assert_geq(find(&col, "--distance=10,16,22;16,10,16;22,17,10"), 0);
+	argv_free(&vm);
+	argv_free(&col);
+	experiment_free(&exp);
+}
+
+/*
+ * job.c's array held 64 arguments, dropped the rest silently and wrote
+ * one past its end after the last. An experiment line (200 bytes for
+ * inih) cannot hold that many plugin options, but keys to come will add
+ * arguments: the vector must grow.
+ */
+Test(args, no_plugin_option_is_dropped)
+{
+	struct experiment exp;
+	struct argv vm = { 0 };
+	int i;
+
+	load(&exp, "[global]\nworkload = echo ran\n[a]\n");
+	for (i = 0; i < 60; i++)
+		argv_add(&exp.variants[0].plugin_opts, "cap_ns=%d", 1000 + i);
+	vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r");
+	cr_assert_geq(find(&vm, "--plugin-opt=cap_ns=1000"), 0);
+	cr_assert_geq(find(&vm, "--plugin-opt=cap_ns=1059"), 0, "the last plugin option was dropped");
+	cr_assert_str_eq(vm.v[vm.n - 2], "--", "the guest command must follow --");
+	cr_assert(strstr(vm.v[vm.n - 1], "echo ran"));
+	cr_assert_null(vm.v[vm.n]);
+	argv_free(&vm);
+	experiment_free(&exp);
+}
