@@ -1,5 +1,5 @@
 # bench/collector: the host collector, bnb-collect (FORMAT.md lists its output).
-COLLECT_LIB_SRCS := reply.c cost.c window.c csv.c series.c plugin.c \
+COLLECT_LIB_SRCS := options.c reply.c cost.c window.c csv.c series.c plugin.c \
 	timeseries.c summary.c conn.c sampler.c
 COLLECT_OBJS := $(addprefix $(BUILD)/obj/bench/collector/,$(COLLECT_LIB_SRCS:.c=.o)) \
 	$(LIBBNB)
@@ -17,7 +17,8 @@ UNIT_TESTS += $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS))
 # The end-to-end test runs the real agent, built for the host.
 $(TEST_BIN)/test_collector_agent: | $(BNB_AGENT_HOST) $(BNB_COLLECT)
 
-$(addprefix $(TEST_BIN)/,$(COLLECT_TESTS)): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(COLLECT_OBJS)
+$(addprefix $(TEST_BIN)/,$(COLLECT_TESTS)): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o \
+		$(BUILD)/obj/tests/unit/docblock.o $(COLLECT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lm
 

@@ -4,21 +4,33 @@
 #define BNB_COLLECTOR_SAMPLER_H
 
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 
+#include "lib/opt.h"
+
+/* Filled from bnb-collect's options table (options.c). */
 struct sampler_opts {
-	const char *socket;
-	const char *out_dir;
-	const char *plugin_shm;		/* NULL: none */
-	double wnuma;
-	unsigned long long window_hints;
-	unsigned interval_ms;
-	unsigned maps_every;		/* 0: never walk numa_maps */
-	unsigned reply_timeout_ms;
-	unsigned connect_timeout_ms;
-	unsigned start_timeout_ms;	/* first reply, the guest is booting */
-	unsigned stall_timeout_ms;	/* then, no valid reply for this long */
-	unsigned long long max_samples;	/* 0: until the guest goes away */
+	char *socket;
+	char *out_dir;
+	char *plugin_shm;		/* NULL: none */
+	double wnuma;			/* from --distance */
+	uint64_t window_hints;
+	int interval_ms;
+	int maps_every;			/* 0: never walk numa_maps */
+	int reply_timeout_ms;
+	int connect_timeout_ms;
+	int start_timeout_ms;		/* first reply, the guest is booting */
+	int stall_timeout_ms;		/* then, no valid reply for this long */
+	uint64_t max_samples;		/* 0: until the guest goes away */
 };
+
+/* bnb-collect's options (options.c): --help, and parsing into struct sampler_opts. */
+extern const struct opt_def collect_options[];
+extern const size_t collect_n_options;
+void collect_usage(FILE *f);
+/* Defaults, then ARGV; 0, OPT_HELP/OPT_HELP_MARKDOWN, or -1 with err. */
+int collect_parse(struct sampler_opts *o, int argc, char **argv, char *err, size_t errlen);
 
 /* Returns the process exit status. */
 int sampler_run(const struct sampler_opts *o, volatile sig_atomic_t *stop);

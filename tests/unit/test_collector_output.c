@@ -15,6 +15,9 @@
 #include "series.h"
 #include "summary.h"
 #include "timeseries.h"
+#include "docblock.h"
+#include "lib/err.h"
+#include "sampler.h"
 
 static struct series s;
 static struct bnb_reply replies[8];
@@ -268,4 +271,44 @@ Test(output, summary_nulls_when_undefined)
 	cr_expect_null(key(j, "time_to_conv_95_s"));
 	cr_expect_null(key(key(j, "counters"), "pgfault"));
 	json_object_put(j);
+}
+
+static void collect_markdown(FILE *f)
+{
+	opt_markdown(f, collect_options, collect_n_options, "--", "option");
+}
+
+/* docs/HACKING.md's bnb-collect table is the options table, printed. */
+Test(options, hacking_table_is_the_options_table)
+{
+	char *doc = doc_block("docs/HACKING.md", "bnb-collect options");
+	char *now = printed(collect_markdown);
+
+	cr_assert_not_null(doc, "no <!-- bnb-collect options --> block in docs/HACKING.md");
+	cr_assert_str_eq(doc, now, "docs/HACKING.md is stale: put build/bin/bnb-collect "
+			 "--help=markdown between its markers");
+	free(doc);
+	free(now);
+}
+
+Test(options, defaults_and_errors)
+{
+	char *ok[] = { "bnb-collect", "--socket=s", "--out", "o", "--distance=10,30;30,10", NULL };
+	char *bad[] = { "bnb-collect", "--socket=s", "--interval-ms=0", NULL };
+	char *missing[] = { "bnb-collect", "--out=o", NULL };
+	struct sampler_opts o;
+	char err[ERRLEN];
+
+	cr_assert_eq(collect_parse(&o, 5, ok, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(o.socket, "s");
+	cr_assert_eq(o.interval_ms, 100);
+	cr_assert_eq(o.window_hints, 10000);
+	cr_assert_float_eq(o.wnuma, 3.0, 1e-12);
+	opt_free(collect_options, collect_n_options, &o);
+	cr_assert_eq(collect_parse(&o, 3, bad, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "--interval-ms: '0' is not an integer from 1 to 3600000");
+	opt_free(collect_options, collect_n_options, &o);
+	cr_assert_eq(collect_parse(&o, 2, missing, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "--socket is required");
+	opt_free(collect_options, collect_n_options, &o);
 }
