@@ -119,6 +119,8 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 	FILE *f = open_memstream(&buf, &len);
 	int i;
 
+	if (!f)
+		return NULL;
 	fputs(set_function, f);
 	if (sp && sp->scale.mode != SCALE_OFF)
 		fputs(scale_function, f);
@@ -138,6 +140,9 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 		scale_tunables(f, sp);
 	fprintf(f, "mkdir -p /tmp\n( %s\n) 2>/tmp/bnb-stderr\nrc=$?\n"
 		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", v->workload);
-	fclose(f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }

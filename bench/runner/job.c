@@ -69,10 +69,10 @@ pid_t runner_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
-void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-	     const struct scan_plan *sp, const char *tmp, const char *rundir)
+int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+	    const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
-	char text[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64];
+	char text[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64], *cmd;
 	int i;
 
 	argv_add(a, "%s", p->vm);
@@ -99,8 +99,12 @@ void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
+	cmd = guest_command(v, p->plugin[0], sp);
+	if (!cmd)
+		return -1;
 	argv_add(a, "--");
-	argv_take(a, guest_command(v, p->plugin[0], sp));
+	argv_take(a, cmd);
+	return 0;
 }
 
 void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
@@ -300,7 +304,13 @@ static int launch(const struct variant *v, const struct run_plan *p,
 		return -1;
 	}
 	collect_args(&col, v, p, tmp, rundir);
-	vm_args(&vm, v, p, sp, tmp, rundir);
+	if (vm_args(&vm, v, p, sp, tmp, rundir)) {
+		snprintf(s->reason, sizeof(s->reason), "out of memory building the guest command");
+		argv_free(&vm);
+		argv_free(&col);
+		rmdir(tmp);
+		return -1;
+	}
 	snprintf(log, sizeof(log), "%s/collect.log", rundir);
 	col_pid = runner_spawn(col.v, log);
 	snprintf(log, sizeof(log), "%s/vm.log", rundir);
@@ -317,6 +327,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 		snprintf(shm, sizeof(shm), "%s/plugin.shm", rundir);
 		s->latency = latency_verdict(shm, s->latency_why, sizeof(s->latency_why));
 	}
+
 	argv_free(&vm);
 	argv_free(&col);
 	return 0;

@@ -23,4 +23,4 @@ $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runn
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \
 		$(BUILD)/obj/tests/unit/docblock.o $(RUNNER_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm
+	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

@@ -71,6 +71,7 @@ static const char *color_of(const struct results *r, const char *variant)
 	return colors[0];
 }
 
+/* Out of memory leaves E without a stream: nothing is added, nothing drawn. */
 void elems_open(struct elems *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -82,6 +83,8 @@ void elem(struct elems *e, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!e->f)
+		return;
 	fputs(e->n++ ? ", \\\n     " : "plot ", e->f);
 	va_start(ap, fmt);
 	vfprintf(e->f, fmt, ap);
@@ -90,9 +93,16 @@ void elem(struct elems *e, const char *fmt, ...)
 
 char *elems_close(struct elems *e)
 {
+	if (!e->f)
+		return NULL;
 	if (e->n)
 		fputc('\n', e->f);
-	fclose(e->f);
+	if (fclose(e->f)) {
+		free(e->buf);
+		e->buf = NULL;
+		e->n = 0;
+	}
+	e->f = NULL;
 	return e->buf;
 }
 
@@ -130,6 +140,8 @@ int emit(struct plot_ctx *p, const char *name, char *body, int height)
 	char path[PATH_MAX * 2];
 	FILE *f;
 
+	if (!body)
+		return -1;	/* out of memory composing it */
 	snprintf(path, sizeof(path), "%s/%s.gp", p->dir, name);
 	f = fopen(path, "w");
 	if (!f) {
@@ -301,21 +313,20 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 {
 	char *body, vars[512];
 	struct elems e;
-	FILE *f;
-	size_t len;
 
 	elems_open(&e);
 	if (!ts_lines(p, rf, n_rf, t->col, &e)) {
 		free(elems_close(&e));
 		return;
 	}
-	f = open_memstream(&body, &len);
-	fprintf(f, "set title '%s: %s (%s)'\n"
-		"set xlabel 'time since the first collector sample (s)'\n"
-		"set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, t->what,
-		variant_list(p->r, vars, sizeof(vars)), t->ylabel, t->yrange, elems_close(&e));
+	elems_close(&e);
+	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'\n"
+			     "set xlabel 'time since the first collector sample (s)'\n"
+			     "set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, t->what,
+			     variant_list(p->r, vars, sizeof(vars)), t->ylabel, t->yrange,
+			     e.buf) < 0)
+		body = NULL;
 	free(e.buf);
-	fclose(f);
 	emit(p, t->name, body, 650);
 }
 
@@ -323,8 +334,6 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 {
 	struct elems cum, rate;
 	char *body, vars[512];
-	FILE *f;
-	size_t len;
 	int n;
 
 	elems_open(&cum);
@@ -338,14 +347,14 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 		free(rate.buf);
 		return;
 	}
-	f = open_memstream(&body, &len);
-	fprintf(f, "set multiplot layout 2,1 title '%s: cost of NUMA balancing (%s)'\n"
-		"set title 'cumulative cost'\nset xlabel 'time since the first collector sample (s)'\n"
-		"set ylabel 'cost (model units)'\n%s"
-		"set title 'cost rate (1 s averages)'\nset ylabel 'cost rate (model units/s)'\n%s"
-		"unset multiplot\n", p->r->exp.name, variant_list(p->r, vars, sizeof(vars)),
-		cum.buf, rate.buf);
-	fclose(f);
+	if (asprintf(&body, "set multiplot layout 2,1 title '%s: cost of NUMA balancing (%s)'\n"
+		     "set title 'cumulative cost'\n"
+		     "set xlabel 'time since the first collector sample (s)'\n"
+		     "set ylabel 'cost (model units)'\n%s"
+		     "set title 'cost rate (1 s averages)'\nset ylabel 'cost rate (model units/s)'\n%s"
+		     "unset multiplot\n", p->r->exp.name, variant_list(p->r, vars, sizeof(vars)),
+		     cum.buf, rate.buf) < 0)
+		body = NULL;
 	free(cum.buf);
 	free(rate.buf);
 	emit(p, "cost", body, 900);
@@ -360,8 +369,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 	};
 	char median[PATH_MAX], name[PATH_MAX], *body;
 	struct elems e;
-	size_t len, i;
-	FILE *f;
+	size_t i;
 
 	if (!count_ok(p->r, variant) || !prepare_median(p, variant, median, sizeof(median)))
 		return;
@@ -375,13 +383,13 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		free(e.buf);
 		return;
 	}
-	f = open_memstream(&body, &len);
-	fprintf(f, "set title '%s / %s: hinting faults and migrations (1 s averages, median of %d runs)'\n"
-		"set xlabel 'time since the first collector sample (s)'\n"
-		"set ylabel 'hinting faults per second'\nset y2label 'pages migrated per second'\n"
-		"set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n%s",
-		p->r->exp.name, variant, count_ok(p->r, variant), e.buf);
-	fclose(f);
+	if (asprintf(&body, "set title '%s / %s: hinting faults and migrations "
+		     "(1 s averages, median of %d runs)'\n"
+		     "set xlabel 'time since the first collector sample (s)'\n"
+		     "set ylabel 'hinting faults per second'\nset y2label 'pages migrated per second'\n"
+		     "set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n%s",
+		     p->r->exp.name, variant, count_ok(p->r, variant), e.buf) < 0)
+		body = NULL;
 	free(e.buf);
 	snprintf(name, sizeof(name), "faults-%s", variant);
 	emit(p, name, body, 600);
@@ -439,8 +447,6 @@ static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 {
 	char *body, vars[512];
 	struct elems e;
-	FILE *f;
-	size_t len;
 
 	elems_open(&e);
 	wl_lines(p, rf, n_rf, w->col, &e);
@@ -451,11 +457,10 @@ static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 		free(e.buf);
 		return;
 	}
-	f = open_memstream(&body, &len);
-	fprintf(f, "set title '%s: %s (%s)'\nset xlabel 'time since workload start (s)'\n"
-		"set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, w->what,
-		variant_list(p->r, vars, sizeof(vars)), ylabel, w->yrange, e.buf);
-	fclose(f);
+	if (asprintf(&body, "set title '%s: %s (%s)'\nset xlabel 'time since workload start (s)'\n"
+		     "set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, w->what,
+		     variant_list(p->r, vars, sizeof(vars)), ylabel, w->yrange, e.buf) < 0)
+		body = NULL;
 	free(e.buf);
 	emit(p, w->name, body, 650);
 }

@@ -134,6 +134,11 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		return;
 	}
 	f = open_memstream(&body, &len);
+	if (!f) {
+		for (k = 0; k < N_PANELS; k++)
+			free(elems_close(&e[k]));
+		return;
+	}
 	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
 		"set xlabel '%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
 		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.985\n",
@@ -151,7 +156,10 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		free(e[k].buf);
 	}
 	fprintf(f, "unset multiplot\n");
-	fclose(f);
+	if (fclose(f)) {
+		free(body);
+		body = NULL;
+	}
 	snprintf(file, sizeof(file), "sweep-%s", name);
 	emit(p, file, body, 1100);
 }

@@ -524,9 +524,15 @@ int report_compare_dirs(const char *dir_a, const char *dir_b)
 		results_free(&ra);
 		return 2;
 	}
+	md = open_memstream(&buf, &len);
+	if (!md) {
+		fprintf(stderr, "bnb-run: compare: out of memory\n");
+		results_free(&ra);
+		results_free(&rb);
+		return 1;
+	}
 	root = json_object_new_object();
 	arr = json_object_new_array();
-	md = open_memstream(&buf, &len);
 	fprintf(md, "# Compare A = %s, B = %s\n\n- A: %s %s\n", dir_a, dir_b,
 		latency_note(variant_latency(&ra, ra.exp.variants[0].name)),
 		time_dilation_note(&ra, note, sizeof(note)));
@@ -536,7 +542,12 @@ int report_compare_dirs(const char *dir_a, const char *dir_b)
 		fprintf(stderr, "bnb-run: no variant with finished runs to compare\n");
 		rc = 1;
 	}
-	fclose(md);
+	if (fclose(md)) {
+		fprintf(stderr, "bnb-run: compare: out of memory\n");
+		free(buf);
+		buf = strdup("");
+		rc = 1;
+	}
 	fputs(buf, stdout);
 	jset(root, "a", json_object_new_string(dir_a));
 	jset(root, "b", json_object_new_string(dir_b));

@@ -41,7 +41,7 @@ struct scan_plan {
 
 /* Build the guest shell command of V: the plugin's map check when
  * CALIBRATE, the sysctls, the scan scaling of SP (NULL: none), then the
- * workload. */
+ * workload. NULL when out of memory. */
 char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp);
 
 /* After a run with the plugin: "emulated", or "uniform" and why not. */
@@ -51,8 +51,9 @@ const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen);
 
-/* The command lines of the launcher and the collector for one run of V. */
-void vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
+/* The command lines of the launcher and the collector for one run of V;
+ * vm_args() fails (-1) only when out of memory. */
+int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	     const struct scan_plan *sp, const char *tmp, const char *rundir);
 void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		  const char *tmp, const char *rundir);

@@ -5,6 +5,7 @@
  * and the command lines a variant's fields turn into.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/parse.h"
+#include "plot_internal.h"
 #include "runner.h"
 #include "sweep_report.h"
 
@@ -191,6 +193,40 @@ Test(args, no_plugin_option_is_dropped)
 	cr_assert_str_eq(vm.v[vm.n - 2], "--", "the guest command must follow --");
 	cr_assert(strstr(vm.v[vm.n - 1], "echo ran"));
 	cr_assert_null(vm.v[vm.n]);
+	argv_free(&vm);
+	experiment_free(&exp);
+}
+
+/*
+ * Out of memory, open_memstream() returns NULL; none of its callers
+ * checked. This binary's open_memstream() fails on request.
+ */
+static bool fail_memstream;
+
+FILE *open_memstream(char **buf, size_t *len)
+{
+	static FILE *(*real)(char **, size_t *);
+
+	if (!real)
+		real = (FILE *(*)(char **, size_t *))dlsym(RTLD_NEXT, "open_memstream");
+	return fail_memstream ? NULL : real(buf, len);
+}
+
+Test(args, out_of_memory_is_an_error_not_a_crash)
+{
+	struct experiment exp;
+	struct argv vm = { 0 };
+	struct elems e;
+
+	load(&exp, "[global]\nworkload = true\n[a]\n");
+	fail_memstream = true;
+	cr_assert_null(guest_command(&exp.variants[0], false, NULL));
+	cr_assert_eq(vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r"), -1);
+	elems_open(&e);
+	elem(&e, "'%s' using 1:2", "x");
+	cr_assert_null(elems_close(&e));
+	cr_assert_eq(e.n, 0, "nothing to draw");
+	fail_memstream = false;
 	argv_free(&vm);
 	experiment_free(&exp);
 }
