@@ -3,7 +3,7 @@
 # only the objects it uses. The Makefile includes this fragment first, so
 # every other fragment can name $(LIBBNB) and $(LIBBNB_GUEST).
 
-LIB_SRCS := err.c parse.c argv.c path.c topology.c topo_opt.c opt.c vm_status.c
+LIB_SRCS := err.c parse.c argv.c path.c topology.c topo_opt.c opt.c vm_status.c host_numa.c
 LIBBNB := $(BUILD)/lib/libbnb.a
 LIBBNB_GUEST := $(BUILD)/lib/libbnb-guest.a
 
@@ -17,4 +17,4 @@ $(LIBBNB) $(LIBBNB_GUEST):
 UNIT_TESTS += $(TEST_BIN)/test_lib
 $(TEST_BIN)/test_lib: $(BUILD)/obj/tests/unit/test_lib.o $(LIBBNB)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(CRITERION_LIBS) -lm
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -lm -lnuma

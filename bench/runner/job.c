@@ -247,6 +247,26 @@ static void judge(const char *rundir, int wstatus, bool killed, struct status *s
 	}
 }
 
+/* What bnb-vm did with KVM, from its result file: the label follows the facts. */
+static void kvm_verdict(const char *rundir, struct status *s)
+{
+	char path[PATH_MAX + 16], accel[16], bound[16];
+
+	snprintf(path, sizeof(path), "%s/result", rundir);
+	if (kv_get(path, "accel", accel, sizeof(accel)) ||
+	    kv_get(path, "host_bound", bound, sizeof(bound)))
+		return;		/* it did not get that far */
+	if (strcmp(accel, "kvm")) {
+		s->latency = "uniform";
+		snprintf(s->latency_why, sizeof(s->latency_why),
+			 "bnb-vm fell back to TCG (the KVM probe boot failed, see vm.log)");
+	} else if (strcmp(bound, "1")) {
+		s->latency = LATENCY_UNIFORM_KVM;
+	} else {
+		s->latency = "real";
+	}
+}
+
 /* Move the launcher's files from its short temporary dir into the run folder. */
 static void keep_vm_files(const char *tmp, const char *rundir)
 {
@@ -327,7 +347,8 @@ static int launch(const struct variant *v, const struct run_plan *p,
 		snprintf(shm, sizeof(shm), "%s/plugin.shm", rundir);
 		s->latency = latency_verdict(shm, s->latency_why, sizeof(s->latency_why));
 	}
-
+	if (v->accel == ACCEL_KVM)
+		kvm_verdict(rundir, s);
 	argv_free(&vm);
 	argv_free(&col);
 	return 0;
@@ -366,6 +387,7 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		return finish(rundir, j, &s, start);
 	}
 	s.latency = p.latency;
+	snprintf(s.latency_why, sizeof(s.latency_why), "%s", p.latency_why);
 	s.host_rate = host_rate(dir, v, p.time_limit, free_line, sizeof(free_line),
 				s.dilation_why, sizeof(s.dilation_why));
 	if (plan_scan(v, &sp, s.host_rate, free_line, s.dilation_why, s.reason,

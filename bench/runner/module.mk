@@ -6,7 +6,7 @@ RUNNER_SRCS := keys.c experiment.c sweep.c stats.c csv.c wlout.c results.c \
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/plugin/args.o
-RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl)
+RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl) -lnuma
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
 
 $(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS)

@@ -5,7 +5,6 @@
  * so it is decided here once, from facts (plugin present, accelerator,
  * host NUMA nodes), not guessed later.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,18 +13,30 @@
 #include "keys.h"
 #include "runner.h"
 
-static int host_numa_nodes(void)
+/* This host's NUMA nodes, read once; NULL when they cannot be read. */
+static const struct host_numa *this_host(void)
 {
-	DIR *d = opendir("/sys/devices/system/node");
-	struct dirent *de;
-	int n = 0, id;
+	static struct host_numa h;
+	static int state;	/* 0 unread, 1 read, -1 failed */
 
-	if (!d)
-		return 1;
-	while ((de = readdir(d)))
-		n += sscanf(de->d_name, "node%d", &id) == 1;
-	closedir(d);
-	return n ? n : 1;
+	if (!state)
+		state = host_numa_read(&h) ? -1 : 1;
+	return state > 0 ? &h : NULL;
+}
+
+const char *kvm_latency(const struct host_numa *h, const struct bnb_topology *t,
+			char *why, size_t whylen)
+{
+	int map[BNB_MAX_NODES];
+
+	why[0] = '\0';
+	if (!h) {
+		snprintf(why, whylen, "KVM: cannot read the host's NUMA nodes");
+		return LATENCY_UNIFORM_KVM;
+	}
+	if (host_numa_bind(h, t, map, why, whylen))
+		return LATENCY_UNIFORM_KVM;
+	return "real";
 }
 
 static int need(const char *path, const char *what, char *why, size_t whylen)
@@ -60,7 +71,9 @@ static int resolve_latency(const struct variant *v, struct run_plan *p,
 		return 0;
 	}
 	p->plugin[0] = 0;
-	p->latency = !tcg && host_numa_nodes() > 1 ? "real" : "uniform";
+	/* bnb-vm binds the guest's nodes by the same rule, host_numa_bind() */
+	p->latency = tcg ? "uniform" : kvm_latency(this_host(), &v->topo, p->latency_why,
+						    sizeof(p->latency_why));
 	return 0;
 }
 

@@ -72,8 +72,13 @@ static const struct { const char *mode, *note; } latency_notes[] = {
 	{ "uniform", "Latency: uniform. QEMU TCG without the latency plugin: all "
 		     "guest nodes have the same real latency, so these runs show "
 		     "the cost of balancing but not its benefit." },
-	{ "real", "Latency: real. KVM with guest nodes on distinct host NUMA "
-		  "nodes." },
+	{ "real", "Latency: real. KVM with every guest node bound to its own host "
+		  "NUMA node (memory and vCPU threads), so remote accesses cost what "
+		  "the host's hardware makes them cost." },
+	{ "uniform (KVM)", "Latency: uniform (KVM). The host has fewer NUMA nodes than "
+			   "the guest, so guest nodes share host memory: all have the same "
+			   "real latency, and these runs show the cost of balancing but not "
+			   "its benefit." },
 };
 
 const char *latency_note(const char *mode)

@@ -10,6 +10,7 @@
 
 #include "dilation.h"
 #include "experiment.h"
+#include "lib/host_numa.h"
 #include "lib/path.h"
 
 int copy_file(const char *from, const char *to);
@@ -28,9 +29,19 @@ struct run_plan {
 	char vm[PATH_MAX];
 	char collect[PATH_MAX];
 	char plugin[PATH_MAX];	/* empty: latency not emulated */
-	const char *latency;	/* emulated | uniform | real */
+	const char *latency;	/* emulated | uniform | real | uniform (KVM) */
+	char latency_why[256];	/* why uniform (KVM) */
 	int time_limit;		/* seconds */
 };
+
+/*
+ * The latency of a KVM run of topology T on host H (NULL: unknown): "real"
+ * only when every guest node gets its own host node, which bnb-vm then
+ * binds (memory and vCPU threads); else LATENCY_UNIFORM_KVM with why.
+ */
+#define LATENCY_UNIFORM_KVM "uniform (KVM)"
+const char *kvm_latency(const struct host_numa *h, const struct bnb_topology *t,
+			char *why, size_t whylen);
 
 /* How a run scales the scan periods (scale_scan) and what auto needs. */
 struct scan_plan {

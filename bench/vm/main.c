@@ -110,6 +110,34 @@ static void choose_accel(struct vm_config *c)
 	c->accel = ACCEL_TCG;
 }
 
+/*
+ * KVM: every guest node on its own host node, when the host has enough;
+ * otherwise the guest nodes share the host's memory and latency is uniform.
+ * --host-bind=on binds under TCG too (it tests the path on any host) and
+ * fails when it cannot.
+ */
+static int bind_host(struct vm_config *c, struct host_numa *h)
+{
+	char why[ERRLEN];
+
+	if (c->host_bind == HOST_BIND_OFF || (c->host_bind == HOST_BIND_AUTO && c->accel != ACCEL_KVM))
+		return 0;
+	if (host_numa_read(h))
+		snprintf(why, sizeof(why), "cannot read the host's NUMA nodes");
+	else if (!host_numa_bind(h, &c->topo, c->host_node, why, sizeof(why)))
+		why[0] = '\0';
+	if (!why[0]) {
+		c->host = h;
+		return 0;
+	}
+	if (c->host_bind == HOST_BIND_ON) {
+		prog_error("--host-bind=on: %s", why);
+		return -1;
+	}
+	fprintf(stderr, "bnb-vm: KVM without NUMA binding, latency is uniform: %s\n", why);
+	return 0;
+}
+
 /* Without --run-dir, the guest's output is the launcher's output. */
 static void relay_output(const struct launch *l)
 {
@@ -145,6 +173,7 @@ static void remove_tmp(const struct launch *l)
 int main(int argc, char **argv)
 {
 	static struct launch l;
+	static struct host_numa host;
 	char err[ERRLEN];
 	enum vm_status st;
 	int rc;
@@ -164,15 +193,16 @@ int main(int argc, char **argv)
 	if (prepare_paths(&l))
 		return VM_USAGE;
 	if (l.cli.cfg.dry_run) {
-		dry_run(&l.cli.cfg);
-		st = VM_OK;
+		st = bind_host(&l.cli.cfg, &host) ? VM_USAGE : VM_OK;
+		if (st == VM_OK)
+			dry_run(&l.cli.cfg);
 	} else {
 		choose_accel(&l.cli.cfg);
-		st = vm_run(&l.cli.cfg);
+		st = bind_host(&l.cli.cfg, &host) ? VM_USAGE : vm_run(&l.cli.cfg);
 		if (!l.keep_tmp)
 			relay_output(&l);
 	}
-	if (!l.keep_tmp && (st == VM_OK || st == VM_GUEST_FAILED))
+	if (!l.keep_tmp && (st == VM_OK || st == VM_GUEST_FAILED || st == VM_USAGE))
 		remove_tmp(&l);
 	vm_cli_free(&l.cli);
 	return st;

@@ -57,6 +57,10 @@ const struct opt_def vm_options[] = {
 	  .help = "numa_balancing=enable|disable on the kernel command line" },
 	{ "accel", OPT_CHOICE, CFG(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
 	  .help = "accelerator; kvm only when a short probe boot works" },
+	{ "host-bind", OPT_CHOICE, CFG(host_bind), .choices = "auto|on|off", .def = "auto",
+	  .help = "bind each guest node's memory to its own host NUMA node and pin its vCPU "
+		  "threads to that node's CPUs; auto: with kvm, when the host has enough nodes "
+		  "(only then is latency real)" },
 	{ "timeout", OPT_INT, CFG(timeout_s), .min = 1, .max = 86400, .def = "300",
 	  .help = "seconds the whole run may take; then QMP quit, then SIGKILL" },
 	{ "append", OPT_STR, CFG(append), .help = "extra kernel command line" },

@@ -48,9 +48,14 @@ static void add_numa(const struct vm_config *c, struct argv *a)
 	int i, j, cpu = 0;
 
 	for (i = 0; i < t->nodes; i++) {
+		char bind[64] = "";
+
+		if (c->host)	/* KVM: the guest node's memory on its own host node */
+			snprintf(bind, sizeof(bind), ",host-nodes=%d,policy=bind",
+				 c->host->node[c->host_node[i]].id);
 		argv_add(a, "-object");
-		argv_add(a, "memory-backend-ram,id=mem%d,size=%llu", i,
-			 (unsigned long long)t->mem[i]);
+		argv_add(a, "memory-backend-ram,id=mem%d,size=%llu%s", i,
+			 (unsigned long long)t->mem[i], bind);
 	}
 	for (i = 0; i < t->nodes; i++) {
 		char cpus[32] = "";
@@ -180,6 +185,8 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "-no-user-config");
 	argv_add(a, "-nographic");
 	argv_add(a, "-no-reboot");
+	if (c->host)
+		argv_add(a, "-S");	/* paused until the vCPU threads are pinned */
 	argv_add(a, "-chardev");
 	argv_add(a, "stdio,id=con,signal=off");
 	argv_add(a, "-serial");

@@ -8,6 +8,7 @@
 
 #include "bnb_topology.h"
 #include "lib/argv.h"
+#include "lib/host_numa.h"
 #include "lib/opt.h"
 #include "lib/vm_status.h"
 
@@ -29,6 +30,10 @@ struct vm_config {
 	int loglevel;
 	int timeout_s;
 	bool dry_run;
+	enum host_bind { HOST_BIND_AUTO, HOST_BIND_ON, HOST_BIND_OFF } host_bind;
+	/* bound: guest node i on host node host->node[host_node[i]] */
+	const struct host_numa *host;	/* NULL: not bound */
+	int host_node[BNB_MAX_NODES];
 };
 
 /*
@@ -58,6 +63,22 @@ void qemu_build_args(const struct vm_config *c, struct argv *a);
 /* HMAT figures derived from a SLIT distance (nominal, for the guest's view). */
 int hmat_latency_ns(int distance);
 int hmat_bandwidth_mbps(int distance);
+
+/* One vCPU thread and the host CPUs it is pinned to. */
+struct vcpu_pin {
+	int cpu_index;
+	int thread_id;
+	const cpu_set_t *cpus;
+};
+
+/*
+ * From QEMU's reply to query-cpus-fast, where each vCPU thread of C goes;
+ * returns the count, or -1 with err. (pin.c)
+ */
+int vm_pin_plan(const struct vm_config *c, const char *reply, struct vcpu_pin *pins,
+		int max, char *err, size_t errlen);
+/* Over QMP: pin every vCPU thread, then let the paused guest run. */
+int vm_pin_and_start(const struct vm_config *c, char *err, size_t errlen);
 
 /* Boot the guest, wait for it, classify the outcome. */
 enum vm_status vm_run(const struct vm_config *c);

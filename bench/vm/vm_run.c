@@ -11,12 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "qmp.h"
 #include "vm.h"
 
 #define TAIL_LINES	20
@@ -152,26 +151,12 @@ static void print_tail(const struct console *con)
 /* Ask QEMU politely to quit over QMP; failures just lead to SIGKILL. */
 static void qmp_quit(const char *run_dir)
 {
-	static const char msg[] = "{\"execute\":\"qmp_capabilities\"}\n"
-				  "{\"execute\":\"quit\"}\n";
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char buf[512];
-	int fd;
+	int fd = qmp_open(run_dir, 0);
 
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/qmp.sock", run_dir);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		if (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof(buf)) > 0 &&
-		    write(fd, msg, sizeof(msg) - 1) == sizeof(msg) - 1) {
-			/* Closing at once can drop the commands unread. */
-			while (poll(&p, 1, 1000) > 0 && read(fd, buf, sizeof(buf)) > 0)
-				;
-		}
-	}
+	qmp_exec(fd, "{\"execute\":\"quit\"}", buf, sizeof(buf));
 	close(fd);
 }
 
@@ -320,9 +305,10 @@ static void write_result(const struct vm_config *c, enum vm_status st,
 
 	snprintf(text, sizeof(text),
 		 "status=%s\nexit_code=%d\nboot_ms=%ld\nwall_ms=%ld\nwarnings=%d\n"
-		 "interrupted=%d\nreason=%s\n",
+		 "interrupted=%d\naccel=%s\nhost_bound=%d\nreason=%s\n",
 		 vm_status_word(st), o->exited ? o->exit_code : -1,
-		 o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted, reason);
+		 o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted,
+		 c->accel == ACCEL_KVM ? "kvm" : "tcg", c->host != NULL, reason);
 	snprintf(path, sizeof(path), "%s/result", c->run_dir);
 	if (write_file(path, text))
 		perror("bnb-vm: result");
@@ -378,6 +364,14 @@ enum vm_status vm_run(const struct vm_config *c)
 	pid = spawn_qemu(c, &fd);
 	if (pid < 0) {
 		close(con.log_fd);
+		return VM_LAUNCH_ERROR;
+	}
+	if (c->host && vm_pin_and_start(c, reason, sizeof(reason))) {
+		fprintf(stderr, "bnb-vm: KVM NUMA binding: %s\n", reason);
+		stop_qemu(c, pid, &wstatus);
+		close(fd);
+		close(con.log_fd);
+		write_result(c, VM_LAUNCH_ERROR, &o, reason, now_ms() - start);
 		return VM_LAUNCH_ERROR;
 	}
 	watch(c, pid, fd, &con, &o, &wstatus);

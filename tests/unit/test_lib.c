@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bnb_topology.h"
 #include "lib/argv.h"
 #include "lib/err.h"
+#include "lib/host_numa.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/path.h"
@@ -419,4 +421,82 @@ Test(vm_status, words_and_meanings)
 	cr_assert_str_eq(vm_status_word(6), "?");
 	cr_assert_str_eq(vm_status_meaning(-1), "?");
 	cr_assert_eq(parse_choice("kvm", VM_ACCEL_CHOICES, NULL, 0), ACCEL_KVM);
+}
+
+/* Host NUMA nodes for KVM binding: tests inject the host. */
+
+static void host_nodes(struct host_numa *h, int n, const int *cpus_per_node)
+{
+	int i, c, cpu = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->n = n;
+	for (i = 0; i < n; i++) {
+		h->node[i].id = 10 + i;
+		for (c = 0; c < cpus_per_node[i]; c++)
+			CPU_SET(cpu++, &h->node[i].cpus);
+		h->node[i].n_cpus = cpus_per_node[i];
+	}
+}
+
+Test(host_numa, each_guest_node_gets_its_own_host_node)
+{
+	static const int four[] = { 2, 2, 2, 2 };
+	struct bnb_topology t;
+	struct host_numa h;
+	int map[BNB_MAX_NODES];
+
+	host_nodes(&h, 4, four);
+	topo_init(&t, 2);
+	cr_assert_eq(host_numa_bind(&h, &t, map, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(map[0], 0);
+	cr_assert_eq(map[1], 1);
+	topo_init(&t, 4);
+	cr_assert_eq(host_numa_bind(&h, &t, map, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(map[3], 3);
+}
+
+Test(host_numa, too_few_host_nodes_binds_nothing)
+{
+	static const int one[] = { 2 };
+	struct bnb_topology t;
+	struct host_numa h;
+	int map[BNB_MAX_NODES] = { -7, -7 };
+
+	host_nodes(&h, 1, one);
+	topo_init(&t, 2);
+	cr_assert_eq(host_numa_bind(&h, &t, map, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "the guest's 2 nodes (2 with vCPUs) cannot each have a host node: "
+			 "the host has 1 with memory, 1 of them with CPUs");
+	cr_assert_eq(map[0], -7, "the map is untouched");
+}
+
+Test(host_numa, vcpus_need_a_host_node_with_cpus)
+{
+	static const int one_with_cpus[] = { 0, 4 };
+	struct bnb_topology t;
+	struct host_numa h;
+	int map[BNB_MAX_NODES];
+
+	host_nodes(&h, 2, one_with_cpus);
+	topo_init(&t, 2);
+	cr_assert_eq(host_numa_bind(&h, &t, map, err, sizeof(err)), -1,
+		     "two guest nodes with vCPUs, one host node with CPUs");
+	cr_assert_eq(topo_parse_cpus(&t, "2,0", err, sizeof(err)), 0);
+	cr_assert_eq(host_numa_bind(&h, &t, map, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(map[0], 1, "the guest node with vCPUs on the host node with CPUs");
+	cr_assert_eq(map[1], 0, "the memory-only guest node on the memory-only host node");
+}
+
+/* This machine has no NUMA: one node with every CPU it may use. */
+Test(host_numa, reads_this_host)
+{
+	struct host_numa h;
+	cpu_set_t mine;
+
+	cr_assert_eq(host_numa_read(&h), 0);
+	cr_assert_geq(h.n, 1);
+	cr_assert_eq(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	if (h.n == 1)
+		cr_assert_geq(h.node[0].n_cpus, 1);
 }

@@ -230,3 +230,25 @@ Test(args, out_of_memory_is_an_error_not_a_crash)
 	argv_free(&vm);
 	experiment_free(&exp);
 }
+
+/* "real" only when bnb-vm will bind every guest node to its own host node. */
+Test(args, kvm_latency_is_real_only_when_bound)
+{
+	struct host_numa host = { .n = 1 };
+	struct bnb_topology t;
+	char why[ERRLEN];
+
+	topo_init(&t, 2);
+	host.node[0].n_cpus = 2;
+	CPU_SET(0, &host.node[0].cpus);
+	cr_assert_str_eq(kvm_latency(&host, &t, why, sizeof(why)), "uniform (KVM)");
+	cr_assert(strstr(why, "the host has 1 with memory"), "%s", why);
+	host.n = 2;
+	host.node[1] = host.node[0];
+	host.node[1].id = 1;
+	cr_assert_str_eq(kvm_latency(&host, &t, why, sizeof(why)), "real");
+	cr_assert_str_eq(why, "");
+	topo_init(&t, 3);
+	cr_assert_str_eq(kvm_latency(&host, &t, why, sizeof(why)), "uniform (KVM)");
+	cr_assert_str_eq(kvm_latency(NULL, &t, why, sizeof(why)), "uniform (KVM)");
+}

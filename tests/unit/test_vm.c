@@ -223,6 +223,69 @@ static int find_prefix(const char *text)
 
 TestSuite(qemu_args, .init = config, .fini = release);
 
+/* A host with four NUMA nodes of two CPUs each, numbered 10..13. */
+static struct host_numa four_node_host(void)
+{
+	struct host_numa h = { .n = 4 };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		h.node[i].id = 10 + i;
+		CPU_SET(2 * i, &h.node[i].cpus);
+		CPU_SET(2 * i + 1, &h.node[i].cpus);
+		h.node[i].n_cpus = 2;
+	}
+	return h;
+}
+
+Test(qemu_args, kvm_binds_each_node_to_a_host_node)
+{
+	struct host_numa h = four_node_host();
+
+	cfg.accel = ACCEL_KVM;
+	cfg.host = &h;
+	cfg.host_node[0] = 2;
+	cfg.host_node[1] = 0;
+	qemu_build_args(&cfg, &args);
+	cr_assert_str_eq(args.v[2], "memory-backend-ram,id=mem0,size=536870912,host-nodes=12,policy=bind");
+	cr_assert_str_eq(args.v[4], "memory-backend-ram,id=mem1,size=536870912,host-nodes=10,policy=bind");
+	cr_assert_neq(find_arg("-S"), -1, "paused until the vCPUs are pinned");
+}
+
+Test(qemu_args, unbound_guests_neither_bind_nor_pause)
+{
+	cfg.accel = ACCEL_KVM;
+	qemu_build_args(&cfg, &args);
+	cr_assert_str_eq(args.v[2], "memory-backend-ram,id=mem0,size=536870912");
+	cr_assert_eq(find_arg("-S"), -1);
+	cr_assert_eq(find_prefix("host-nodes"), -1);
+}
+
+/* QEMU's query-cpus-fast reply names each vCPU's thread. */
+Test(qemu_args, vcpu_threads_go_to_their_nodes_cpus)
+{
+	static const char reply[] = "{\"return\": [{\"thread-id\": 4101, \"props\": {}, "
+		"\"cpu-index\": 0, \"target\": \"x86_64\"}, {\"thread-id\": 4102, \"cpu-index\": 1}, "
+		"{\"thread-id\": 4103, \"cpu-index\": 2}]}";
+	struct host_numa h = four_node_host();
+	struct vcpu_pin pins[8];
+
+	cr_assert_eq(topo_parse_cpus(&cfg.topo, "2,1", err, sizeof(err)), 0);
+	cfg.host = &h;
+	cfg.host_node[0] = 3;
+	cfg.host_node[1] = 1;
+	cr_assert_eq(vm_pin_plan(&cfg, reply, pins, 8, err, sizeof(err)), 3, "%s", err);
+	cr_assert_eq(pins[1].thread_id, 4102);
+	cr_assert(CPU_ISSET(6, pins[1].cpus) && CPU_ISSET(7, pins[1].cpus),
+		  "guest node 0's vCPUs on host node 13's CPUs 6-7");
+	cr_assert_eq(CPU_COUNT(pins[1].cpus), 2);
+	cr_assert(CPU_ISSET(2, pins[2].cpus) && CPU_ISSET(3, pins[2].cpus),
+		  "guest node 1's vCPU on host node 11's CPUs 2-3");
+	cr_assert_eq(vm_pin_plan(&cfg, "{\"return\": []}", pins, 8, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "0 vCPUs, the topology has 3"), "%s", err);
+	cr_assert_eq(vm_pin_plan(&cfg, "{\"error\": {}}", pins, 8, err, sizeof(err)), -1);
+}
+
 Test(qemu_args, memdevs_first_and_in_node_order)
 {
 	cfg.topo.mem[1] = 256ULL << 20;
