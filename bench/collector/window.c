@@ -9,8 +9,12 @@ int window_init(struct conv_window *w, unsigned long long size)
 	*w = (struct conv_window) { .size = size };
 	if (size == 0)
 		return -1;
-	/* Each entry holds at least one hint: N entries always suffice. */
-	w->cap = size < WINDOW_MAX_ENTRIES ? size : WINDOW_MAX_ENTRIES;
+	/*
+	 * Each entry holds at least one hint, so after window_add() drops
+	 * what lies beyond the window at most N entries remain, and the
+	 * sample being added needs one more: N + 1 entries never merge.
+	 */
+	w->cap = size < WINDOW_MAX_ENTRIES ? size + 1 : WINDOW_MAX_ENTRIES;
 	w->ring = calloc(w->cap, sizeof(*w->ring));
 	return w->ring ? 0 : -1;
 }

@@ -15,7 +15,11 @@
 
 #include <stdbool.h>
 
-/* Bounded memory: beyond this many samples the two oldest are merged. */
+/*
+ * Bounded memory: a ring of N + 1 entries, exact; for N at or beyond this
+ * the ring stops growing and the two oldest samples are merged, so the
+ * oldest one's pro rata share becomes approximate.
+ */
 #define WINDOW_MAX_ENTRIES	65536
 
 struct window_entry {

@@ -110,3 +110,62 @@ Test(window, zero_size_is_refused)
 
 	cr_expect_eq(window_init(&z, 0), -1);
 }
+
+/* The last N hints of a full history, the oldest sample's share pro rata. */
+static double reference(const unsigned *hints, const unsigned *local, int n, unsigned long long size)
+{
+	unsigned long long seen = 0;
+	double sum = 0;
+	int i;
+
+	for (i = n - 1; i >= 0 && seen < size; i--) {
+		unsigned long long take = hints[i] < size - seen ? hints[i] : size - seen;
+
+		sum += hints[i] ? (double)local[i] * take / hints[i] : 0;
+		seen += take;
+	}
+	return sum / seen;
+}
+
+/*
+ * Against the reference over random streams, for small and large N. A
+ * ring of N entries was one short: a sample arriving at a full ring merged
+ * the two oldest before the oldest would have left, and the value was off
+ * by up to 1/N (0.25 after three one-hint samples 1/1, 1/0, 1/0 at N = 2).
+ */
+Test(window, matches_the_hand_reference, .fini = fini)
+{
+	static const unsigned long long sizes[] = { 1, 2, 3, 5, 10, 100 };
+	unsigned hints[600], local[600];
+	unsigned seed = 1;
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		int seen = 0;
+
+		cr_assert_eq(window_init(&w, sizes[s]), 0);
+		for (int i = 0; i < 600; i++) {
+			double c = -1;
+
+			hints[i] = rand_r(&seed) % 4;
+			local[i] = hints[i] ? rand_r(&seed) % (hints[i] + 1) : 0;
+			window_add(&w, hints[i], local[i]);
+			seen += hints[i];
+			if (!seen)
+				continue;
+			cr_assert(window_value(&w, &c));
+			cr_assert_float_eq(c, reference(hints, local, i + 1, sizes[s]), 1e-12,
+					   "N = %llu after %d samples: %g, the reference %g", sizes[s],
+					   i + 1, c, reference(hints, local, i + 1, sizes[s]));
+		}
+		window_free(&w);
+	}
+}
+
+Test(window, three_unit_samples_at_n_2, .fini = fini)
+{
+	cr_assert_eq(window_init(&w, 2), 0);
+	window_add(&w, 1, 1);
+	window_add(&w, 1, 0);
+	window_add(&w, 1, 0);
+	CONV(0.0);
+}
