@@ -64,6 +64,10 @@ kernel-check:
 kernel-stress: tools guest
 	@kernel/stress.sh
 
+# Every static guest binary links bench/guest/noaffinity.o before libnuma.a
+# (that file says why).
+$(GUEST_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
+
 guest: $(BUILD)/guest/initramfs.cpio
 
 $(BUILD)/guest/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
