@@ -49,6 +49,10 @@ $(BUILD)/obj/tests/unit/%.o: CFLAGS += -DBNB_SRC_DIR=\"$(CURDIR)\"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# Keep objects that pattern rules chain through (kernel/tests' kt_%.o):
+# make would delete them after linking and compile them again next time.
+.PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/gobj/%.o
+
 deps:
 	@bench/deps.sh
 
