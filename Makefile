@@ -72,10 +72,20 @@ kernel-stress: tools guest
 # (that file says why).
 $(GUEST_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
 
-guest: $(BUILD)/guest/initramfs.cpio
+# The guest boots the base archive; a run that uses perf, stress-ng, numactl
+# or lstopo boots initramfs-tools.cpio, the base with the tools archive
+# appended (bnb-vm --tools).
+GUEST_DIR := $(BUILD)/guest
+guest: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/initramfs-tools.cpio
 
-$(BUILD)/guest/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
-	@bench/guest/mkinitramfs.sh $@ $(GUEST_PROGS)
+$(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
+	@bench/guest/mkinitramfs.sh base $@ $(GUEST_PROGS)
+
+$(GUEST_DIR)/tools.cpio: bench/guest/mkinitramfs.sh
+	@bench/guest/mkinitramfs.sh tools $@
+
+$(GUEST_DIR)/initramfs-tools.cpio: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/tools.cpio
+	@cat $^ > $@.tmp && mv $@.tmp $@
 
 unit-tests: $(UNIT_TESTS)
 

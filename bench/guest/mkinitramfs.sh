@@ -1,31 +1,52 @@
 #!/bin/bash
-# Build the guest root as an uncompressed initramfs (make guest).
-#   bench/guest/mkinitramfs.sh OUTPUT.cpio GUEST_BINARY...
+# Build the guest's initramfs archives (make guest).
+#
+#   bench/guest/mkinitramfs.sh base OUT.cpio GUEST_BINARY...
+#       busybox, /init and the project's static binaries: what every guest
+#       boots with.
+#   bench/guest/mkinitramfs.sh tools OUT.cpio
+#       the host's numactl, perf, stress-ng and lstopo with their shared
+#       libraries, plus OUT.list naming the commands in it. Linux unpacks
+#       concatenated archives one after the other, so `cat base tools`
+#       is a root with both; bnb-vm boots that only when a run uses a tool
+#       (bnb-vm --tools).
+#
 # Uncompressed on purpose: unpacking gzip under TCG costs boot time, while
-# QEMU hands an uncompressed archive to the guest just as quickly.
+# QEMU hands an uncompressed archive to the guest just as quickly. Every
+# megabyte still costs the guest a copy into tmpfs, which is why the tools
+# (60-odd MB with perf's libraries) are not in the base.
 set -euo pipefail
 
-out=$1
-shift
+usage() {
+	echo "usage: $0 base OUT.cpio GUEST_BINARY... | tools OUT.cpio" >&2
+	exit 2
+}
+[ $# -ge 2 ] || usage
+kind=$1 out=$2
+shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-host_tools=(numactl stress-ng perf lstopo-no-graphics)
+tools=(numactl stress-ng perf lstopo-no-graphics)
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+mkdir -p "$(dirname "$out")"
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,etc,opt/bnb/bin}
-cp /bin/busybox "$root/bin/busybox"
-# Every applet as a link, at the path busybox itself gives it.
-for applet in $("$root/bin/busybox" --list-full); do
-	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
-done
-install -m 0755 "$here/init" "$root/init"
-echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
-echo 'root:x:0:' > "$root/etc/group"
+base_root() {
+	local applet bin
 
-for bin in "$@"; do
-	install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
-done
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,etc,opt/bnb/bin}
+	cp /bin/busybox "$root/bin/busybox"
+	# Every applet as a link, at the path busybox itself gives it.
+	for applet in $("$root/bin/busybox" --list-full); do
+		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+	done
+	install -m 0755 "$here/init" "$root/init"
+	echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
+	echo 'root:x:0:' > "$root/etc/group"
+	for bin in "$@"; do
+		install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
+	done
+}
 
 # Host tools keep their shared libraries at the paths ldd names, so the
 # dynamic loader finds them without any environment.
@@ -39,15 +60,33 @@ copy_with_libs() {
 		cp -L "$lib" "$root$lib"
 	done
 }
-for tool in "${host_tools[@]}"; do
-	path=$(command -v "$tool") || { echo "mkinitramfs: $tool missing: run 'make deps'" >&2; exit 1; }
-	copy_with_libs "$path"
-done
-# lstopo by its usual name too.
-ln -s lstopo-no-graphics "$root/opt/bnb/bin/lstopo"
 
-mkdir -p "$(dirname "$out")"
+tools_root() {
+	local tool path
+
+	mkdir -p "$root/opt/bnb/bin"
+	for tool in "${tools[@]}"; do
+		path=$(command -v "$tool") || {
+			echo "mkinitramfs: $tool is missing; install it with: make deps" >&2
+			exit 1
+		}
+		copy_with_libs "$path"
+	done
+	# lstopo by its usual name too.
+	ln -s lstopo-no-graphics "$root/opt/bnb/bin/lstopo"
+	ls "$root/opt/bnb/bin" > "$out.list.tmp"
+}
+
+case $kind in
+base) base_root "$@" ;;
+tools) [ $# -eq 0 ] || usage; tools_root ;;
+*) usage ;;
+esac
+
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --quiet -o -0 -H newc -R 0:0) > "$out.tmp"
 mv "$out.tmp" "$out"
+if [ "$kind" = tools ]; then
+	mv "$out.list.tmp" "${out%.cpio}.list"
+fi
 echo "guest: $out ($(du -h "$out" | cut -f1))"
