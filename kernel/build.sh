@@ -20,6 +20,7 @@ link=
 print_key=0
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+retry="$0 $*"	# the command to give again after a failure
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,6 +42,8 @@ done
 
 # shellcheck source=kernel/tree.sh
 . "$here/tree.sh"
+# shellcheck source=kernel/progress.sh
+. "$here/progress.sh"
 
 # The patches, in series order.
 patches=()
@@ -118,9 +121,13 @@ configure_obj "$tree" "$obj" "${fragments[@]}"
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
 start=$(date +%s)
-echo "kernel: building $key in $obj"
-make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" -s bzImage
-echo "kernel: built in $(( $(date +%s) - start )) s"
+echo "kernel: building $key in $obj (a line every ${PROGRESS_EVERY} s; log: $obj/build.log)"
+if ! kbuild_progress "$obj" make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage; then
+	echo "kernel: the build failed; the end of $obj/build.log:" >&2
+	grep -v '^  [A-Z]' "$obj/build.log" | tail -n 25 >&2
+	die "retry with: $retry"
+fi
+echo "kernel: built in $(fmt_secs $(( $(date +%s) - start )))"
 
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
