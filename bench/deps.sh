@@ -17,10 +17,14 @@ packages=(
 	shellcheck file python3
 )
 
+# One dpkg-query and no other process: this runs before every ./run.sh.
+declare -A installed=()
+while read -r p status; do
+	[ "$status" = "install ok installed" ] && installed[$p]=1
+done < <(dpkg-query -W -f '${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
 missing=()
 for p in "${packages[@]}"; do
-	status=$(dpkg-query -W -f '${Status}' "$p" 2>/dev/null || true)
-	[ "$status" = "install ok installed" ] || missing+=("$p")
+	[ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

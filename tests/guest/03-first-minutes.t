@@ -1,0 +1,89 @@
+#!/bin/bash
+# The first minutes of a new user: ./run.sh --help and usage errors answer
+# without installing or building anything; a failed step names itself and
+# the command that retries it; the kernel build reports progress.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+cd "$BNB_ROOT" || exit 1
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Stand-ins that record being called, ahead of the real ones on PATH.
+mkdir "$tmp/bin"
+for cmd in make apt-get dpkg-query gcc; do
+	printf '#!/bin/sh\necho "%s $*" >> %s/called\nexit 2\n' "$cmd" "$tmp" > "$tmp/bin/$cmd"
+	chmod +x "$tmp/bin/$cmd"
+done
+# run_sh ARGS...: ./run.sh with the stand-ins; sets out, err, rc.
+run_sh() {
+	: > "$tmp/called"
+	out=$(PATH=$tmp/bin:$PATH ./run.sh "$@" 2>"$tmp/err")
+	rc=$?
+	err=$(cat "$tmp/err")
+}
+
+run_sh --help
+check "./run.sh --help exits 0" test "$rc" = 0
+check "./run.sh --help prints the usage" grep -q '^usage: ./run.sh' <<<"$out"
+check "./run.sh --help installs and builds nothing" test ! -s "$tmp/called"
+run_sh bench/experiments/default.ini --reps 2 -h
+check "-h after other arguments is help too" test "$rc" = 0 -a ! -s "$tmp/called"
+for args in "compare" "compare results/a" "plot" "plot a b" "report"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	run_sh $args
+	if [ "$rc" = 2 ] && [[ $err == *"usage: ./run.sh ${args%% *}"* ]] && [ ! -s "$tmp/called" ]; then
+		ok "./run.sh $args: usage error at once"
+	else
+		not_ok "./run.sh $args: usage error at once (exit $rc: $err; called: $(cat "$tmp/called"))"
+	fi
+done
+
+# With deps satisfied (make test installed them), a failing build step
+# names the step and the retry command.
+rm "$tmp/bin/dpkg-query"
+run_sh plot results/none
+check "a failed build step is named with its retry command" \
+	grep -q 'building the host tools failed (exit 2).*retry with: make tools' <<<"$err"
+
+# Every option of the runner is in run.sh's help and the other way round.
+if [ -x build/bin/bnb-run ]; then
+	# the option lines: "  --reps N   repetitions ..."
+	opts() { sed -n 's/^ *\(--[a-z][a-z-]*\).*/\1/p' | sort -u; }
+	ours=$(./run.sh --help | opts)
+	theirs=$(build/bin/bnb-run --help | opts)
+	check "run.sh --help and bnb-run --help list the same options" \
+		test "$ours" = "$theirs"
+else
+	skip "run.sh --help and bnb-run --help list the same options" "build/bin/bnb-run is missing"
+fi
+
+# The kernel build's progress: a fake build of 40 steps over ~3 s against
+# an expected 50, with a line every second.
+# shellcheck source=kernel/progress.sh
+. kernel/progress.sh
+fake_build() {
+	local i
+	echo "some make chatter"
+	for i in $(seq 40); do
+		printf '  CC      dir/file%d.o\n' "$i"
+		[ $((i % 10)) = 0 ] && sleep 0.7
+	done
+	return "${1:-0}"
+}
+PROGRESS_EVERY=1 COLD_BUILD_STEPS=50
+mkdir "$tmp/obj"
+prog=$(kbuild_progress "$tmp/obj" fake_build)
+rc=$?
+check "a build's progress lines carry steps, share and time left" \
+	grep -qE '^kernel: [0-9]+/50 steps \([0-9]+ %\), [0-9]+ s, (about [0-9]+ s left|finishing)$' <<<"$prog"
+check "progress comes at least every PROGRESS_EVERY seconds" test "$(grep -c '^kernel: ' <<<"$prog")" -ge 2
+check "the build's output goes to the log" test "$(grep -c '^  CC' "$tmp/obj/build.log")" = 40
+check "a full build records its step count for the next one" test "$(cat "$tmp/obj/.bnb-steps")" = 40 -a "$rc" = 0
+touch "$tmp/obj/vmlinux"
+prog=$(kbuild_progress "$tmp/obj" fake_build 3)
+rc=$?
+check "a failed build returns its status" test "$rc" = 3
+check "an incremental build is not taken for a full one" \
+	grep -q '^kernel: [0-9]* steps, .*incremental; a full build is about 40' <<<"$prog"
+done_testing
