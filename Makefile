@@ -78,7 +78,8 @@ $(GUEST_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
 GUEST_DIR := $(BUILD)/guest
 guest: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/initramfs-tools.cpio
 
-$(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init $(GUEST_PROGS)
+$(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init \
+		bench/guest/fstab.boot bench/guest/fstab.dev $(GUEST_PROGS)
 	@bench/guest/mkinitramfs.sh base $@ $(GUEST_PROGS)
 
 $(GUEST_DIR)/tools.cpio: bench/guest/mkinitramfs.sh

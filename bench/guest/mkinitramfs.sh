@@ -41,6 +41,7 @@ base_root() {
 		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 	done
 	install -m 0755 "$here/init" "$root/init"
+	install -m 0644 "$here/fstab.boot" "$here/fstab.dev" "$root/etc/"
 	echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 	echo 'root:x:0:' > "$root/etc/group"
 	for bin in "$@"; do
