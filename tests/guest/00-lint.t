@@ -9,13 +9,13 @@ if ! command -v shellcheck >/dev/null; then
 	done_testing
 	exit 0
 fi
-# Shell scripts by name or by their first line.
-git ls-files | while read -r f; do
-	case $f in
-	*.sh | *.t | .ci/run | tests/run-tests | bench/guest/init) echo "$f" ;;
-	*) head -c 64 "$f" 2>/dev/null | head -n1 | grep -qE '^#!.*(ba)?sh' && echo "$f" ;;
-	esac
-done | sort -u > "$BNB_ROOT/build/test-logs/shell-files"
+# Shell scripts by name or by their first line (one awk for all files:
+# three processes a file took 14 s on a loaded host).
+git ls-files -z | xargs -0 awk 'FNR == 1 {
+	if (FILENAME ~ /\.(sh|t)$|^\.ci\/run$|^tests\/run-tests$|^bench\/guest\/init$/ || /^#!.*(ba)?sh/)
+		print FILENAME
+	nextfile
+}' | sort -u > "$BNB_ROOT/build/test-logs/shell-files"
 while read -r f; do
 	if out=$(shellcheck "$f" 2>&1); then
 		ok "shellcheck $f"
