@@ -77,7 +77,6 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 
 	argv_add(a, "%s", p->vm);
 	argv_add(a, "--kernel=%s", p->kernel);
-	argv_add(a, "--initrd=%s", p->initrd);
 	argv_add(a, "--nodes=%d", v->topo.nodes);
 	topo_format_cpus(&v->topo, text, sizeof(text));
 	argv_add(a, "--cpus=%s", text);

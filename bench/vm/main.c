@@ -40,14 +40,34 @@ static int check_file(const char *what, const char *path)
 	return -1;
 }
 
+/* The default initrd with the tools archive appended, or the base alone? */
+static bool want_tools(const struct vm_cli *c)
+{
+	char *list;
+	bool named;
+
+	if (c->tools != TOOLS_AUTO)
+		return c->tools == TOOLS_ON;
+	list = in_tree("build/guest/tools.list");
+	named = cmd_names_tool(c->cfg.cmd, list) == 1;
+	free(list);
+	return named;
+}
+
 static int prepare_paths(struct launch *l)
 {
 	static char tmpl[] = "/tmp/bnb-vm.XXXXXX";
 
 	if (!l->cli.cfg.kernel)
 		l->cli.cfg.kernel = in_tree("build/kernel/bzImage");
-	if (!l->cli.cfg.initrd)
-		l->cli.cfg.initrd = in_tree("build/guest/initramfs.cpio");
+	if (!l->cli.cfg.initrd) {
+		l->cli.cfg.initrd = in_tree(want_tools(&l->cli) ? "build/guest/initramfs-tools.cpio" :
+					    "build/guest/initramfs.cpio");
+	} else if (l->cli.tools == TOOLS_ON) {
+		prog_error("--tools on adds to the default initrd, not to --initrd %s",
+			   l->cli.cfg.initrd);
+		return -1;
+	}
 	if (check_file("kernel", l->cli.cfg.kernel) || check_file("initrd", l->cli.cfg.initrd))
 		return -1;
 	if (l->cli.cfg.plugin && check_file("plugin", l->cli.cfg.plugin))

@@ -1,5 +1,5 @@
 # The VM launcher.
-VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o console.o vm_run.o)
+VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o console.o vm_run.o tools.o)
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)
 
@@ -10,5 +10,10 @@ $(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBBNB)
 UNIT_TESTS += $(TEST_BIN)/test_vm
 $(TEST_BIN)/test_vm: $(BUILD)/obj/tests/unit/test_vm.o $(BUILD)/obj/tests/unit/docblock.o \
 		$(VM_OBJS) $(LIBBNB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma
+
+UNIT_TESTS += $(TEST_BIN)/test_vm_tools
+$(TEST_BIN)/test_vm_tools: $(BUILD)/obj/tests/unit/test_vm_tools.o $(VM_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma

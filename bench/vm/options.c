@@ -40,6 +40,9 @@ const struct opt_def vm_options[] = {
 	  .help = "kernel image (default build/kernel/bzImage)" },
 	{ "initrd", OPT_STR, CFG(initrd), .metavar = "FILE",
 	  .help = "initramfs (default build/guest/initramfs.cpio)" },
+	{ "tools", OPT_CHOICE, CLI(tools), .choices = "off|on|auto", .def = "auto",
+	  .help = "boot build/guest/initramfs-tools.cpio, the default initrd with perf, stress-ng, "
+		  "numactl and lstopo; auto: when a word of the command is one of them" },
 	{ "nodes", OPT_FUNC, CFG(topo), .parse = topo_opt_nodes, .metavar = "1..64", .def = "2",
 	  .help = "guest NUMA nodes" },
 	{ "cpus", OPT_STR, CLI(cpus), .metavar = "LIST", .def = "1",

@@ -43,6 +43,8 @@ struct vm_config {
 struct vm_cli {
 	struct vm_config cfg;
 	char *cpus, *mem, *distance;
+	/* the tools archive: on request, or when the command names a tool */
+	enum tools_mode { TOOLS_OFF, TOOLS_ON, TOOLS_AUTO } tools;
 };
 
 /* The options table (options.c): it also makes --help and HACKING's table. */
@@ -56,6 +58,13 @@ extern const size_t vm_n_options;
 int vm_cli_parse(struct vm_cli *c, int argc, char **argv, char *err, size_t errlen);
 void vm_cli_free(struct vm_cli *c);
 void vm_usage(FILE *f);
+
+/*
+ * 1 when a word of the guest command cmd is a command named in list_path
+ * (the tools archive's tools.list, one name a line), 0 when none is, -1
+ * when the list cannot be read.
+ */
+int cmd_names_tool(const char *cmd, const char *list_path);
 
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);
