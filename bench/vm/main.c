@@ -70,6 +70,7 @@ static int prepare_paths(struct launch *l)
 	}
 	if (check_file("kernel", l->cli.cfg.kernel) || check_file("initrd", l->cli.cfg.initrd))
 		return -1;
+	l->cli.cfg.lpj = guest_lpj(l->cli.cfg.kernel);
 	if (l->cli.cfg.plugin && check_file("plugin", l->cli.cfg.plugin))
 		return -1;
 	if (!l->cli.cfg.run_dir) {

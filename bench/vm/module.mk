@@ -1,5 +1,5 @@
 # The VM launcher.
-VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o console.o vm_run.o tools.o)
+VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o console.o vm_run.o tools.o bootargs.o)
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)
 
@@ -13,7 +13,7 @@ $(TEST_BIN)/test_vm: $(BUILD)/obj/tests/unit/test_vm.o $(BUILD)/obj/tests/unit/d
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma
 
-UNIT_TESTS += $(TEST_BIN)/test_vm_tools
-$(TEST_BIN)/test_vm_tools: $(BUILD)/obj/tests/unit/test_vm_tools.o $(VM_OBJS) $(LIBBNB)
+UNIT_TESTS += $(TEST_BIN)/test_vm_boot
+$(TEST_BIN)/test_vm_boot: $(BUILD)/obj/tests/unit/test_vm_boot.o $(VM_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma

@@ -29,6 +29,7 @@ struct vm_config {
 	bool balancing;
 	int loglevel;
 	int timeout_s;
+	unsigned long lpj;		/* 0: the guest calibrates its delay loop */
 	bool dry_run;
 	enum host_bind { HOST_BIND_AUTO, HOST_BIND_ON, HOST_BIND_OFF } host_bind;
 	/* bound: guest node i on host node host->node[host_node[i]] */
@@ -65,6 +66,15 @@ void vm_usage(FILE *f);
  * when the list cannot be read.
  */
 int cmd_names_tool(const char *cmd, const char *list_path);
+
+/*
+ * lpj= for a kernel, from the host's TSC rate (BogoMIPS in /proc/cpuinfo)
+ * and CONFIG_HZ of the .config beside the kernel; 0 when either is
+ * unknown. The parsers return 0 when they find nothing.
+ */
+unsigned long guest_lpj(const char *kernel);
+long cpuinfo_tsc_khz(FILE *cpuinfo);
+int config_hz(FILE *config);
 
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);

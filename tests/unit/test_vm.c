@@ -342,7 +342,8 @@ Test(qemu_args, balancing_and_cmdline)
 	cfg.append = "foo=1";
 	qemu_build_args(&cfg, &args);
 	cr_assert_str_eq(args.v[args.n - 1],
-			 "console=ttyS0 loglevel=5 panic=-1 numa_balancing=disable foo=1");
+			 "console=ttyS0 loglevel=5 panic=-1 no_timer_check pty.legacy_count=0 "
+			 "numa_balancing=disable foo=1");
 }
 
 Test(qemu_args, plugin_gets_topology)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What bnb-vm does for a short boot: which guest commands get the tools
+ * archive (--tools auto), and lpj= from the host's TSC rate and the
+ * kernel's HZ.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../bench/vm/vm.h"
+
+static char list[] = "/tmp/test_vm_boot.XXXXXX";
+
+/* The list as mkinitramfs.sh writes it: ls of the archive's bin dir. */
+static void write_list(void)
+{
+	int fd = mkstemp(list);
+	FILE *f = fdopen(fd, "w");
+
+	cr_assert_not_null(f);
+	fputs("lstopo\nlstopo-no-graphics\nnumactl\nperf\nstress-ng\n", f);
+	fclose(f);
+}
+
+static void remove_list(void)
+{
+	unlink(list);
+}
+
+TestSuite(tools, .init = write_list, .fini = remove_list);
+
+Test(tools, a_named_tool_is_found_as_a_word)
+{
+	cr_assert_eq(cmd_names_tool("perf stat -e cycles stream", list), 1);
+	cr_assert_eq(cmd_names_tool("numactl -H; grep numa_ /proc/vmstat", list), 1);
+	cr_assert_eq(cmd_names_tool("stress-ng --vm 2 --timeout 5", list), 1);
+	cr_assert_eq(cmd_names_tool("x=$(lstopo-no-graphics --of console)", list), 1);
+	cr_assert_eq(cmd_names_tool("/opt/bnb/bin/perf record -a", list), 1);
+	cr_assert_eq(cmd_names_tool("true && lstopo", list), 1);
+}
+
+Test(tools, parts_of_other_words_are_not_tools)
+{
+	cr_assert_eq(cmd_names_tool("stream --placement misplaced", list), 0);
+	cr_assert_eq(cmd_names_tool("perfect --numactlish", list), 0);
+	cr_assert_eq(cmd_names_tool("stress --mode x_perf", list), 0);
+	cr_assert_eq(cmd_names_tool("echo superf", list), 0);
+	cr_assert_eq(cmd_names_tool("", list), 0);
+}
+
+Test(tools, an_unreadable_list_says_so)
+{
+	cr_assert_eq(cmd_names_tool("perf", "/nonexistent/tools.list"), -1);
+}
+
+static long khz_of(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	long khz = cpuinfo_tsc_khz(f);
+
+	fclose(f);
+	return khz;
+}
+
+static int hz_of(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int hz = config_hz(f);
+
+	fclose(f);
+	return hz;
+}
+
+Test(lpj, host_tsc_rate_from_bogomips)
+{
+	cr_assert_eq(khz_of("processor\t: 0\nflags\t\t: fpu tsc\nbogomips\t: 4189.86\n"), 2094930);
+	cr_assert_eq(khz_of("bogomips : 5000.00\n"), 2500000);
+	cr_assert_eq(khz_of("processor\t: 0\nmodel name\t: x\n"), 0);
+	cr_assert_eq(khz_of("bogomips\t: 0.00\n"), 0);
+}
+
+Test(lpj, guest_hz_from_the_config)
+{
+	cr_assert_eq(hz_of("CONFIG_HZ_250=y\nCONFIG_HZ=250\n"), 250);
+	cr_assert_eq(hz_of("# CONFIG_HZ_1000 is not set\nCONFIG_HZ=1000\n"), 1000);
+	cr_assert_eq(hz_of("CONFIG_NUMA=y\n"), 0);
+}
+
+Test(lpj, no_config_beside_the_kernel_means_no_lpj)
+{
+	cr_assert_eq(guest_lpj("/nonexistent/bzImage"), 0);
+}
+
+Test(lpj, on_the_command_line_only_when_known)
+{
+	struct vm_config c = { .kernel = "K", .initrd = "I", .run_dir = "/r", .qemu = "q" };
+	struct argv a = { 0 };
+
+	topo_init(&c.topo, 2);
+	qemu_build_args(&c, &a);
+	cr_assert_null(strstr(a.v[a.n - 1], "lpj="), "%s", a.v[a.n - 1]);
+	argv_free(&a);
+	c.lpj = 8379720;
+	qemu_build_args(&c, &a);
+	cr_assert_not_null(strstr(a.v[a.n - 1], " lpj=8379720 "), "%s", a.v[a.n - 1]);
+	argv_free(&a);
+}
