@@ -22,8 +22,10 @@ summary.md and plots (copied to plots/ too).
   --reps N       repetitions per variant (overrides the file)
   --only NAME    run one variant (a section name runs all its sweep points)
   --out DIR      results folder instead of results/<time>-<name>
-  --jobs N       N guests at once through GNU parallel (one per 2 cores)
+  --jobs N       N guests at once through GNU parallel (one per 2 cores);
+                 0: write the job list only
   --no-plots     skip gnuplot
+  --help         print this text and exit
   compare        kernel/variant A vs B from two results folders (Welch t-test)
   plot, report   redraw the plots and tables of a results folder
 

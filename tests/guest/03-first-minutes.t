@@ -49,7 +49,7 @@ check "a failed build step is named with its retry command" \
 # Every option of the runner is in run.sh's help and the other way round.
 if [ -x build/bin/bnb-run ]; then
 	# the option lines: "  --reps N   repetitions ..."
-	opts() { sed -n 's/^ *\(--[a-z][a-z-]*\).*/\1/p' | sort -u; }
+	opts() { sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p' | sort -u; }
 	ours=$(./run.sh --help | opts)
 	theirs=$(build/bin/bnb-run --help | opts)
 	check "run.sh --help and bnb-run --help list the same options" \
