@@ -39,8 +39,11 @@ const struct opt_def collect_options[] = {
 	  .help = "where timeseries.csv and summary.json go" },
 	{ "interval-ms", OPT_INT, S(interval_ms), .min = 1, .max = HOUR_MS, .def = "100",
 	  .help = "sampling interval" },
-	{ "window-hints", OPT_U64, S(window_hints), .min = 1, .max = 1LL << 40, .def = "10000",
-	  .metavar = "N", .help = "convergence over the last N hinting faults" },
+	{ "window-hints", OPT_U64, S(window_hints), .min = 1, .max = 1LL << 40, .def = "100",
+	  .metavar = "N", .help = "convergence: the local share of the last N hinting faults, N at least this" },
+	{ "window-s", OPT_DOUBLE, S(window_s), .dmin = 0, .dmax = 86400, .def = "5",
+	  .metavar = "SECONDS", .help = "N: every hint of the last SECONDS of guest time, when "
+	  "more; 0: N fixed at --window-hints" },
 	{ "distance", OPT_FUNC, S(wnuma), .parse = parse_wnuma, .metavar = "MATRIX",
 	  .def = "10,20;20,10", .help = "the guest's distances, for the cost model's Wnuma" },
 	{ "plugin-shm", OPT_STR, S(plugin_shm), .metavar = "PATH",

@@ -226,7 +226,7 @@ int sampler_run(const struct sampler_opts *o, volatile sig_atomic_t *stop)
 	run.o = o;
 	run.conn.fd = -1;
 	run.info = (struct run_info) { .end = "running", .interval_ms = o->interval_ms };
-	if (series_init(&run.s, o->wnuma, o->window_hints)) {
+	if (series_init(&run.s, o->wnuma, o->window_hints, o->window_s)) {
 		fprintf(stderr, "bnb-collect: cannot allocate the convergence window\n");
 		return 1;
 	}

@@ -15,7 +15,8 @@ struct sampler_opts {
 	char *out_dir;
 	char *plugin_shm;		/* NULL: none */
 	double wnuma;			/* from --distance */
-	uint64_t window_hints;
+	uint64_t window_hints;		/* N at least */
+	double window_s;		/* N = the hints of this much guest time */
 	int interval_ms;
 	int maps_every;			/* 0: never walk numa_maps */
 	int reply_timeout_ms;

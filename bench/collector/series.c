@@ -39,14 +39,14 @@ void series_warn(struct series *s, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int series_init(struct series *s, double wnuma, unsigned long long window)
+int series_init(struct series *s, double wnuma, unsigned long long min_hints, double span_s)
 {
 	memset(s, 0, sizeof(*s));
 	cost_params_seed(&s->seed, wnuma);
 	cost_params_mmtests(&s->mmtests, wnuma);
 	s->t_conv90 = s->t_conv95 = -1;
 	s->pte = s->hint = s->local = s->migrated = -1;
-	return window_init(&s->win, window);
+	return window_init(&s->win, min_hints, span_s);
 }
 
 void series_free(struct series *s)
@@ -149,9 +149,22 @@ static void note_threshold(struct series *s, double *since, double level)
 		*since = s->t_s;
 }
 
+/* The window's N over the run, for the summary. */
+static void note_window(struct series *s)
+{
+	unsigned long long n = window_hints(&s->win);
+
+	if (!s->n_count || n < s->n_min)
+		s->n_min = n;
+	if (n > s->n_max)
+		s->n_max = n;
+	s->n_sum += n;
+	s->n_count++;
+}
+
 static void update_convergence(struct series *s)
 {
-	unsigned long long hints, local;
+	unsigned long long hints = 0, local = 0;
 
 	s->remote_d = 0;
 	if (col_present(s, s->hint) && col_present(s, s->local)) {
@@ -163,8 +176,10 @@ static void update_convergence(struct series *s)
 		}
 		s->remote_d = hints - local;
 		s->remote_total += s->remote_d;
-		window_add(&s->win, hints, local);
 	}
+	/* on the guest's clock: the scanner's periods run on it */
+	s->guest_t_s += s->dt_s;
+	window_add(&s->win, s->guest_t_s, hints, local);
 	/* The value over the interval that just ended weights by its length. */
 	if (s->conv_defined && s->dt_s > 0) {
 		s->conv_weighted += s->conv * s->dt_s;
@@ -173,6 +188,7 @@ static void update_convergence(struct series *s)
 	s->conv_defined = window_value(&s->win, &s->conv);
 	if (!s->conv_defined)
 		return;
+	note_window(s);
 	note_threshold(s, &s->t_conv90, 0.9);
 	note_threshold(s, &s->t_conv95, 0.95);
 }

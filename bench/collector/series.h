@@ -49,6 +49,7 @@ struct series {
 	struct sample_time now, prev;
 	double t_s;			/* sample midpoint since t0 */
 	double dt_s;			/* since the previous sample */
+	double guest_t_s;		/* sum of dt_s: the guest's time since t0 */
 	const struct bnb_reply *reply;	/* the current sample's reply */
 
 	struct cost_params seed, mmtests;
@@ -63,12 +64,14 @@ struct series {
 	double conv;
 	double conv_time, conv_weighted;	/* time-weighted mean parts */
 	double t_conv90, t_conv95;	/* since when at or above; < 0: not now */
+	unsigned long long n_min, n_max, n_sum, n_count;	/* the window's N, where defined */
 
 	struct plugin_state plugin;
 	unsigned long long warnings;
 };
 
-int series_init(struct series *s, double wnuma, unsigned long long window);
+/* The convergence window: N >= MIN_HINTS, the hints of the last SPAN_S s. */
+int series_init(struct series *s, double wnuma, unsigned long long min_hints, double span_s);
 void series_free(struct series *s);
 
 /* Fix the columns from the first good reply. */

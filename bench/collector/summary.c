@@ -102,7 +102,11 @@ struct json_object *summary_build(const struct series *s, const struct run_info 
 	add(o, "mmtests_cost_total", opt_double(cost, s->mmtests_cum));
 	add(o, "mmtests_autonuma_cost", opt_double(cost, s->mmtests_cum / 1e6));
 	add(o, "mmtests_cost_params", params(&s->mmtests));
-	add(o, "window_hints", json_object_new_uint64(s->win.size));
+	add(o, "window_hints", json_object_new_uint64(s->win.min_hints));
+	add(o, "window_s", json_object_new_double(s->win.span_s));
+	add(o, "window_n_min", s->n_count ? json_object_new_uint64(s->n_min) : NULL);
+	add(o, "window_n_mean", opt_double(s->n_count, (double)s->n_sum / s->n_count));
+	add(o, "window_n_max", s->n_count ? json_object_new_uint64(s->n_max) : NULL);
 	add(o, "convergence_final", opt_double(s->conv_defined, s->conv));
 	add(o, "convergence_time_weighted",
 	    opt_double(s->conv_time > 0, s->conv_weighted / s->conv_time));

@@ -80,6 +80,7 @@ struct variant {
 	int repetitions;
 	int interval_ms;
 	int window_hints;
+	double window_s;
 	int time_limit;			/* seconds */
 	enum bound bound;
 	struct scan_scale scale_scan;

@@ -117,6 +117,7 @@ void collect_args(struct argv *a, const struct variant *v, const struct run_plan
 	argv_add(a, "--out=%s", rundir);
 	argv_add(a, "--interval-ms=%d", v->interval_ms);
 	argv_add(a, "--window-hints=%d", v->window_hints);
+	argv_add(a, "--window-s=%g", v->window_s);
 	argv_add(a, "--distance=%s", dist);
 	if (p->plugin[0])
 		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);

@@ -29,7 +29,7 @@ static struct csv csv;
 
 static void setup(void)
 {
-	cr_assert_eq(series_init(&s, 2.0, 10), 0);
+	cr_assert_eq(series_init(&s, 2.0, 10, 0), 0);
 	nr_replies = 0;
 	mem = open_memstream(&out, &outlen);
 	csv_init(&csv, mem);
@@ -237,6 +237,39 @@ Test(output, summary_json)
 	cr_expect_float_eq(json_object_get_double(key(j, "time_to_conv_95_s")), 2.0, 1e-5);
 	cr_expect_float_eq(json_object_get_double(key(key(j, "cost_params"), "Cpagecopy")),
 			   1620, 1e-9);
+	cr_expect_eq(json_object_get_int(key(j, "window_hints")), 10);
+	cr_expect_float_eq(json_object_get_double(key(j, "window_s")), 0, 1e-12);
+	cr_expect_float_eq(json_object_get_double(key(j, "window_n_mean")), 10, 1e-12);
+	json_object_put(j);
+}
+
+/*
+ * N = the hints of the last 1.5 s of guest time, at least 5: 10, 20, 10,
+ * then 5 once no hint is that recent; the CSV says which N each value had.
+ */
+Test(output, window_sized_to_the_run)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 1000 };
+	struct json_object *j;
+
+	series_free(&s);
+	cr_assert_eq(series_init(&s, 2.0, 5, 1.5), 0);
+	sample(0, 0, 0, 0, 0);
+	sample(0, 10, 5, 0, 1000);	/* N 10: 0.5 */
+	sample(0, 20, 15, 0, 2000);	/* N 20: 15 / 20 */
+	cr_expect_float_eq(s.conv, 0.75, 1e-12);
+	sample(0, 20, 15, 0, 3000);	/* N 10, the hints of t = 2 s: 1.0 */
+	cr_expect_str_eq(cell(4, "window_hints"), "10");
+	sample(0, 20, 15, 0, 4000);	/* N 5, the floor */
+	cr_expect_str_eq(cell(5, "window_hints"), "5");
+	cr_expect_str_eq(cell(5, "convergence"), "1");
+	j = summary_build(&s, &run);
+	cr_expect_eq(json_object_get_int(key(j, "window_hints")), 5);
+	cr_expect_float_eq(json_object_get_double(key(j, "window_s")), 1.5, 1e-12);
+	cr_expect_eq(json_object_get_int(key(j, "window_n_min")), 5);
+	cr_expect_eq(json_object_get_int(key(j, "window_n_max")), 20);
+	cr_expect_float_eq(json_object_get_double(key(j, "window_n_mean")), 45 / 4.0, 1e-12);
+	cr_expect_float_eq(json_object_get_double(key(j, "convergence_final")), 1.0, 1e-12);
 	json_object_put(j);
 }
 
@@ -302,7 +335,8 @@ Test(options, defaults_and_errors)
 	cr_assert_eq(collect_parse(&o, 5, ok, err, sizeof(err)), 0, "%s", err);
 	cr_assert_str_eq(o.socket, "s");
 	cr_assert_eq(o.interval_ms, 100);
-	cr_assert_eq(o.window_hints, 10000);
+	cr_assert_eq(o.window_hints, 100);
+	cr_assert_float_eq(o.window_s, 5, 1e-12);
 	cr_assert_float_eq(o.wnuma, 3.0, 1e-12);
 	opt_free(collect_options, collect_n_options, &o);
 	cr_assert_eq(collect_parse(&o, 3, bad, err, sizeof(err)), -1);

@@ -130,7 +130,7 @@ Test(plugin, missing_file)
 /* A series over the counters file, with its first sample taken at t. */
 static void begin(struct series *s, struct bnb_reply *r, struct sample_time *t, double wnuma)
 {
-	cr_assert_eq(series_init(s, wnuma, 10), 0);
+	cr_assert_eq(series_init(s, wnuma, 10, 0), 0);
 	s->plugin.path = path;
 	series_columns(s, r);
 	series_update(s, r, t);
