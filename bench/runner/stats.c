@@ -89,3 +89,39 @@ void stats_welch(const double *a, int na, const double *b, int nb, struct welch 
 	w->significant = w->p < STATS_ALPHA;
 	set_pct(w, da.mean);
 }
+
+struct ranked {
+	double p;
+	int i;
+};
+
+static int by_p(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : x->i - y->i;
+}
+
+int stats_holm(const double *p, int n, double *adj)
+{
+	struct ranked *r = malloc((n ? n : 1) * sizeof(*r));
+	double run = 0;
+	int i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (isfinite(p[i]) && r)
+			r[m++] = (struct ranked) { p[i], i };
+	}
+	if (!r)
+		return 0;
+	qsort(r, m, sizeof(*r), by_p);
+	for (i = 0; i < m; i++) {
+		double v = (m - i) * r[i].p;
+
+		run = fmax(run, fmin(1, v));	/* adjusted p never falls with rank */
+		adj[r[i].i] = run;
+	}
+	free(r);
+	return m;
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Descriptive statistics and Welch's t-test, on top of GSL. */
+/* Descriptive statistics, Welch's t-test and Holm's correction, on top of GSL. */
 #ifndef BNB_STATS_H
 #define BNB_STATS_H
 
@@ -27,5 +27,14 @@ void stats_describe(const double *x, int n, struct describe *d);
 void stats_welch(const double *a, int na, const double *b, int nb, struct welch *w);
 
 #define STATS_ALPHA 0.05
+
+/*
+ * Holm's step-down adjustment of the family P[0..N) into ADJ[0..N): the
+ * m finite p-values sorted ascending, p(i) becomes max over j <= i of
+ * min(1, (m - j + 1) p(j)); a test is significant for the family at level
+ * alpha when its adjusted p is below alpha. NAN (no test) stays NAN and
+ * does not count in m. Returns m.
+ */
+int stats_holm(const double *p, int n, double *adj);
 
 #endif

@@ -135,3 +135,46 @@ Test(stats, welch_needs_two_each)
 	stats_welch(a, 1, b, 3, &w);
 	cr_assert(isnan(w.p) && isnan(w.diff) && !w.significant);
 }
+
+/*
+ * Holm by hand: p = {0.01, 0.04, NAN, 0.03, 0.005}, m = 4 finite.
+ * Sorted: 0.005 * 4 = 0.02; 0.01 * 3 = 0.03; 0.03 * 2 = 0.06;
+ * 0.04 * 1 = 0.04, raised to 0.06 (an adjusted p never falls with rank).
+ * At 0.05 the family keeps 0.005 and 0.01, not 0.03 and 0.04, which a
+ * plain p < 0.05 would have called significant too.
+ */
+Test(stats, holm_by_hand)
+{
+	const double p[] = { 0.01, 0.04, NAN, 0.03, 0.005 };
+	const double want[] = { 0.03, 0.06, NAN, 0.06, 0.02 };
+	double adj[5];
+
+	cr_assert_eq(stats_holm(p, 5, adj), 4);
+	for (int i = 0; i < 5; i++) {
+		if (isnan(want[i]))
+			cr_expect(isnan(adj[i]), "adj[%d] = %g, want none", i, adj[i]);
+		else
+			cr_expect_float_eq(adj[i], want[i], 1e-12, "adj[%d] = %g, want %g", i,
+					   adj[i], want[i]);
+	}
+}
+
+/* Capped at 1; tied p-values get one adjusted value; a family of one is as is. */
+Test(stats, holm_cap_ties_and_one)
+{
+	const double capped[] = { 0.6, 0.7 };	/* 0.6 * 2 = 1.2; 0.7 * 1, raised */
+	const double tied[] = { 0.02, 0.5, 0.02 };	/* 0.06; 0.5; 0.02 * 2, raised */
+	const double one[] = { 0.04 };
+	double adj[3];
+
+	cr_assert_eq(stats_holm(capped, 2, adj), 2);
+	cr_expect_float_eq(adj[0], 1, 1e-12);
+	cr_expect_float_eq(adj[1], 1, 1e-12);
+	cr_assert_eq(stats_holm(tied, 3, adj), 3);
+	cr_expect_float_eq(adj[0], 0.06, 1e-12);
+	cr_expect_float_eq(adj[1], 0.5, 1e-12);
+	cr_expect_float_eq(adj[2], 0.06, 1e-12);
+	cr_assert_eq(stats_holm(one, 1, adj), 1);
+	cr_expect_float_eq(adj[0], 0.04, 1e-12);
+	cr_assert_eq(stats_holm(one, 0, adj), 0);
+}
