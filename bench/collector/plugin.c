@@ -86,30 +86,39 @@ static bool still_whole(struct plugin_state *p)
 	return !stat(p->path, &st) && (size_t)st.st_size >= p->map_size;
 }
 
+/* Extra latency of a miss from node C to node M, tenths of a local miss. */
+static unsigned excess10(const struct bnb_shm_header *geom, unsigned c, unsigned m)
+{
+	unsigned d = geom->distance[c][m];
+
+	return c == m || d < 10 ? 0 : d - 10;
+}
+
 /*
- * Local and remote RAM accesses of all vCPUs.  The geometry comes from
- * the validated copy of the header, never from the live mapping.
+ * Local and remote RAM accesses of all vCPUs, and their misses.  The
+ * geometry and the distances come from the validated copy of the header,
+ * never from the live mapping.
  */
 static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
-			 uint64_t *local, uint64_t *remote)
+			 struct plugin_totals *t)
 {
-	uint64_t l = 0, r = 0;
+	bool cache = geom->flags & BNB_SHM_F_CACHE;
 
+	t->local = t->remote = t->misses = t->excess10 = 0;
 	for (unsigned v = 0; v < geom->n_vcpus; v++) {
 		const struct bnb_shm_vcpu *c = (const void *)((const char *)base +
 			geom->header_size + (size_t)v * geom->vcpu_stride);
+		unsigned home = geom->vcpu_node[v];
 
 		for (unsigned n = 0; n < geom->n_nodes; n++) {
 			uint64_t a = bnb_shm_load(&c->reads[n]) + bnb_shm_load(&c->writes[n]);
+			uint64_t m = cache ? bnb_shm_load(&c->misses[n]) : a;
 
-			if (n == geom->vcpu_node[v])
-				l += a;
-			else
-				r += a;
+			*(n == home ? &t->local : &t->remote) += a;
+			t->misses += m;
+			t->excess10 += m * excess10(geom, home, n);
 		}
 	}
-	*local = l;
-	*remote = r;
 }
 
 bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, size_t errlen)
@@ -137,7 +146,7 @@ bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, siz
 		errf(err, errlen, "plugin counters are disabled");
 		return false;
 	}
-	sum_accesses(h, &copy, &t->local, &t->remote);
+	sum_accesses(h, &copy, t);
 	t->work_marks = copy.work_marks;
 	return true;
 }

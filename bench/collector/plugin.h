@@ -27,18 +27,31 @@ struct plugin_state {
 	unsigned long long d_local, d_remote;
 	bool locality_defined;
 	double true_locality;		/* d_local / (d_local + d_remote) */
+	uint64_t raw_misses, raw_excess10;
+	unsigned long long d_misses, d_excess10;
 	bool work_seen;			/* a sample saw the workload's WORK marker */
+	double t_work;			/* when, estimated: s since the first sample */
 	unsigned long long work_local, work_remote;	/* in the intervals after it */
+	unsigned long long work_misses, work_excess10;
 	double base_s;			/* length of the "before" window so far, guest s;
 					 * until it is complete, work_* are its counts */
 	bool baseline_set;
 	double remote_share0;		/* remote share of the "before" window */
-	double benefit_cum;
+	double excess0;			/* its extra latency per miss, in local misses */
+	double benefit_cum;		/* u, the cost model's unit */
+	double acc_avoided_cum;		/* remote accesses avoided (hits included) */
 };
 
 /* What one read of the counters file gives. */
 struct plugin_totals {
 	uint64_t local, remote;		/* RAM accesses of all vCPUs */
+	/*
+	 * Accesses that went to memory: the model cache's misses, or every
+	 * access when the plugin has no cache. A miss from node c to node m
+	 * costs distance[c][m] / 10 local misses, so excess10 sums
+	 * misses * (distance - 10): the extra latency, in tenths of a local miss.
+	 */
+	uint64_t misses, excess10;
 	uint64_t work_marks;		/* workloads that marked their start */
 };
 

@@ -194,17 +194,24 @@ static void update_convergence(struct series *s)
 }
 
 /*
- * The seed's benefit, (remote accesses before - remote accesses after) *
- * Wnuma.  "Before" is the remote share over the first second of the
- * workload's measured work (the intervals after the sample that first saw
- * its WORK marker); boot, calibration and setup come earlier and say
- * nothing about it.  Each later interval adds the remote accesses it
- * avoided at that share: share0 * accesses - remote (over the window
- * itself that sum is 0 by construction).  A share rather than a rate, so
- * that an idle or slower interval neither earns nor loses credit.
- * Balancing may already act within that second (a misplaced stream's
- * first-touch phase lets the scanner start early), so the figure is a
- * lower bound; the runner's on-vs-off comparison is the cleaner one.
+ * The seed's benefit, remote accesses before minus after balancing, in the
+ * cost model's unit u (one local word access) so that it can be set
+ * against the cost: turning a remote miss from node c to node m into a
+ * local one saves distance[c][m] / 10 - 1 (Wnuma - 1) local accesses'
+ * time. Only misses count: a cache hit costs the same on every node.
+ *
+ * "Before" is the first second of the workload's measured work (the
+ * intervals after the sample that first saw its WORK marker); boot,
+ * calibration and setup come earlier and say nothing about it. Its misses'
+ * mean extra latency, excess0, is the baseline; each later interval adds
+ * what it saved against it: excess0 * misses - its own extra latency (over
+ * the window itself that sum is 0 by construction). Per miss rather than
+ * per second, so that an idle or slower interval neither earns nor loses
+ * credit. Balancing may already act within that second (a misplaced
+ * stream's first-touch phase lets the scanner start early), so the figure
+ * is a lower bound; the runner's on-vs-off comparison is the cleaner one.
+ * acc_avoided_cum is the old count, remote accesses (hits included) avoided
+ * at the "before" remote share, kept as a count.
  */
 static void update_benefit(struct series *s, uint64_t work_marks)
 {
@@ -213,10 +220,15 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 
 	if (!p->work_seen) {
 		p->work_seen = work_marks > 0;	/* this interval began before it */
+		/* it started within this interval: say in its middle */
+		if (p->work_seen)
+			p->t_work = s->t_s - (s->now.req_ns - s->prev.req_ns) / 2e9;
 		return;
 	}
 	p->work_local += p->d_local;
 	p->work_remote += p->d_remote;
+	p->work_misses += p->d_misses;
+	p->work_excess10 += p->d_excess10;
 	if (!p->baseline_set) {
 		p->base_s += s->dt_s;
 		all = p->work_local + p->work_remote;
@@ -224,10 +236,12 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 		if (p->base_s < PLUGIN_BASELINE_S - 1e-6 || all < PLUGIN_BASELINE_MIN_ACCESSES)
 			return;
 		p->remote_share0 = (double)p->work_remote / all;
+		p->excess0 = p->work_misses ? p->work_excess10 / 10.0 / p->work_misses : 0;
 		p->baseline_set = true;
 		return;
 	}
-	p->benefit_cum += (p->remote_share0 * all - p->d_remote) * s->seed.Wnuma;
+	p->acc_avoided_cum += p->remote_share0 * all - p->d_remote;
+	p->benefit_cum += p->excess0 * p->d_misses - p->d_excess10 / 10.0;
 }
 
 static void update_plugin(struct series *s)
@@ -238,7 +252,7 @@ static void update_plugin(struct series *s)
 
 	p->valid = false;
 	p->locality_defined = false;
-	p->d_local = p->d_remote = 0;
+	p->d_local = p->d_remote = p->d_misses = p->d_excess10 = 0;
 	if (!p->path)
 		return;
 	if (!plugin_read(p, &t, err, sizeof(err))) {
@@ -250,12 +264,17 @@ static void update_plugin(struct series *s)
 	}
 	p->warned = false;
 	p->valid = true;
-	if (p->have_prev && t.local >= p->raw_local && t.remote >= p->raw_remote) {
+	if (p->have_prev && t.local >= p->raw_local && t.remote >= p->raw_remote &&
+	    t.misses >= p->raw_misses && t.excess10 >= p->raw_excess10) {
 		p->d_local = t.local - p->raw_local;
 		p->d_remote = t.remote - p->raw_remote;
+		p->d_misses = t.misses - p->raw_misses;
+		p->d_excess10 = t.excess10 - p->raw_excess10;
 	}
 	p->raw_local = t.local;
 	p->raw_remote = t.remote;
+	p->raw_misses = t.misses;
+	p->raw_excess10 = t.excess10;
 	p->local += p->d_local;
 	p->remote += p->d_remote;
 	if (!p->have_prev || s->dt_s <= 0) {

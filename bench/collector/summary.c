@@ -72,9 +72,26 @@ static struct json_object *plugin(const struct series *s)
 	add(o, "true_locality", opt_double(work > 0, (double)p->work_local / work));
 	add(o, "true_locality_run", opt_double(all > 0, (double)p->local / all));
 	add(o, "benefit_cum", opt_double(p->baseline_set, p->benefit_cum));
+	add(o, "acc_avoided_cum", opt_double(p->baseline_set, p->acc_avoided_cum));
 	add(o, "remote_share_before", opt_double(p->baseline_set, p->remote_share0));
+	add(o, "excess_per_miss_before", opt_double(p->baseline_set, p->excess0));
 	add(o, "work_marked", json_object_new_boolean(p->work_seen));
+	add(o, "work_start_s", opt_double(p->work_seen, p->t_work));
 	return o;
+}
+
+/*
+ * Time to converge counts from the workload's WORK marker when the plugin
+ * saw one: guest setup and first touch are not the balancer's doing. A
+ * stretch that began before the work did counts as 0.
+ */
+static struct json_object *time_to_conv(const struct series *s, double since)
+{
+	double from = s->plugin.work_seen ? s->plugin.t_work : 0;
+
+	if (since < 0)
+		return NULL;
+	return json_object_new_double(since > from ? since - from : 0);
 }
 
 struct json_object *summary_build(const struct series *s, const struct run_info *run)
@@ -110,8 +127,10 @@ struct json_object *summary_build(const struct series *s, const struct run_info 
 	add(o, "convergence_final", opt_double(s->conv_defined, s->conv));
 	add(o, "convergence_time_weighted",
 	    opt_double(s->conv_time > 0, s->conv_weighted / s->conv_time));
-	add(o, "time_to_conv_90_s", opt_double(s->t_conv90 >= 0, s->t_conv90));
-	add(o, "time_to_conv_95_s", opt_double(s->t_conv95 >= 0, s->t_conv95));
+	add(o, "time_to_conv_90_s", time_to_conv(s, s->t_conv90));
+	add(o, "time_to_conv_95_s", time_to_conv(s, s->t_conv95));
+	add(o, "time_to_conv_from", json_object_new_string(s->plugin.work_seen ? "work_start" :
+							   "first_sample"));
 	if (s->plugin.path)
 		add(o, "plugin", plugin(s));
 	return o;

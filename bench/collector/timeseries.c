@@ -126,13 +126,19 @@ static void put_benefit(struct csv *c, const struct series *s)
 	put_opt(c, s->plugin.baseline_set, s->plugin.benefit_cum);
 }
 
+static void put_avoided(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.baseline_set, s->plugin.acc_avoided_cum);
+}
+
 static const struct column plugin_cols[] = {
 	{ "acc_local", "accesses", put_acc_local },
 	{ "acc_remote", "accesses", put_acc_remote },
 	{ "acc_local_d", "accesses", put_acc_local_d },
 	{ "acc_remote_d", "accesses", put_acc_remote_d },
 	{ "true_locality", "ratio", put_locality },
-	{ "benefit_cum", "accesses*Wnuma", put_benefit },
+	{ "benefit_cum", "u", put_benefit },
+	{ "acc_avoided_cum", "accesses", put_avoided },
 };
 
 #define NCOLS(t) (sizeof(t) / sizeof((t)[0]))

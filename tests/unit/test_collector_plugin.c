@@ -5,6 +5,7 @@
  * variants, and the derived locality and benefit per sample.
  */
 #include <criterion/criterion.h>
+#include <json-c/json.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 
 #include "bnb_plugin_shm.h"
 #include "plugin.h"
+#include "reply.h"
 #include "series.h"
+#include "summary.h"
 
 static char path[64];
 static struct bnb_shm_header *h;
@@ -43,6 +46,8 @@ static void make_file(void)
 	h->generation = 1;
 	h->state = BNB_SHM_RUNNING;
 	h->vcpu_node[1] = 1;
+	h->distance[0][0] = h->distance[1][1] = 10;
+	h->distance[0][1] = h->distance[1][0] = 20;
 }
 
 static void drop_file(void)
@@ -158,8 +163,9 @@ static void step(struct series *s, struct sample_time *t, struct bnb_reply *r,
  * 1000 remote of 1000); the sample that first sees the marker ends a
  * mixed interval, so it is skipped too.  The next interval is the
  * "before" window: 20000 remote of 80000, share 0.25.  Then 80000 with
- * 8000 remote avoid 0.25 * 80000 - 8000 = 12000 remote accesses; at
- * Wnuma 2 that is 24000.  An idle interval (100 accesses, 25 remote)
+ * 8000 remote avoid 0.25 * 80000 - 8000 = 12000 remote misses (no model
+ * cache: every access is one); at distance 20 each saves one local
+ * access's time, 12000 u.  An idle interval (100 accesses, 25 remote)
  * adds nothing.  true_locality covers the intervals after the marker.
  */
 Test(plugin, locality_and_benefit)
@@ -189,10 +195,11 @@ Test(plugin, locality_and_benefit)
 
 	step(&s, &t, &r, 72000, 8000);			/* balanced */
 	cr_expect_float_eq(s.plugin.true_locality, 0.9, 1e-12);
-	cr_expect_float_eq(s.plugin.benefit_cum, 24000, 1e-6);
+	cr_expect_float_eq(s.plugin.benefit_cum, 12000, 1e-6);
+	cr_expect_float_eq(s.plugin.acc_avoided_cum, 12000, 1e-6);
 
 	step(&s, &t, &r, 75, 25);			/* idle: share 0.25 */
-	cr_expect_float_eq(s.plugin.benefit_cum, 24000, 1e-6);
+	cr_expect_float_eq(s.plugin.benefit_cum, 12000, 1e-6);
 	cr_expect_eq(s.plugin.work_local, 132075);
 	cr_expect_eq(s.plugin.work_remote, 28025);
 	cr_expect_eq(s.plugin.local, 132575);
@@ -216,7 +223,7 @@ Test(plugin, benefit_baseline_needs_accesses)
 	cr_assert(s.plugin.baseline_set);
 	cr_expect_float_eq(s.plugin.remote_share0, 0.5, 1e-12);
 	step(&s, &t, &r, 10000, 0);
-	cr_expect_float_eq(s.plugin.benefit_cum, 0.5 * 10000 * 2.0, 1e-6);
+	cr_expect_float_eq(s.plugin.benefit_cum, 0.5 * 10000 * (2.0 - 1), 1e-6);
 	series_free(&s);
 }
 
@@ -257,6 +264,96 @@ Test(plugin, benefit_baseline_spans_a_second)
 	cr_expect_float_eq(s.plugin.remote_share0, 0.5, 1e-12);
 	cr_expect_float_eq(s.plugin.benefit_cum, 0, 1e-12);
 	step_by(&s, &t, &r, 10000, 0, 100000000);
-	cr_expect_float_eq(s.plugin.benefit_cum, 5000, 1e-6);
+	cr_expect_float_eq(s.plugin.benefit_cum, 5000, 1e-6);	/* distance 20: Wnuma - 1 = 1 */
+	series_free(&s);
+}
+
+/* One sample after adding misses from vCPU V (node V) to memory node M. */
+static void misses(unsigned v, unsigned m, unsigned n)
+{
+	vcpu(v)->misses[m] += n;
+	vcpu(v)->reads[m] += 10 * n;	/* and nine cache hits per miss */
+}
+
+/*
+ * The benefit in the cost model's unit u: remote misses avoided times
+ * their extra latency, distance / 10 - 1 for each node pair; cache hits
+ * cost the same everywhere and do not count. The old figure, remote
+ * accesses avoided (hits included) times Wnuma, was (0.5 * 20000 - 3000)
+ * * 2.5 = 17500 here, against a cost in u: 1100 u is what was saved.
+ */
+Test(plugin, benefit_in_cost_units_from_misses_per_pair)
+{
+	struct series s;
+	struct bnb_reply r = { 0 };
+	struct sample_time t = { 0 };
+
+	h->flags |= BNB_SHM_F_CACHE;
+	h->distance[0][1] = 30;		/* asymmetric: 0 -> 1 costs 3x, 1 -> 0 2x */
+	begin(&s, &r, &t, 2.5);
+	h->work_marks = 1;
+	step(&s, &t, &r, 0, 0);				/* sees the marker */
+	/* before: 500 local and 500 remote misses from each vCPU */
+	misses(0, 0, 500); misses(0, 1, 500);
+	misses(1, 1, 500); misses(1, 0, 500);
+	step(&s, &t, &r, 0, 0);
+	cr_assert(s.plugin.baseline_set);
+	/* extra latency per miss: (500 * 2 + 500 * 1) / 2000 = 0.75 */
+	cr_expect_float_eq(s.plugin.excess0, 0.75, 1e-12);
+	/* after: vCPU 0 misses node 1 only 100 times, vCPU 1 node 0 200 times */
+	misses(0, 0, 900); misses(0, 1, 100);
+	misses(1, 1, 800); misses(1, 0, 200);
+	step(&s, &t, &r, 0, 0);
+	/* 0.75 * 2000 - (100 * 2 + 200 * 1) = 1100 u */
+	cr_expect_float_eq(s.plugin.benefit_cum, 1100, 1e-9, "%g", s.plugin.benefit_cum);
+	cr_expect_float_eq(s.plugin.acc_avoided_cum, 0.5 * 20000 - 3000, 1e-9,
+			   "the access count: remote share 0.5 before, 3000 of 20000 after");
+	series_free(&s);
+}
+
+/* A sample with the hint counters at the host and guest time of second SEC. */
+static void hints_at(struct series *s, struct bnb_reply *r, unsigned long long hints,
+		     unsigned long long local, unsigned sec)
+{
+	struct sample_time t = { sec * 1000000000ULL, sec * 1000000000ULL, sec * 1000000000ULL };
+	char text[256], err[200];
+
+	snprintf(text, sizeof(text), "bnb 1 %u %llu\nc numa_hint_faults %llu\n"
+		 "c numa_hint_faults_local %llu\nend\n", sec + 1, (unsigned long long)t.guest_ns, hints, local);
+	cr_assert_eq(reply_parse(text, strlen(text), r, err, sizeof(err)), 0, "%s", err);
+	if (!s->samples)
+		series_columns(s, r);
+	series_update(s, r, &t);
+}
+
+/*
+ * Time to converge counts from the workload's WORK marker, not from the
+ * collector's first sample: setup and first touch (here the first three
+ * seconds, all remote) are not the balancer's doing. The marker shows at
+ * second 3, so the work began in (2, 3], taken as 2.5; convergence stays
+ * at 1 from second 4: 1.5 s, where the first sample would say 4 s.
+ */
+Test(plugin, time_to_converge_from_the_work_marker)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 1000 };
+	struct json_object *sum, *v;
+	struct bnb_reply r;
+	struct series s;
+	unsigned sec;
+
+	cr_assert_eq(series_init(&s, 2.0, 10), 0);
+	s.plugin.path = path;
+	hints_at(&s, &r, 0, 0, 0);
+	hints_at(&s, &r, 10, 0, 1);
+	hints_at(&s, &r, 20, 0, 2);
+	h->work_marks = 1;
+	hints_at(&s, &r, 30, 0, 3);
+	for (sec = 4; sec < 8; sec++)
+		hints_at(&s, &r, 30 + 10 * (sec - 3), 10 * (sec - 3), sec);
+	sum = summary_build(&s, &run);
+	cr_assert(json_object_object_get_ex(sum, "time_to_conv_90_s", &v));
+	cr_expect_float_eq(json_object_get_double(v), 1.5, 1e-9, "time_to_conv_90_s %g, want 1.5",
+			   json_object_get_double(v));
+	json_object_put(sum);
 	series_free(&s);
 }
