@@ -46,6 +46,6 @@ void maps_set_pid_file(const char *path);
 void maps_emit(struct reply *r);
 
 /* parse helpers shared by the readers */
-bool parse_u64(const char *s, const char **end, unsigned long long *val);
+bool scan_u64(const char *s, const char **end, unsigned long long *val);
 
 #endif /* BNB_AGENT_H */

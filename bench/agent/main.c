@@ -11,7 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,16 +21,66 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/parse.h"
+#include "lib/util.h"
 
 static struct reply reply;
 static int vmstat_fd = -1;
 
-static void usage(void)
+struct agent_opts {
+	char *pid_file;
+	char *nodes_dir;
+	char *unix_path;
+	bool stdio;
+};
+
+static int parse_pid(const struct opt_def *o, const char *value, void *field,
+		     char *err, size_t errlen)
 {
-	fprintf(stderr,
-		"usage: bnb-agent [--pid PID]... [--pid-file FILE] [--counter-prefix P]...\n"
-		"                 [--sysfs-nodes DIR] (PORT | --unix-listen PATH | --stdio)\n");
-	exit(2);
+	int pid;
+
+	if (parse_int(value, 1, INT_MAX, &pid, err, errlen))
+		return -1;
+	if (field)
+		maps_add_pid(pid);
+	return 0;
+}
+
+static int parse_prefix(const struct opt_def *o, const char *value, void *field,
+			char *err, size_t errlen)
+{
+	if (!*value)
+		return errf(err, errlen, "empty prefix");
+	if (field)
+		vmstat_add_prefix(value);	/* argv outlives the agent's use of it */
+	return 0;
+}
+
+#define A(f) OPT_FIELD(struct agent_opts, f)
+
+static const struct opt_def options[] = {
+	{ "pid", OPT_FUNC, 0, .parse = parse_pid, .metavar = "PID",
+	  .help = "also follow this process's numa_maps (repeatable)" },
+	{ "pid-file", OPT_STR, A(pid_file), .metavar = "FILE", .def = "/run/bnb/pids",
+	  .help = "follow the pids listed here, one a line (workloads append theirs)" },
+	{ "counter-prefix", OPT_FUNC, 0, .parse = parse_prefix, .metavar = "P",
+	  .help = "also forward /proc/vmstat lines starting with P (repeatable)" },
+	{ "sysfs-nodes", OPT_STR, A(nodes_dir), .metavar = "DIR",
+	  .def = "/sys/devices/system/node", .help = "where the per-node meminfo files are" },
+	{ "unix-listen", OPT_STR, A(unix_path), .metavar = "PATH",
+	  .help = "serve a unix socket instead of a port (host tests)" },
+	{ "stdio", OPT_FLAG, A(stdio), .help = "serve stdin and stdout" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bnb-agent [options] (PORT | --unix-listen PATH | --stdio)\n\n"
+		"The guest side of the collector's protocol (bench/include/bnb_wire.h): it\n"
+		"answers each snapshot request on PORT (/dev/virtio-ports/bnb.agent) with the\n"
+		"NUMA counters, per-node memory and the followed processes' pages.\n\n");
+	opt_usage(f, options, ARRAY_SIZE(options), "--");
 }
 
 static void sleep_ms(long ms)
@@ -77,7 +127,7 @@ static void handle_request(int fd, const char *line)
 	unsigned long long seq;
 	const char *end;
 
-	if (strncmp(line, "get ", 4) || !parse_u64(line + 4, &end, &seq) || *end != ' ')
+	if (strncmp(line, "get ", 4) || !scan_u64(line + 4, &end, &seq) || *end != ' ')
 		return;
 	end++;
 	if (!strcmp(end, BNB_WIRE_FLAG_MAPS))
@@ -168,55 +218,35 @@ static int serve_unix(const char *path)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "pid-file", required_argument, NULL, 'f' },
-		{ "counter-prefix", required_argument, NULL, 'c' },
-		{ "sysfs-nodes", required_argument, NULL, 's' },
-		{ "unix-listen", required_argument, NULL, 'u' },
-		{ "stdio", no_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *nodes_dir = "/sys/devices/system/node";
-	const char *unix_path = NULL;
-	bool stdio = false;
-	int c;
+	struct agent_opts o = { 0 };
+	char err[ERRLEN];
+	int first;
 
-	maps_set_pid_file("/run/bnb/pids");
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p': {
-			char *end;
-			long pid = strtol(optarg, &end, 10);
-
-			if (*end || pid <= 0) {
-				fprintf(stderr, "bnb-agent: bad --pid '%s'\n", optarg);
-				return 2;
-			}
-			maps_add_pid(pid);
-			break;
-		}
-		case 'f': maps_set_pid_file(optarg); break;
-		case 'c': vmstat_add_prefix(optarg); break;
-		case 's': nodes_dir = optarg; break;
-		case 'u': unix_path = optarg; break;
-		case 'i': stdio = true; break;
-		default: usage();
-		}
+	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
+	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
+	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
+		if (first == OPT_HELP)
+			usage(stdout);
+		else
+			opt_markdown(stdout, options, ARRAY_SIZE(options), "--", "option");
+		return 0;
 	}
-	if ((optind < argc) + !!unix_path + stdio != 1 || argc - optind > 1)
-		usage();
+	if (first < 0 || (first < argc) + !!o.unix_path + o.stdio != 1 || argc - first > 1) {
+		prog_error("%s", first < 0 ? err : "give one of PORT, --unix-listen PATH, --stdio");
+		usage(stderr);
+		return 2;
+	}
+	maps_set_pid_file(o.pid_file);
 
 	vmstat_fd = vmstat_open();
 	if (vmstat_fd < 0)
 		fprintf(stderr, "bnb-agent: /proc/vmstat: %s\n", strerror(errno));
-	if (meminfo_open(nodes_dir) == 0)
-		fprintf(stderr, "bnb-agent: no node meminfo under %s\n", nodes_dir);
+	if (meminfo_open(o.nodes_dir) == 0)
+		fprintf(stderr, "bnb-agent: no node meminfo under %s\n", o.nodes_dir);
 
-	if (stdio)
+	if (o.stdio)
 		return serve(0, 1) < 0;
-	if (unix_path)
-		return serve_unix(unix_path);
-	return serve_port(argv[optind]);
+	if (o.unix_path)
+		return serve_unix(o.unix_path);
+	return serve_port(argv[first]);
 }

@@ -64,7 +64,7 @@ static void read_pid_file(void)
 		return;
 	maps_buf[n] = '\0';
 	for (p = maps_buf; *p; p = end) {
-		if (!parse_u64(p, &end, &pid)) {
+		if (!scan_u64(p, &end, &pid)) {
 			end = p + 1;
 			continue;
 		}
@@ -87,13 +87,13 @@ static void parse_maps_line(char *line)
 
 	for (tok = strtok_r(line, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		if (!strncmp(tok, "kernelpagesize_kB=", 18)) {
-			if (parse_u64(tok + 18, &end, &v) && v >= 4)
+			if (scan_u64(tok + 18, &end, &v) && v >= 4)
 				kps = v;
 			continue;
 		}
-		if (tok[0] != 'N' || !parse_u64(tok + 1, &end, &node) || *end != '=')
+		if (tok[0] != 'N' || !scan_u64(tok + 1, &end, &node) || *end != '=')
 			continue;
-		if (node < BNB_WIRE_MAX_NODES && parse_u64(end + 1, &end, &v))
+		if (node < BNB_WIRE_MAX_NODES && scan_u64(end + 1, &end, &v))
 			counts[node] = v;
 	}
 	for (int i = 0; i < BNB_WIRE_MAX_NODES; i++)

@@ -44,7 +44,7 @@ static bool find_kb(const char *text, const char *key, unsigned long long *kb)
 	p += strlen(key);
 	while (*p == ' ')
 		p++;
-	return parse_u64(p, &end, kb);
+	return scan_u64(p, &end, kb);
 }
 
 static bool node_emit(int i, struct reply *r)

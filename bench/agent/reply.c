@@ -51,7 +51,7 @@ void reply_finish(struct reply *r)
 	r->len += strlen(BNB_WIRE_END);
 }
 
-bool parse_u64(const char *s, const char **end, unsigned long long *val)
+bool scan_u64(const char *s, const char **end, unsigned long long *val)
 {
 	unsigned long long v = 0;
 	const char *p = s;

@@ -11,7 +11,6 @@
  * into the guest.  Runs pinned to one CPU so one vCPU sees the whole phase.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <numa.h>
 #include <numaif.h>
 #include <sched.h>
@@ -23,49 +22,47 @@
 #include <unistd.h>
 
 #include "bnb_marker.h"
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/util.h"
 
 struct calib_opts {
 	int cpu;
+	int kib;
 	size_t bytes;
 	int passes;
 };
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: bnb-plugin-calib [--cpu N] [--kib SIZE] [--passes N]\n");
-	exit(2);
-}
+#define O(f) OPT_FIELD(struct calib_opts, f)
+
+static const struct opt_def options[] = {
+	{ "cpu", OPT_INT, O(cpu), .min = 0, .max = 1 << 20, .def = "0",
+	  .help = "the CPU to run on, pinned, so one vCPU sees the whole phase" },
+	{ "kib", OPT_INT, O(kib), .min = 1, .max = 1 << 20, .metavar = "KIB", .def = "2048",
+	  .help = "buffer per node, KiB" },
+	{ "passes", OPT_INT, O(passes), .min = 1, .max = 1 << 20, .def = "4",
+	  .help = "reads of every cache line of the buffer" },
+};
 
 static void parse(int argc, char **argv, struct calib_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "kib", required_argument, NULL, 'k' },
-		{ "passes", required_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	long v;
-	int c;
+	char err[ERRLEN];
+	int first;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == '?')
-			usage();
-		v = strtol(optarg, &end, 10);
-		if (*end || v < 0 || (c != 'c' && v < 1) || v > (1L << 20)) {
-			fprintf(stderr, "bnb-plugin-calib: bad value '%s' for --%s\n",
-				optarg, c == 'c' ? "cpu" : c == 'k' ? "kib" : "passes");
-			exit(2);
-		}
-		if (c == 'c')
-			o->cpu = v;
-		else if (c == 'k')
-			o->bytes = (size_t)v << 10;
-		else
-			o->passes = v;
+	opt_defaults(options, ARRAY_SIZE(options), o, err, sizeof(err));
+	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, o, false, err, sizeof(err));
+	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
+		printf("usage: bnb-plugin-calib [options]\n\n"
+		       "The guest half of the TCG plugin's map check: touches memory of each node\n"
+		       "in turn between markers, so that the plugin can verify its address map.\n\n");
+		opt_usage(stdout, options, ARRAY_SIZE(options), "--");
+		exit(0);
 	}
-	if (optind != argc)
-		usage();
+	if (first != argc) {
+		prog_error("%s", first < 0 ? err : "no arguments besides options");
+		exit(2);
+	}
+	o->bytes = (size_t)o->kib << 10;
 }
 
 static void pin(int cpu)
@@ -126,7 +123,7 @@ static __attribute__((noinline)) uint64_t sweep(const volatile uint64_t *p,
 
 int main(int argc, char **argv)
 {
-	struct calib_opts o = { .cpu = 0, .bytes = 2 << 20, .passes = 4 };
+	struct calib_opts o = { 0 };
 	int nodes;
 	uint64_t sum = 0;
 

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,6 +27,9 @@
 #include <unistd.h>
 
 #include "bnb_plugin_shm.h"
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/util.h"
 
 enum { EXIT_MAP_OK, EXIT_MAP_FAILED, EXIT_MAP_UNCHECKED, EXIT_BAD };
 
@@ -224,42 +226,49 @@ static int watch(const struct bnb_shm_header *h, long ms)
 	return 0;
 }
 
+struct check_opts {
+	double wait_s;
+	int watch_ms;
+};
+
+#define O(f) OPT_FIELD(struct check_opts, f)
+
+static const struct opt_def options[] = {
+	{ "wait", OPT_DOUBLE, O(wait_s), .dmin = 0, .dmax = 3600, .metavar = "SEC", .def = "0",
+	  .help = "wait this long for the file to appear" },
+	{ "watch", OPT_INT, O(watch_ms), .min = 10, .max = 60000, .metavar = "MS",
+	  .help = "print CSV rows t_s,local,remote,remote_share every MS until QEMU exits" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bnb-plugin-check [options] SHM\n\n"
+		"Reads the TCG plugin's counters file: prints the map check's verdict and\n"
+		"the access matrix as key=value lines; exit 0 the map check passed, 1 it\n"
+		"failed, 2 the guest never ran it, 3 a bad or missing file.\n\n");
+	opt_usage(f, options, ARRAY_SIZE(options), "--");
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "wait", required_argument, NULL, 'w' },
-		{ "watch", required_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct bnb_shm_header *h;
-	double wait_s = 0;
-	long watch_ms = 0;
-	char *end;
-	int c;
+	struct check_opts o = { 0 };
+	char err[ERRLEN];
+	int first;
 
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c == 'w') {
-			wait_s = strtod(optarg, &end);
-			if (*end || wait_s < 0 || wait_s > 3600)
-				goto bad;
-		} else if (c == 'i') {
-			watch_ms = strtol(optarg, &end, 10);
-			if (*end || watch_ms < 10 || watch_ms > 60000)
-				goto bad;
-		} else {
-			goto usage;
-		}
+	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
+	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
+	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
+		usage(stdout);
+		return 0;
 	}
-	if (optind != argc - 1)
-		goto usage;
-	h = open_shm(argv[optind], wait_s);
+	if (first < 0 || first != argc - 1) {
+		prog_error("%s", first < 0 ? err : "give one counters file");
+		usage(stderr);
+		return EXIT_BAD;
+	}
+	h = open_shm(argv[first], o.wait_s);
 	if (!h)
 		return EXIT_BAD;
-	return watch_ms ? watch(h, watch_ms) : report(h);
-bad:
-	fprintf(stderr, "bnb-plugin-check: bad value '%s' (--wait 0..3600 s, --watch 10..60000 ms)\n",
-		optarg);
-usage:
-	fprintf(stderr, "usage: bnb-plugin-check [--wait SEC] [--watch MS] SHM\n");
-	return EXIT_BAD;
+	return o.watch_ms ? watch(h, o.watch_ms) : report(h);
 }

@@ -20,11 +20,11 @@ $(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS))
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
-$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o
+$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^
 
-$(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o
+$(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o $(LIBBNB_GUEST)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma
 
