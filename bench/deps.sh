@@ -10,10 +10,10 @@ packages=(
 	# guest and emulation
 	qemu-system-x86 busybox-static numactl stress-ng linux-perf hwloc
 	# libraries for the project's C code
-	libnuma-dev libhwloc-dev libinih-dev libjson-c-dev libgsl-dev
+	libnuma-dev libinih-dev libjson-c-dev libgsl-dev
 	pkg-config
 	# tests, fuzzing, reports
-	libcriterion-dev clang libclang-rt-14-dev afl++ gnuplot-nox parallel
+	libcriterion-dev clang libclang-rt-14-dev gnuplot-nox parallel
 	shellcheck file python3
 )
 

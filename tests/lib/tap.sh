@@ -23,8 +23,9 @@ check() {
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 
-# A fresh run directory under build/test-runs, removed at exit unless
-# BNB_KEEP is set.
+# A fresh run directory under build/test-runs. Nothing removes it by
+# itself: each .t file removes its run directories at its end unless
+# BNB_KEEP is set, so a failure leaves them to look at.
 run_dir() {
 	local d
 	mkdir -p "$BNB_ROOT/build/test-runs"
