@@ -74,6 +74,11 @@ static const struct opt_def options[] = {
 	{ "stdio", OPT_FLAG, A(stdio), .help = "serve stdin and stdout" },
 };
 
+static void markdown(FILE *f)
+{
+	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bnb-agent [options] (PORT | --unix-listen PATH | --stdio)\n\n"
@@ -219,21 +224,13 @@ static int serve_unix(const char *path)
 int main(int argc, char **argv)
 {
 	struct agent_opts o = { 0 };
-	char err[ERRLEN];
 	int first;
 
-	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
-	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
-	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		if (first == OPT_HELP)
-			usage(stdout);
-		else
-			opt_markdown(stdout, options, ARRAY_SIZE(options), "--", "option");
-		return 0;
-	}
-	if (first < 0 || (first < argc) + !!o.unix_path + o.stdio != 1 || argc - first > 1) {
-		prog_error("%s", first < 0 ? err : "give one of PORT, --unix-listen PATH, --stdio");
-		usage(stderr);
+	first = opt_main(options, ARRAY_SIZE(options), argc, argv, &o, false, usage, markdown);
+	if (first < 0)
+		return 2;
+	if ((first < argc) + !!o.unix_path + o.stdio != 1 || argc - first > 1) {
+		prog_error("give one of PORT, --unix-listen PATH, --stdio (see --help)");
 		return 2;
 	}
 	maps_set_pid_file(o.pid_file);

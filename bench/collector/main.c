@@ -24,15 +24,8 @@ int main(int argc, char **argv)
 	char err[ERRLEN];
 	int rc;
 
-	rc = collect_parse(&o, argc, argv, err, sizeof(err));
-	if (rc == OPT_HELP) {
-		collect_usage(stdout);
-		return 0;
-	}
-	if (rc == OPT_HELP_MARKDOWN) {
-		opt_markdown(stdout, collect_options, collect_n_options, "--", "option");
-		return 0;
-	}
+	rc = opt_help(collect_parse(&o, argc, argv, err, sizeof(err)), collect_usage,
+		      collect_markdown);
 	if (rc) {
 		prog_error("%s", err);
 		return 2;

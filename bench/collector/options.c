@@ -71,6 +71,11 @@ void collect_usage(FILE *f)
 	opt_usage(f, collect_options, collect_n_options, "--");
 }
 
+void collect_markdown(FILE *f)
+{
+	opt_markdown(f, collect_options, collect_n_options, "--", "option");
+}
+
 int collect_parse(struct sampler_opts *o, int argc, char **argv, char *err, size_t errlen)
 {
 	int first;

@@ -199,6 +199,31 @@ int opt_getopt(const struct opt_def *t, size_t n, int argc, char **argv, void *b
 	return rc ? rc : optind;
 }
 
+int opt_help(int rc, void (*usage)(FILE *f), void (*markdown)(FILE *f))
+{
+	if (rc != OPT_HELP && rc != OPT_HELP_MARKDOWN)
+		return rc;
+	(rc == OPT_HELP ? usage : markdown)(stdout);
+	exit(0);
+}
+
+int opt_main(const struct opt_def *t, size_t n, int argc, char **argv, void *base,
+	     bool stop_at_arg, void (*usage)(FILE *f), void (*markdown)(FILE *f))
+{
+	char err[ERRLEN];
+	int first;
+
+	if (opt_defaults(t, n, base, err, sizeof(err))) {
+		prog_error("%s", err);
+		return -1;
+	}
+	first = opt_getopt(t, n, argc, argv, base, stop_at_arg, err, sizeof(err));
+	first = opt_help(first, usage, markdown);
+	if (first < 0)
+		prog_error("%s", err);
+	return first;
+}
+
 static void default_text(const struct opt_def *o, char *buf, size_t len)
 {
 	buf[0] = '\0';

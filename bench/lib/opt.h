@@ -90,6 +90,18 @@ const char *opt_values(const struct opt_def *o, char *buf, size_t len);
 int opt_getopt(const struct opt_def *t, size_t n, int argc, char **argv, void *base,
 	       bool stop_at_arg, char *err, size_t errlen);
 
+/*
+ * For a tool's main(): when RC is OPT_HELP print USAGE, when it is
+ * OPT_HELP_MARKDOWN print MARKDOWN, on stdout, and exit 0; else return RC.
+ */
+int opt_help(int rc, void (*usage)(FILE *f), void (*markdown)(FILE *f));
+/*
+ * The whole of a tool's option parsing: defaults, opt_getopt(), opt_help();
+ * an error is printed as "PROGRAM: message" and gives -1.
+ */
+int opt_main(const struct opt_def *t, size_t n, int argc, char **argv, void *base,
+	     bool stop_at_arg, void (*usage)(FILE *f), void (*markdown)(FILE *f));
+
 /* Help lines: "  PREFIX+NAME VALUES  help (default D)", wrapped at 80 columns. */
 void opt_usage(FILE *f, const struct opt_def *t, size_t n, const char *prefix);
 /* The same as a Markdown table: | option | value | default | meaning |. */

@@ -44,22 +44,27 @@ static const struct opt_def options[] = {
 	  .help = "reads of every cache line of the buffer" },
 };
 
+static void markdown(FILE *f)
+{
+	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bnb-plugin-calib [options]\n\n"
+		"The guest half of the TCG plugin's map check: touches memory of each node\n"
+		"in turn between markers, so that the plugin can verify its address map.\n\n");
+	opt_usage(f, options, ARRAY_SIZE(options), "--");
+}
+
 static void parse(int argc, char **argv, struct calib_opts *o)
 {
-	char err[ERRLEN];
-	int first;
+	int first = opt_main(options, ARRAY_SIZE(options), argc, argv, o, false, usage, markdown);
 
-	opt_defaults(options, ARRAY_SIZE(options), o, err, sizeof(err));
-	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, o, false, err, sizeof(err));
-	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		printf("usage: bnb-plugin-calib [options]\n\n"
-		       "The guest half of the TCG plugin's map check: touches memory of each node\n"
-		       "in turn between markers, so that the plugin can verify its address map.\n\n");
-		opt_usage(stdout, options, ARRAY_SIZE(options), "--");
-		exit(0);
-	}
+	if (first < 0)
+		exit(2);
 	if (first != argc) {
-		prog_error("%s", first < 0 ? err : "no arguments besides options");
+		prog_error("no arguments besides options (see --help)");
 		exit(2);
 	}
 	o->bytes = (size_t)o->kib << 10;

@@ -240,6 +240,11 @@ static const struct opt_def options[] = {
 	  .help = "print CSV rows t_s,local,remote,remote_share every MS until QEMU exits" },
 };
 
+static void markdown(FILE *f)
+{
+	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bnb-plugin-check [options] SHM\n\n"
@@ -253,18 +258,13 @@ int main(int argc, char **argv)
 {
 	const struct bnb_shm_header *h;
 	struct check_opts o = { 0 };
-	char err[ERRLEN];
 	int first;
 
-	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
-	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
-	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		usage(stdout);
-		return 0;
-	}
-	if (first < 0 || first != argc - 1) {
-		prog_error("%s", first < 0 ? err : "give one counters file");
-		usage(stderr);
+	first = opt_main(options, ARRAY_SIZE(options), argc, argv, &o, false, usage, markdown);
+	if (first < 0)
+		return EXIT_BAD;
+	if (first != argc - 1) {
+		prog_error("give one counters file (see --help)");
 		return EXIT_BAD;
 	}
 	h = open_shm(argv[first], o.wait_s);

@@ -199,14 +199,7 @@ int main(int argc, char **argv)
 	enum vm_status st;
 	int rc;
 
-	rc = vm_cli_parse(&l.cli, argc, argv, err, sizeof(err));
-	if (rc == OPT_HELP || rc == OPT_HELP_MARKDOWN) {
-		if (rc == OPT_HELP)
-			vm_usage(stdout);
-		else
-			opt_markdown(stdout, vm_options, vm_n_options, "--", "option");
-		return VM_OK;
-	}
+	rc = opt_help(vm_cli_parse(&l.cli, argc, argv, err, sizeof(err)), vm_usage, vm_markdown);
 	if (rc < 0) {
 		prog_error("%s", err);
 		return VM_USAGE;

@@ -96,6 +96,11 @@ void vm_usage(FILE *f)
 		"3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run.\n");
 }
 
+void vm_markdown(FILE *f)
+{
+	opt_markdown(f, vm_options, vm_n_options, "--", "option");
+}
+
 /* The per-node fields need the node count, so they are read last. */
 static int finish_topology(struct vm_cli *c, char *err, size_t errlen)
 {

@@ -306,11 +306,6 @@ Test(output, summary_nulls_when_undefined)
 	json_object_put(j);
 }
 
-static void collect_markdown(FILE *f)
-{
-	opt_markdown(f, collect_options, collect_n_options, "--", "option");
-}
-
 /* docs/HACKING.md's bnb-collect table is the options table, printed. */
 Test(options, hacking_table_is_the_options_table)
 {

@@ -505,11 +505,6 @@ Test(cli, many_plugin_options_all_reach_qemu)
 	argv_free(&a);
 }
 
-static void vm_markdown(FILE *f)
-{
-	opt_markdown(f, vm_options, vm_n_options, "--", "option");
-}
-
 /* docs/HACKING.md's option table is the options table, printed. */
 Test(cli, hacking_table_is_the_options_table)
 {
