@@ -74,19 +74,14 @@ static const struct opt_def options[] = {
 	{ "stdio", OPT_FLAG, A(stdio), .help = "serve stdin and stdout" },
 };
 
-static void markdown(FILE *f)
-{
-	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: bnb-agent [options] (PORT | --unix-listen PATH | --stdio)\n\n"
-		"The guest side of the collector's protocol (bench/include/bnb_wire.h): it\n"
-		"answers each snapshot request on PORT (/dev/virtio-ports/bnb.agent) with the\n"
-		"NUMA counters, per-node memory and the followed processes' pages.\n\n");
-	opt_usage(f, options, ARRAY_SIZE(options), "--");
-}
+static const struct opt_tool tool = {
+	.synopsis = "bnb-agent [options] (PORT | --unix-listen PATH | --stdio)",
+	.about = "The guest side of the collector's protocol (bench/include/bnb_wire.h): it\n"
+		 "answers each snapshot request on PORT (/dev/virtio-ports/bnb.agent) with the\n"
+		 "NUMA counters, per-node memory and the followed processes' pages.\n",
+	.opts = options,
+	.n = ARRAY_SIZE(options),
+};
 
 static void sleep_ms(long ms)
 {
@@ -226,7 +221,7 @@ int main(int argc, char **argv)
 	struct agent_opts o = { 0 };
 	int first;
 
-	first = opt_main(options, ARRAY_SIZE(options), argc, argv, &o, false, usage, markdown);
+	first = opt_tool_main(&tool, argc, argv, &o, false);
 	if (first < 0)
 		return 2;
 	if ((first < argc) + !!o.unix_path + o.stdio != 1 || argc - first > 1) {

@@ -63,18 +63,13 @@ const struct opt_def collect_options[] = {
 };
 const size_t collect_n_options = ARRAY_SIZE(collect_options);
 
-void collect_usage(FILE *f)
-{
-	fprintf(f, "usage: bnb-collect --socket PATH --out DIR [options]\n\n"
-		"Samples the guest's NUMA balancing counters through its agent and writes\n"
-		"DIR/timeseries.csv and DIR/summary.json (bench/collector/FORMAT.md).\n\n");
-	opt_usage(f, collect_options, collect_n_options, "--");
-}
-
-void collect_markdown(FILE *f)
-{
-	opt_markdown(f, collect_options, collect_n_options, "--", "option");
-}
+const struct opt_tool collect_tool = {
+	.synopsis = "bnb-collect --socket PATH --out DIR [options]",
+	.about = "Samples the guest's NUMA balancing counters through its agent and writes\n"
+		 "DIR/timeseries.csv and DIR/summary.json (bench/collector/FORMAT.md).\n",
+	.opts = collect_options,
+	.n = ARRAY_SIZE(collect_options),
+};
 
 int collect_parse(struct sampler_opts *o, int argc, char **argv, char *err, size_t errlen)
 {

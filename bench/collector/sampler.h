@@ -29,8 +29,7 @@ struct sampler_opts {
 /* bnb-collect's options (options.c): --help, and parsing into struct sampler_opts. */
 extern const struct opt_def collect_options[];
 extern const size_t collect_n_options;
-void collect_usage(FILE *f);
-void collect_markdown(FILE *f);
+extern const struct opt_tool collect_tool;	/* --help around the table */
 /* Defaults, then ARGV; 0, OPT_HELP/OPT_HELP_MARKDOWN, or -1 with err. */
 int collect_parse(struct sampler_opts *o, int argc, char **argv, char *err, size_t errlen);
 

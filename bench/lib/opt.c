@@ -207,18 +207,42 @@ int opt_help(int rc, void (*usage)(FILE *f), void (*markdown)(FILE *f))
 	exit(0);
 }
 
-int opt_main(const struct opt_def *t, size_t n, int argc, char **argv, void *base,
-	     bool stop_at_arg, void (*usage)(FILE *f), void (*markdown)(FILE *f))
+void opt_tool_usage(FILE *f, const struct opt_tool *tool)
+{
+	fprintf(f, "usage: %s\n\n%s%s", tool->synopsis, tool->about, *tool->about ? "\n" : "");
+	opt_usage(f, tool->opts, tool->n, "--");
+	if (tool->epilog)
+		fprintf(f, "\n%s", tool->epilog);
+}
+
+void opt_tool_markdown(FILE *f, const struct opt_tool *tool)
+{
+	opt_markdown(f, tool->opts, tool->n, "--", "option");
+}
+
+int opt_tool_help(int rc, const struct opt_tool *tool)
+{
+	if (rc != OPT_HELP && rc != OPT_HELP_MARKDOWN)
+		return rc;
+	if (rc == OPT_HELP)
+		opt_tool_usage(stdout, tool);
+	else
+		opt_tool_markdown(stdout, tool);
+	exit(0);
+}
+
+int opt_tool_main(const struct opt_tool *tool, int argc, char **argv, void *base,
+		  bool stop_at_arg)
 {
 	char err[ERRLEN];
 	int first;
 
-	if (opt_defaults(t, n, base, err, sizeof(err))) {
+	if (opt_defaults(tool->opts, tool->n, base, err, sizeof(err))) {
 		prog_error("%s", err);
 		return -1;
 	}
-	first = opt_getopt(t, n, argc, argv, base, stop_at_arg, err, sizeof(err));
-	first = opt_help(first, usage, markdown);
+	first = opt_getopt(tool->opts, tool->n, argc, argv, base, stop_at_arg, err, sizeof(err));
+	first = opt_tool_help(first, tool);
 	if (first < 0)
 		prog_error("%s", err);
 	return first;

@@ -95,12 +95,27 @@ int opt_getopt(const struct opt_def *t, size_t n, int argc, char **argv, void *b
  * OPT_HELP_MARKDOWN print MARKDOWN, on stdout, and exit 0; else return RC.
  */
 int opt_help(int rc, void (*usage)(FILE *f), void (*markdown)(FILE *f));
+
+/* A tool's command line: what --help prints around its options table. */
+struct opt_tool {
+	const char *synopsis;		/* "bnb-agent [options] PORT" */
+	const char *about;		/* what it does, lines ending in \n */
+	const struct opt_def *opts;
+	size_t n;
+	const char *epilog;		/* after the options, or NULL */
+};
+
+/* "usage: SYNOPSIS", the text, the options; and the options as Markdown. */
+void opt_tool_usage(FILE *f, const struct opt_tool *tool);
+void opt_tool_markdown(FILE *f, const struct opt_tool *tool);
+/* opt_help() for a tool described by TOOL. */
+int opt_tool_help(int rc, const struct opt_tool *tool);
 /*
- * The whole of a tool's option parsing: defaults, opt_getopt(), opt_help();
+ * The whole of a tool's option parsing: defaults, opt_getopt(), --help;
  * an error is printed as "PROGRAM: message" and gives -1.
  */
-int opt_main(const struct opt_def *t, size_t n, int argc, char **argv, void *base,
-	     bool stop_at_arg, void (*usage)(FILE *f), void (*markdown)(FILE *f));
+int opt_tool_main(const struct opt_tool *tool, int argc, char **argv, void *base,
+		  bool stop_at_arg);
 
 /* Help lines: "  PREFIX+NAME VALUES  help (default D)", wrapped at 80 columns. */
 void opt_usage(FILE *f, const struct opt_def *t, size_t n, const char *prefix);

@@ -44,22 +44,17 @@ static const struct opt_def options[] = {
 	  .help = "reads of every cache line of the buffer" },
 };
 
-static void markdown(FILE *f)
-{
-	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: bnb-plugin-calib [options]\n\n"
-		"The guest half of the TCG plugin's map check: touches memory of each node\n"
-		"in turn between markers, so that the plugin can verify its address map.\n\n");
-	opt_usage(f, options, ARRAY_SIZE(options), "--");
-}
+static const struct opt_tool tool = {
+	.synopsis = "bnb-plugin-calib [options]",
+	.about = "The guest half of the TCG plugin's map check: touches memory of each node\n"
+		 "in turn between markers, so that the plugin can verify its address map.\n",
+	.opts = options,
+	.n = ARRAY_SIZE(options),
+};
 
 static void parse(int argc, char **argv, struct calib_opts *o)
 {
-	int first = opt_main(options, ARRAY_SIZE(options), argc, argv, o, false, usage, markdown);
+	int first = opt_tool_main(&tool, argc, argv, o, false);
 
 	if (first < 0)
 		exit(2);

@@ -240,19 +240,14 @@ static const struct opt_def options[] = {
 	  .help = "print CSV rows t_s,local,remote,remote_share every MS until QEMU exits" },
 };
 
-static void markdown(FILE *f)
-{
-	opt_markdown(f, options, ARRAY_SIZE(options), "--", "option");
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: bnb-plugin-check [options] SHM\n\n"
-		"Reads the TCG plugin's counters file: prints the map check's verdict and\n"
-		"the access matrix as key=value lines; exit 0 the map check passed, 1 it\n"
-		"failed, 2 the guest never ran it, 3 a bad or missing file.\n\n");
-	opt_usage(f, options, ARRAY_SIZE(options), "--");
-}
+static const struct opt_tool tool = {
+	.synopsis = "bnb-plugin-check [options] SHM",
+	.about = "Reads the TCG plugin's counters file: prints the map check's verdict and\n"
+		 "the access matrix as key=value lines; exit 0 the map check passed, 1 it\n"
+		 "failed, 2 the guest never ran it, 3 a bad or missing file.\n",
+	.opts = options,
+	.n = ARRAY_SIZE(options),
+};
 
 int main(int argc, char **argv)
 {
@@ -260,7 +255,7 @@ int main(int argc, char **argv)
 	struct check_opts o = { 0 };
 	int first;
 
-	first = opt_main(options, ARRAY_SIZE(options), argc, argv, &o, false, usage, markdown);
+	first = opt_tool_main(&tool, argc, argv, &o, false);
 	if (first < 0)
 		return EXIT_BAD;
 	if (first != argc - 1) {

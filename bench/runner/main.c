@@ -59,12 +59,15 @@ static void usage(FILE *out)
 static int main_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
-	char def[PATH_MAX];
+	char def[PATH_MAX], err[ERRLEN];
 	int first, rc;
 
+	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
+	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
 	/* --help=markdown: the experiment keys, README's table */
-	first = opt_main(options, ARRAY_SIZE(options), argc, argv, &o, false, usage, keys_markdown);
+	first = opt_help(first, usage, keys_markdown);
 	if (first < 0) {
+		prog_error("%s", err);
 		rc = 2;
 	} else if (argc - first > 1) {
 		prog_error("one experiment file at most (got '%s' and '%s')", argv[first],

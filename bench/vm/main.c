@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 	enum vm_status st;
 	int rc;
 
-	rc = opt_help(vm_cli_parse(&l.cli, argc, argv, err, sizeof(err)), vm_usage, vm_markdown);
+	rc = opt_tool_help(vm_cli_parse(&l.cli, argc, argv, err, sizeof(err)), &vm_tool);
 	if (rc < 0) {
 		prog_error("%s", err);
 		return VM_USAGE;

@@ -86,20 +86,15 @@ const struct opt_def vm_options[] = {
 };
 const size_t vm_n_options = ARRAY_SIZE(vm_options);
 
-void vm_usage(FILE *f)
-{
-	fprintf(f, "usage: bnb-vm [options] [--] 'guest shell command'\n\n"
-		"Boots the patched kernel as a multi-node NUMA guest under QEMU and runs\n"
-		"one command in it.\n\n");
-	opt_usage(f, vm_options, vm_n_options, "--");
-	fprintf(f, "\nExit status: 0 the guest command exited 0, 1 it failed, 2 bad usage,\n"
-		"3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run.\n");
-}
-
-void vm_markdown(FILE *f)
-{
-	opt_markdown(f, vm_options, vm_n_options, "--", "option");
-}
+const struct opt_tool vm_tool = {
+	.synopsis = "bnb-vm [options] [--] 'guest shell command'",
+	.about = "Boots the patched kernel as a multi-node NUMA guest under QEMU and runs\n"
+		 "one command in it.\n",
+	.opts = vm_options,
+	.n = ARRAY_SIZE(vm_options),
+	.epilog = "Exit status: 0 the guest command exited 0, 1 it failed, 2 bad usage,\n"
+		  "3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run.\n",
+};
 
 /* The per-node fields need the node count, so they are read last. */
 static int finish_topology(struct vm_cli *c, char *err, size_t errlen)

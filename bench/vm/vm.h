@@ -58,8 +58,7 @@ extern const size_t vm_n_options;
  */
 int vm_cli_parse(struct vm_cli *c, int argc, char **argv, char *err, size_t errlen);
 void vm_cli_free(struct vm_cli *c);
-void vm_usage(FILE *f);
-void vm_markdown(FILE *f);
+extern const struct opt_tool vm_tool;	/* --help around the table */
 
 /*
  * 1 when a word of the guest command cmd is a command named in list_path

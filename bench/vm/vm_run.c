@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/signals.h"
 #include "qmp.h"
 #include "vm.h"
 
@@ -41,10 +42,6 @@ struct outcome {
 
 static volatile sig_atomic_t stop_signal;
 
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 static long now_ms(void)
 {
@@ -339,7 +336,6 @@ enum vm_status vm_run(const struct vm_config *c)
 {
 	struct console con = { 0 };
 	struct outcome o = { .exit_code = -1 };
-	struct sigaction sa = { .sa_handler = on_signal };
 	char reason[LINE_MAX_LEN + 64];
 	int fd, wstatus = 0;
 	enum vm_status st;
@@ -356,8 +352,7 @@ enum vm_status vm_run(const struct vm_config *c)
 			c->run_dir, strerror(errno));
 		return VM_LAUNCH_ERROR;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_stop_signals(&stop_signal);
 	signal(SIGPIPE, SIG_IGN);
 
 	start = now_ms();

@@ -306,6 +306,11 @@ Test(output, summary_nulls_when_undefined)
 	json_object_put(j);
 }
 
+static void collect_markdown(FILE *f)
+{
+	opt_tool_markdown(f, &collect_tool);
+}
+
 /* docs/HACKING.md's bnb-collect table is the options table, printed. */
 Test(options, hacking_table_is_the_options_table)
 {

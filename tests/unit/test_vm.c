@@ -505,6 +505,16 @@ Test(cli, many_plugin_options_all_reach_qemu)
 	argv_free(&a);
 }
 
+static void vm_markdown(FILE *f)
+{
+	opt_tool_markdown(f, &vm_tool);
+}
+
+static void vm_usage(FILE *f)
+{
+	opt_tool_usage(f, &vm_tool);
+}
+
 /* docs/HACKING.md's option table is the options table, printed. */
 Test(cli, hacking_table_is_the_options_table)
 {
