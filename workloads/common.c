@@ -9,22 +9,13 @@
 
 #include "bnb_marker.h"
 #include "common.h"
+#include "lib/signals.h"
 
 volatile sig_atomic_t wl_interrupted;
 
-static void on_signal(int sig)
-{
-	wl_interrupted = sig;
-}
-
 void wl_catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	/* no SA_RESTART: a sleeping monitor wakes up at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_stop_signals(&wl_interrupted);	/* a sleeping monitor wakes up at once */
 }
 
 void wl_common_defaults(struct wl_common *c)

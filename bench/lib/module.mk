@@ -3,7 +3,7 @@
 # only the objects it uses. The Makefile includes this fragment first, so
 # every other fragment can name $(LIBBNB) and $(LIBBNB_GUEST).
 
-LIB_SRCS := err.c parse.c argv.c path.c topology.c topo_opt.c opt.c vm_status.c host_numa.c
+LIB_SRCS := err.c parse.c argv.c path.c topology.c topo_opt.c opt.c vm_status.c host_numa.c signals.c
 LIBBNB := $(BUILD)/lib/libbnb.a
 LIBBNB_GUEST := $(BUILD)/lib/libbnb-guest.a
 

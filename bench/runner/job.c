@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "lib/signals.h"
 #include "results.h"
 #include "runner.h"
 #include "wlout.h"
@@ -26,18 +27,9 @@
 
 volatile sig_atomic_t runner_interrupted;
 
-static void on_signal(int sig)
-{
-	runner_interrupted = sig;
-}
-
 void runner_catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_stop_signals(&runner_interrupted);
 }
 
 double runner_now(void)
