@@ -341,7 +341,7 @@ Test(plugin, time_to_converge_from_the_work_marker)
 	struct series s;
 	unsigned sec;
 
-	cr_assert_eq(series_init(&s, 2.0, 10), 0);
+	cr_assert_eq(series_init(&s, 2.0, 10, 0), 0);
 	s.plugin.path = path;
 	hints_at(&s, &r, 0, 0, 0);
 	hints_at(&s, &r, 10, 0, 1);
