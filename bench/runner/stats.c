@@ -32,6 +32,7 @@ void stats_describe(const double *x, int n, struct describe *d)
 
 	d->n = m;
 	d->mean = d->stddev = d->cv = d->min = d->median = d->max = NAN;
+	d->ci_lo = d->ci_hi = NAN;
 	if (m) {
 		gsl_sort(v, 1, m);
 		d->mean = gsl_stats_mean(v, 1, m);
@@ -40,9 +41,14 @@ void stats_describe(const double *x, int n, struct describe *d)
 		d->median = gsl_stats_median_from_sorted_data(v, 1, m);
 	}
 	if (m > 1) {
+		double half;
+
 		d->stddev = gsl_stats_sd_m(v, 1, m, d->mean);
 		if (d->mean != 0)
 			d->cv = d->stddev / fabs(d->mean);
+		half = gsl_cdf_tdist_Pinv(1 - STATS_ALPHA / 2, m - 1) * d->stddev / sqrt(m);
+		d->ci_lo = d->mean - half;
+		d->ci_hi = d->mean + half;
 	}
 	free(v);
 }
@@ -123,5 +129,26 @@ int stats_holm(const double *p, int n, double *adj)
 		adj[r[i].i] = run;
 	}
 	free(r);
+	return m;
+}
+
+int stats_family(struct family_test *t, int n)
+{
+	size_t size = (n ? n : 1) * sizeof(double);
+	double *p = malloc(size), *adj = malloc(size);
+	int i, m = 0;
+
+	if (p && adj) {
+		for (i = 0; i < n; i++)
+			p[i] = t[i].primary ? NAN : t[i].p;
+		m = stats_holm(p, n, adj);
+	}
+	for (i = 0; i < n; i++) {
+		/* out of memory: no corrected p rather than an uncorrected one */
+		t[i].p_adj = t[i].primary ? t[i].p : p && adj ? adj[i] : NAN;
+		t[i].significant = t[i].p_adj < STATS_ALPHA;
+	}
+	free(p);
+	free(adj);
 	return m;
 }

@@ -8,6 +8,7 @@
 struct describe {
 	int n;			/* finite samples used */
 	double mean, stddev, cv, min, median, max;	/* NAN when undefined */
+	double ci_lo, ci_hi;	/* 95 % confidence interval of the mean (Student t) */
 };
 
 /*
@@ -36,5 +37,20 @@ void stats_welch(const double *a, int na, const double *b, int nb, struct welch 
  * does not count in m. Returns m.
  */
 int stats_holm(const double *p, int n, double *adj);
+
+/*
+ * The tests of one comparison: the primary ones (named in advance, few)
+ * each at STATS_ALPHA as they are; the rest, secondary, as one family
+ * under Holm. stats_family() fills p_adj (p itself for a primary test)
+ * and significant (p_adj < STATS_ALPHA) and returns how many secondary
+ * tests there were.
+ */
+struct family_test {
+	double p;		/* NAN: not tested */
+	bool primary;
+	double p_adj;
+	bool significant;
+};
+int stats_family(struct family_test *t, int n);
 
 #endif

@@ -178,3 +178,45 @@ Test(stats, holm_cap_ties_and_one)
 	cr_expect_float_eq(adj[0], 0.04, 1e-12);
 	cr_assert_eq(stats_holm(one, 0, adj), 0);
 }
+
+/* a = {10, 12, 14}: 12 -+ t(0.975, 2) * 2 / sqrt(3) = 12 -+ 4.302653 * 1.154701 */
+Test(stats, mean_ci_by_hand)
+{
+	struct describe d;
+
+	stats_describe(a, 3, &d);
+	cr_assert_float_eq(d.ci_lo, 12 - 4.968275, EPS);
+	cr_assert_float_eq(d.ci_hi, 12 + 4.968275, EPS);
+	stats_describe(a, 1, &d);
+	cr_assert(isnan(d.ci_lo) && isnan(d.ci_hi), "a CI from one value");
+}
+
+/*
+ * Primary tests keep their p; the secondary ones are one Holm family:
+ * {0.03 primary, 0.01, 0.04, NAN, 0.02} -> secondary m = 3, sorted 0.01 * 3
+ * = 0.03, 0.02 * 2 = 0.04, 0.04 * 1 raised to 0.04. The primary 0.03 is
+ * significant at 0.05, and so are the adjusted 0.03 and 0.04.
+ */
+Test(stats, family_corrects_only_the_secondary_tests)
+{
+	struct family_test t[] = {
+		{ .p = 0.03, .primary = true }, { .p = 0.01 }, { .p = 0.04 }, { .p = NAN },
+		{ .p = 0.02 },
+	};
+	const double want[] = { 0.03, 0.03, 0.04, NAN, 0.04 };
+
+	cr_assert_eq(stats_family(t, 5), 3);
+	for (int i = 0; i < 5; i++) {
+		if (isnan(want[i])) {
+			cr_expect(isnan(t[i].p_adj) && !t[i].significant, "test %d", i);
+			continue;
+		}
+		cr_expect_float_eq(t[i].p_adj, want[i], 1e-12, "test %d: %g, want %g", i,
+				   t[i].p_adj, want[i]);
+		cr_expect(t[i].significant, "test %d", i);
+	}
+	t[2].p = 0.2;		/* now 0.01 * 3, 0.02 * 2, 0.2: the last one is not */
+	stats_family(t, 5);
+	cr_expect_float_eq(t[2].p_adj, 0.2, 1e-12);
+	cr_expect_not(t[2].significant);
+}
