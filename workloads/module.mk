@@ -5,7 +5,7 @@
 WL_LIB_SRCS := common.c opts.c topo.c place.c locality.c csvout.c hist.c smaps.c
 WL_GUEST_LIB := $(addprefix $(BUILD)/gobj/workloads/,$(WL_LIB_SRCS:.c=.o))
 WL_HOST_LIB := $(addprefix $(BUILD)/obj/workloads/,$(WL_LIB_SRCS:.c=.o))
-WL_NAMES := stream prodcons thp numa01 numa02 latency
+WL_NAMES := stream prodcons thp numa01 numa02 latency autonuma
 
 WL_BINS := $(addprefix $(GUEST_BIN)/,$(WL_NAMES))
 GUEST_PROGS += $(WL_BINS)
@@ -28,3 +28,12 @@ UNIT_TESTS += $(WL_TESTS)
 $(WL_TESTS): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(WL_HOST_LIB) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread
+
+# autonuma: the autonuma-benchmark programs, their plan in its own file
+$(GUEST_BIN)/autonuma: $(BUILD)/gobj/workloads/autonuma_plan.o
+
+AN_TEST := $(TEST_BIN)/test_workloads_autonuma
+UNIT_TESTS += $(AN_TEST)
+$(AN_TEST): $(BUILD)/obj/tests/unit/test_workloads_autonuma.o $(BUILD)/obj/workloads/autonuma_plan.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS)

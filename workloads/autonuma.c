@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * autonuma: the autonuma-benchmark programs numa01, numa01_THREAD_ALLOC,
+ * numa02 and numa02_SMT, with their HARD_BIND and INVERSE_BIND variants,
+ * written from their published description (autonuma.h says what each
+ * does). Memory is zeroed with memset as upstream does, so the guest CPU's
+ * string instructions are what is measured.
+ *
+ * SIZE, the thread count and the pass counts are options, so that a run
+ * fits a small guest; left alone, threads and passes are upstream's. The
+ * headline figure is the elapsed time of the whole program (work_s, what
+ * MMTests reports), counted from before the buffers are allocated to the
+ * moment the last thread finished. The rows in between are progress: MB
+ * zeroed per interval, counted after every memset.
+ */
+#include <math.h>
+#include <numa.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "autonuma.h"
+#include "common.h"
+
+#define MB 1e6
+#define LOCALITY_PAGES 32
+#define MAX_SLOTS (2 * AN_MAX_THREADS + 1)	/* numa02's main thread: the last */
+
+static struct wl_common com;
+static int test;
+static unsigned int passes, interval_ms = 1000;
+
+/* Sizes that give a run of minutes in a 2-vCPU TCG guest (README). */
+static const uint64_t default_size[] = {
+	[AN_NUMA01] = 32ull << 20, [AN_NUMA01_THREAD_ALLOC] = 4ull << 20,
+	[AN_NUMA02] = 16ull << 20, [AN_NUMA02_SMT] = 16ull << 20,
+};
+
+static const struct wl_opt opts[] = {
+	{ "test", WL_OPT_CHOICE, &test, an_test_names, "which program" },
+	WL_COMMON_SIZE(com, "SIZE: each numa01 process's buffer, numa02's one buffer; "
+		       "0: the test's default (numa01 32M, THREAD_ALLOC 4M, numa02 16M)"),
+	WL_COMMON_THREADS(com, "THREADS per process; 0: upstream's ncpus/2 (numa02: ncpus)"),
+	{ "passes", WL_OPT_UINT, &passes, NULL,
+	  "zeroing passes per thread; 0: upstream's (numa01 50, THREAD_ALLOC 1000, numa02 800)" },
+	WL_COMMON_PLACEMENT(com, "free = as upstream builds it by default, local = HARD_BIND, "
+			    "remote = INVERSE_BIND"),
+	WL_OPT_INTERVAL(interval_ms),
+	{ 0 },
+};
+static const struct wl_prog prog = {
+	"autonuma",
+	"The autonuma-benchmark programs (numa01, numa01_THREAD_ALLOC, numa02, numa02_SMT).",
+	opts,
+};
+
+/* One thread's progress, in memory shared by both numa01 processes. */
+struct slot {
+	_Atomic uint64_t bytes;
+	double end;			/* wl_now() when it finished */
+	unsigned int local, present;	/* its pages' locality at the end */
+	char pad[64 - sizeof(uint64_t) - sizeof(double) - 2 * sizeof(unsigned int)];
+};
+
+struct control {
+	_Atomic unsigned int done;	/* threads finished */
+	_Atomic int stop;		/* interrupted: stop between passes */
+	struct slot slot[MAX_SLOTS];
+};
+
+struct worker {
+	const struct an_plan *plan;
+	struct control *ctl;
+	char *buf;			/* its process's buffer */
+	unsigned int index;		/* in its process */
+	struct slot *slot;
+};
+
+static struct an_plan plan;
+static struct control *ctl;
+static double t0;
+
+/* HARD_BIND's bind(): CPUs and memory of nodes [first, end) only. */
+static int bind_nodes(unsigned int first, unsigned int end)
+{
+	struct bitmask *mask = numa_allocate_nodemask();
+	unsigned int n;
+
+	for (n = first; n < end; n++)
+		numa_bitmask_setbit(mask, n);
+	numa_bind(mask);
+	numa_bitmask_free(mask);
+	return 0;
+}
+
+/* Fraction of a sample of [p, p + len) on the node this thread runs on. */
+static void sample_locality(struct slot *slot, const char *p, uint64_t len)
+{
+	struct wl_sample s;
+	int node = wl_current_node();
+
+	if (wl_sample_init(&s, LOCALITY_PAGES, 0))
+		return;
+	wl_sample_add(&s, p, len, LOCALITY_PAGES, 0, 1);
+	if (!wl_sample_query(&s))
+		wl_sample_count(&s, &node, &slot->local, &slot->present);
+	wl_sample_free(&s);
+}
+
+static void zero(struct slot *slot, char *p, uint64_t len)
+{
+	memset(p, 0, len);
+	atomic_fetch_add_explicit(&slot->bytes, len, memory_order_relaxed);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct an_plan *p = w->plan;
+	char *mine = w->buf + an_thread_offset(p, w->index);
+	int node = an_thread_node(p, w->index);
+	unsigned int pass;
+
+	if (node >= 0)
+		bind_nodes(node, node + 1);
+	if (an_is_numa01(p))
+		zero(w->slot, w->buf, p->size);
+	for (pass = 0; pass < p->passes && !atomic_load(&w->ctl->stop); pass++)
+		zero(w->slot, mine, p->thread_size);
+	w->slot->end = wl_now();
+	sample_locality(w->slot, mine, p->thread_size);
+	atomic_fetch_add(&w->ctl->done, 1);
+	return NULL;
+}
+
+/* Start the threads of process @proc on @buf and wait for them. */
+static int run_threads(unsigned int proc, char *buf)
+{
+	static pthread_t tid[AN_MAX_THREADS];
+	static struct worker w[AN_MAX_THREADS];
+	unsigned int i;
+
+	for (i = 0; i < plan.threads; i++) {
+		w[i] = (struct worker){ &plan, ctl, buf, i, &ctl->slot[proc * plan.threads + i] };
+		if (pthread_create(&tid[i], NULL, worker_main, &w[i])) {
+			fprintf(stderr, "autonuma: cannot start thread %u\n", i);
+			atomic_store(&ctl->stop, 1);
+			atomic_fetch_add(&ctl->done, plan.threads - i);
+			break;
+		}
+	}
+	while (i--)
+		pthread_join(tid[i], NULL);
+	return 0;
+}
+
+/* numa02: the main thread faults SIZE/N on each node, bound there if asked. */
+static void main_fault(char *buf)
+{
+	struct slot *slot = &ctl->slot[MAX_SLOTS - 1];
+	unsigned int n;
+
+	for (n = 0; n < plan.nodes; n++) {
+		if (plan.bind != AN_NO_BIND)
+			bind_nodes(n, n + 1);
+		zero(slot, buf + n * plan.node_size, plan.node_size);
+	}
+}
+
+static char *alloc_buffer(void)
+{
+	char *buf = malloc(plan.size);
+
+	if (!buf)
+		fprintf(stderr, "autonuma: cannot allocate %llu bytes\n",
+			(unsigned long long)plan.size);
+	return buf;
+}
+
+/* numa01: this process's half of the machine (child 0, parent 1). */
+static int run_process(unsigned int proc)
+{
+	unsigned int first, end;
+	char *buf;
+
+	an_process_nodes(&plan, proc, &first, &end);
+	if (end > first)
+		bind_nodes(first, end);
+	buf = alloc_buffer();
+	if (!buf)
+		return -1;
+	return run_threads(proc, buf);
+}
+
+static uint64_t bytes_done(void)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < MAX_SLOTS; i++)
+		sum += atomic_load_explicit(&ctl->slot[i].bytes, memory_order_relaxed);
+	return sum;
+}
+
+static bool all_done(void)
+{
+	return atomic_load(&ctl->done) >= plan.processes * plan.threads;
+}
+
+/* Rows every --interval-ms until every thread is done; the last one short. */
+static void *monitor(void *arg)
+{
+	struct wl_out *out = arg;
+	double last = t0, next = t0, now;
+	uint64_t done, last_done = 0;
+	double values[1];
+
+	while (!all_done()) {
+		next += interval_ms / 1000.0;
+		while (!all_done() && (now = wl_now()) < next) {
+			if (wl_interrupted)
+				atomic_store(&ctl->stop, 1);
+			wl_sleep_until(fmin(next, now + 0.02));
+		}
+		now = wl_now();
+		done = bytes_done();
+		values[0] = (double)(done - last_done) / MB;
+		if (now > last)
+			wl_out_row(out, now - t0, values[0] / (now - last), NAN, values);
+		last = now;
+		last_done = done;
+	}
+	return NULL;
+}
+
+static double end_time(void)
+{
+	double end = t0;
+	unsigned int i;
+
+	for (i = 0; i < MAX_SLOTS; i++)
+		end = fmax(end, ctl->slot[i].end);
+	return end;
+}
+
+static double locality_end(void)
+{
+	unsigned int i, local = 0, present = 0;
+
+	for (i = 0; i < MAX_SLOTS; i++) {
+		local += ctl->slot[i].local;
+		present += ctl->slot[i].present;
+	}
+	return present ? (double)local / present : NAN;
+}
+
+static int wait_child(pid_t child)
+{
+	int status;
+
+	if (child <= 0)
+		return 0;
+	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "autonuma: the child process failed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Fork (numa01), run this process's part, then the parent reports. */
+static bool run(struct wl_out *out)
+{
+	pthread_t mon;
+	pid_t child = 0;
+	int rc = 0;
+	char *buf;
+
+	fflush(stdout);		/* or the child's exit would repeat it */
+	t0 = wl_work_begin();
+	if (an_is_numa01(&plan)) {
+		child = fork();
+		if (child < 0) {
+			perror("autonuma: fork");
+			return false;
+		}
+		if (!child) {
+			wl_register_pid(WL_AGENT_DIR);
+			_exit(run_process(0) ? 1 : 0);
+		}
+	}
+	pthread_create(&mon, NULL, monitor, out);
+	if (an_is_numa01(&plan)) {
+		rc = run_process(1);
+	} else if ((buf = alloc_buffer())) {
+		main_fault(buf);
+		rc = run_threads(0, buf);
+	} else {
+		rc = -1;
+	}
+	if (rc) {	/* let the monitor end */
+		atomic_store(&ctl->stop, 1);
+		atomic_store(&ctl->done, plan.processes * plan.threads);
+	}
+	rc |= wait_child(child);
+	pthread_join(mon, NULL);
+	return !rc && !atomic_load(&ctl->stop);
+}
+
+static uint64_t memory_of(const struct wl_topo *topo, unsigned int first, unsigned int end)
+{
+	uint64_t sum = 0;
+	unsigned int n;
+
+	for (n = first; n < end && n < (unsigned int)topo->nodes; n++)
+		sum += topo->mem[n];
+	return sum;
+}
+
+static void too_big(uint64_t need, uint64_t have, const char *where)
+{
+	fprintf(stderr, "autonuma: --size %llu needs %.1f MiB on %s, which has %.1f MiB\n",
+		(unsigned long long)plan.size, need / 1048576.0, where, have / 1048576.0);
+	exit(WL_EXIT_USAGE);
+}
+
+/* The buffers must fit where they are bound, or in the whole system. */
+static void check_memory(const struct wl_topo *topo)
+{
+	unsigned int first, end, i;
+	uint64_t have;
+
+	if (plan.bind == AN_NO_BIND) {
+		have = memory_of(topo, 0, plan.nodes);
+		if (have < plan.size * plan.processes)
+			too_big(plan.size * plan.processes, have, "the system");
+		return;
+	}
+	for (i = 0; an_is_numa01(&plan) && i < plan.processes; i++) {
+		an_process_nodes(&plan, i, &first, &end);
+		have = memory_of(topo, first, end);
+		if (have < plan.size)
+			too_big(plan.size, have, "a process's half of the nodes");
+	}
+	for (i = 0; !an_is_numa01(&plan) && i < plan.nodes; i++)
+		if (topo->mem[i] < plan.node_size)
+			too_big(plan.node_size, topo->mem[i], "one node");
+}
+
+static enum an_bind bind_of(int placement)
+{
+	switch (placement) {
+	case WL_FREE:
+		return AN_NO_BIND;
+	case WL_LOCAL:
+		return AN_HARD_BIND;
+	case WL_REMOTE:
+		return AN_INVERSE_BIND;
+	}
+	fprintf(stderr, "autonuma: --placement %s has no meaning here (free, local or remote)\n",
+		wl_placement_names[placement]);
+	exit(WL_EXIT_USAGE);
+}
+
+static void make_plan(const struct wl_topo *topo)
+{
+	char err[256];
+	uint64_t size = com.size ? com.size : default_size[test];
+
+	if (!interval_ms) {
+		fprintf(stderr, "autonuma: --interval-ms must be greater than 0\n");
+		exit(WL_EXIT_USAGE);
+	}
+	if (an_plan_make(&plan, test, bind_of(com.placement), (unsigned int)topo->nodes,
+			 topo->total_cpus, size, com.threads, passes, err, sizeof(err))) {
+		fprintf(stderr, "autonuma: %s\n", err);
+		exit(WL_EXIT_USAGE);
+	}
+	check_memory(topo);
+}
+
+static const char *const columns[] = { "mb", NULL };
+
+int main(int argc, char **argv)
+{
+	struct wl_topo topo;
+	struct wl_out out;
+	double loc;
+	bool ok;
+
+	wl_common_defaults(&com);
+	com.placement = WL_FREE;
+	wl_parse_or_exit(&prog, argc, argv);
+	wl_topo_or_exit(prog.name, &topo);
+	make_plan(&topo);
+	wl_catch_signals();
+	ctl = wl_map(sizeof(*ctl), true);
+	if (!ctl) {
+		fprintf(stderr, "autonuma: cannot map the control page\n");
+		return 1;
+	}
+	wl_register_pid(WL_AGENT_DIR);
+	printf("# autonuma test=%s bind=%s processes=%u threads=%u size=%llu thread_size=%llu "
+	       "passes=%u bytes_total=%llu\n", an_test_names[plan.test], an_bind_names[plan.bind],
+	       plan.processes, plan.threads, (unsigned long long)plan.size,
+	       (unsigned long long)plan.thread_size, plan.passes,
+	       (unsigned long long)an_total_bytes(&plan));
+	wl_out_begin(&out, stdout, "MB/s", columns);
+	ok = run(&out);
+	loc = locality_end();
+	out.loc_end = loc;
+	out.interrupted = wl_interrupted;
+	wl_out_summary(&out, ok, end_time() - t0, "test=%s bind=%s threads=%u passes=%u "
+		       "mb_total=%.1f", an_test_names[plan.test], an_bind_names[plan.bind],
+		       plan.processes * plan.threads, plan.passes, bytes_done() / MB);
+	return ok && !wl_interrupted ? 0 : 1;
+}
