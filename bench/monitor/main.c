@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bnb-monitor: the guest side of a run's workload. It starts the command,
+ * times it on CLOCK_MONOTONIC (the "elapsed guest time" of any command),
+ * runs the monitors chosen for the run while it executes, and afterwards
+ * prints what the runner reads back (bench/include/bnb_monitor.h).
+ *
+ *   bnb-monitor [--monitors trace,sched,perfstat] [--interval-ms 1000]
+ *               [--perf-events LIST] [--provenance] [--out DIR] -- CMD [ARG...]
+ *
+ * The command's own stdout and stderr are untouched and go where ours go;
+ * our lines follow once it has exited. The exit status is the command's
+ * (128 + N when signal N ended it), 125 when the monitors could not start.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "monitor.h"
+
+#define EXIT_MONITOR 125
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
+	"migrate:mm_migrate_pages,sched:sched_move_numa,sched:sched_swap_numa"
+
+struct opts {
+	bool trace, sched, perfstat, provenance;
+	unsigned int interval_ms, buffer_kb;
+	const char *out, *events, *perf, *proc, *tracefs, *debugfs;
+};
+
+struct monitors {
+	struct trace_mon *trace;
+	struct sched_mon *sched;
+	struct perf_mon *perf;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: bnb-monitor [options] -- COMMAND [ARG...]\n"
+	      "Runs COMMAND, prints its elapsed time, and monitors NUMA balancing meanwhile.\n\n"
+	      "  --monitors LIST     comma separated: trace (NUMA tracepoints via tracefs),\n"
+	      "                      sched (/proc/PID/sched of COMMAND's tasks), perfstat (perf stat -I)\n"
+	      "  --interval-ms N     sampling interval [1000]\n"
+	      "  --perf-events LIST  perf stat events [" DEFAULT_EVENTS "]\n"
+	      "  --perf PATH         perf binary [perf]\n"
+	      "  --trace-buffer-kb N tracefs ring buffer per CPU [2048]\n"
+	      "  --provenance        print the kernel's identity and NUMA knobs first\n"
+	      "  --out DIR           where the monitor files go [/tmp/bnb-monitor]\n", f);
+}
+
+static int pick_monitors(struct opts *o, const char *list)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (!strcmp(tok, BNB_MON_TRACE))
+			o->trace = true;
+		else if (!strcmp(tok, BNB_MON_SCHED))
+			o->sched = true;
+		else if (!strcmp(tok, BNB_MON_PERFSTAT))
+			o->perfstat = true;
+		else if (strcmp(tok, "none")) {
+			fprintf(stderr, "bnb-monitor: unknown monitor '%s' (trace, sched, perfstat)\n",
+				tok);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_uint(const char *name, const char *arg, unsigned int min, unsigned int *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (*arg && !*end && v >= min && v <= 3600000) {
+		*out = (unsigned int)v;
+		return 0;
+	}
+	fprintf(stderr, "bnb-monitor: --%s '%s': want an integer >= %u\n", name, arg, min);
+	return -1;
+}
+
+static int parse_opts(struct opts *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "monitors", required_argument, NULL, 'm' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "perf-events", required_argument, NULL, 'e' },
+		{ "perf", required_argument, NULL, 'p' },
+		{ "trace-buffer-kb", required_argument, NULL, 'b' },
+		{ "provenance", no_argument, NULL, 'P' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (pick_monitors(o, optarg))
+				return -1;
+			break;
+		case 'i':
+			if (parse_uint("interval-ms", optarg, 10, &o->interval_ms))
+				return -1;
+			break;
+		case 'b':
+			if (parse_uint("trace-buffer-kb", optarg, 4, &o->buffer_kb))
+				return -1;
+			break;
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'p':
+			o->perf = optarg;
+			break;
+		case 'P':
+			o->provenance = true;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "bnb-monitor: no command given (after --)\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The child waits for the monitors before it runs the command. */
+static pid_t start_command(char **argv, int *go)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid)
+		goto parent;
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1)
+		_exit(EXIT_MONITOR);
+	close(fds[0]);
+	mon_child_signals();
+	execvp(argv[0], argv);
+	fprintf(stderr, "bnb-monitor: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+parent:
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
+static int start_monitors(const struct opts *o, struct monitors *m, pid_t child)
+{
+	char err[512] = "";
+
+	if (o->trace && !(m->trace = trace_start(o->tracefs, o->out, o->buffer_kb,
+						 err, sizeof(err))))
+		goto fail;
+	if (o->sched && !(m->sched = sched_start(o->proc, o->out, child, err, sizeof(err))))
+		goto fail;
+	if (o->perfstat && !(m->perf = perfstat_start(o->perf, o->out, o->events, o->interval_ms,
+						      err, sizeof(err))))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "bnb-monitor: %s\n", err[0] ? err : "out of memory");
+	printf(BNB_MON_DONE "monitor_error=%s\n", err[0] ? err : "out of memory");
+	return -1;
+}
+
+static void tick(struct monitors *m, double now)
+{
+	if (m->sched)
+		sched_tick(m->sched, now);
+	if (m->trace)
+		trace_tick(m->trace, now);
+}
+
+static void stop_monitors(struct monitors *m, double now)
+{
+	if (m->perf)
+		perfstat_stop(m->perf);
+	if (m->trace)
+		trace_stop(m->trace, now);
+	if (m->sched)
+		sched_stop(m->sched);
+}
+
+/* Wait for CHILD, ticking every interval; SIGINT/SIGTERM are passed on. */
+static int wait_child(pid_t child, struct monitors *m, const sigset_t *set,
+		      unsigned int interval_ms, double t0)
+{
+	double next = t0 + interval_ms / 1000.0, left;
+	struct timespec ts;
+	int status, sig;
+
+	for (;;) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			return status;
+		left = next - mon_now();
+		if (left <= 0) {
+			tick(m, mon_now());
+			next += interval_ms / 1000.0;
+			continue;
+		}
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM)
+			kill(child, sig);
+	}
+}
+
+/* Each monitor file, line by line, as "# bnb-mon:NAME: line". */
+static void print_files(const char *dir)
+{
+	static const char *const files[] = {
+		BNB_MON_TRACE_FILE, BNB_MON_EVENTS_FILE, BNB_MON_SCHED_FILE, BNB_MON_PERFSTAT_FILE,
+	};
+	char path[512], line[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = 0;
+			if (line[0])
+				printf(BNB_MON_FILE "%s: %s\n", files[i], line);
+		}
+		fclose(f);
+	}
+}
+
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : EXIT_MONITOR;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .interval_ms = 1000, .buffer_kb = 2048, .out = "/tmp/bnb-monitor",
+			  .events = DEFAULT_EVENTS, .perf = "perf", .proc = "/proc",
+			  .tracefs = "/sys/kernel/tracing", .debugfs = "/sys/kernel/debug" };
+	struct monitors m = { 0 };
+	sigset_t set;
+	double t0, end;
+	int go, status;
+	pid_t child;
+
+	if (parse_opts(&o, argc, argv))
+		return 2;
+	if (mkdir(o.out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "bnb-monitor: mkdir %s: %s\n", o.out, strerror(errno));
+		return EXIT_MONITOR;
+	}
+	if (o.provenance)
+		prov_print(stdout, o.proc, o.debugfs);
+	fflush(stdout);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	child = start_command(argv + optind, &go);
+	if (child < 0) {
+		fprintf(stderr, "bnb-monitor: fork: %s\n", strerror(errno));
+		return EXIT_MONITOR;
+	}
+	if (start_monitors(&o, &m, child)) {
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		stop_monitors(&m, mon_now());
+		return EXIT_MONITOR;
+	}
+	t0 = mon_t0 = mon_now();
+	/* the monitors count from t0; the command starts now */
+	if (write(go, "g", 1) != 1)
+		kill(child, SIGKILL);
+	close(go);
+	status = wait_child(child, &m, &set, o.interval_ms, t0);
+	end = mon_now();
+	stop_monitors(&m, end);
+	print_files(o.out);
+	printf(BNB_MON_DONE "elapsed_s=%.6f exit=%d\n", end - t0, exit_code(status));
+	return exit_code(status);
+}

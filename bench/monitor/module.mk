@@ -1,0 +1,9 @@
+# bench/monitor: bnb-monitor, the guest side of a run's workload (elapsed
+# time, NUMA tracepoints, /proc/PID/sched, perf stat -I, provenance).
+MON_SRCS := main.c util.c trace.c sched.c tasks.c perfstat.c prov.c
+BNB_MONITOR := $(GUEST_BIN)/bnb-monitor
+GUEST_PROGS += $(BNB_MONITOR)
+
+$(BNB_MONITOR): $(addprefix $(BUILD)/gobj/bench/monitor/,$(MON_SRCS:.c=.o))
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
