@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The extractor table, metric bookkeeping and the pass over a run's guest
+ * output that feeds each line to the run's extractor. The per-tool line
+ * parsers are in extract_perf.c and extract_stressng.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bnb_monitor.h"
+#include "extract.h"
+
+#define STDERR_PREFIX "# stderr: "
+
+static const char *const project_workloads[] = {
+	"stream", "prodcons", "thp", "numa01", "numa02", "latency", "autonuma",
+};
+
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || strchr("_.%/+-", c);
+}
+
+int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
+	   enum better better)
+{
+	struct xmetric m = { .value = value, .better = better };
+	size_t i;
+	int k;
+
+	if (!isfinite(value) || !*name)
+		return -1;
+	for (i = 0; name[i] && i + 1 < sizeof(m.name); i++)
+		m.name[i] = name_char(name[i]) ? name[i] : '_';
+	for (i = 0; unit[i] && i + 1 < sizeof(m.unit); i++)
+		m.unit[i] = name_char(unit[i]) ? unit[i] : '_';
+	for (k = 0; k < x->n; k++)
+		if (!strcmp(x->v[k].name, m.name)) {
+			x->v[k] = m;	/* a tool that repeats a result: the last counts */
+			return 0;
+		}
+	if (x->n >= XM_MAX) {
+		x->truncated = true;
+		return -1;
+	}
+	x->v[x->n++] = m;
+	return 0;
+}
+
+const struct xmetric *xm_find(const struct xmetrics *x, const char *name)
+{
+	int i;
+
+	for (i = 0; i < x->n; i++)
+		if (!strcmp(x->v[i].name, name))
+			return &x->v[i];
+	return NULL;
+}
+
+const char *command_word(const char *command, int k, char *buf, size_t len)
+{
+	const char *p = command, *base;
+	bool leading = true;
+	size_t n;
+
+	for (;;) {
+		p += strspn(p, " \t(");
+		n = strcspn(p, " \t;|&)");
+		if (!n)
+			return NULL;
+		if (leading && memchr(p, '=', n)) {
+			p += n;
+			continue;
+		}
+		leading = false;
+		if (!k--)
+			break;
+		p += n;
+	}
+	n = n < len ? n : len - 1;
+	memcpy(buf, p, n);
+	buf[n] = 0;
+	base = strrchr(buf, '/');
+	if (base)
+		memmove(buf, base + 1, strlen(base));
+	return buf;
+}
+
+bool is_project_workload(const char *command)
+{
+	char word[64];
+	size_t i;
+
+	if (!command_word(command, 0, word, sizeof(word)))
+		return false;
+	for (i = 0; i < sizeof(project_workloads) / sizeof(project_workloads[0]); i++)
+		if (!strcmp(word, project_workloads[i]))
+			return true;
+	return false;
+}
+
+static const struct extractor summary_extractor = {
+	EXTRACT_SUMMARY,
+	"the project's workloads: their '# summary status=ok work_s= rate_mean=' line",
+	NULL, NULL, 0, "a '# summary status=ok' line",
+};
+static const struct extractor elapsed_extractor = {
+	EXTRACT_ELAPSED, "any command: its elapsed guest time (elapsed_s), success = exit 0",
+	NULL, NULL, 0, "the elapsed time bnb-monitor prints",
+};
+
+static const struct extractor *const table[] = {
+	&summary_extractor, &extract_perf_numa, &extract_stress_ng, &elapsed_extractor,
+};
+
+const struct extractor *const *extractor_table(size_t *n)
+{
+	*n = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+const struct extractor *extractor_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(table[i]->name, name))
+			return table[i];
+	return NULL;
+}
+
+const struct extractor *extractor_for(const char *command, const char *metrics)
+{
+	size_t i;
+
+	if (metrics && *metrics)
+		return extractor_lookup(metrics);
+	if (is_project_workload(command))
+		return &summary_extractor;
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i]->claims && table[i]->claims(command))
+			return table[i];
+	return extractor_lookup(EXTRACT_ELAPSED);
+}
+
+/* "# bnb-monitor: elapsed_s=12.3 exit=0" */
+static void monitor_line(const char *line, struct xmetrics *x)
+{
+	const char *p = strstr(line, "elapsed_s=");
+	char *end;
+	double v;
+
+	if (!p)
+		return;
+	errno = 0;
+	v = strtod(p + 10, &end);
+	if (!errno && end != p + 10 && (!*end || isspace((unsigned char)*end)) && v >= 0)
+		xm_add(x, XM_ELAPSED, "s", v, BETTER_LOWER);
+}
+
+static void shorten(char *dst, size_t len, const char *command)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && command[i] && command[i] != '\n'; i++)
+		dst[i] = isprint((unsigned char)command[i]) ? command[i] : '?';
+	dst[i] = 0;
+	if (command[i] && len > 4)
+		strcpy(dst + len - 4, "...");
+}
+
+int extract_run(const struct extractor *e, const char *path, const char *command,
+		struct xmetrics *x, char *why, size_t whylen)
+{
+	char line[4096], cmd[100];
+	void *state = e->state_size ? calloc(1, e->state_size) : NULL;
+	int before = x->n;
+	bool elapsed;
+	FILE *f;
+
+	shorten(cmd, sizeof(cmd), command);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(why, whylen, "'%s': no guest output (%s)", cmd, strerror(errno));
+		free(state);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *l = line;
+
+		l[strcspn(l, "\r\n")] = 0;
+		if (!strncmp(l, BNB_MON_DONE, strlen(BNB_MON_DONE))) {
+			monitor_line(l, x);
+			continue;
+		}
+		if (!strncmp(l, STDERR_PREFIX, strlen(STDERR_PREFIX)))
+			l += strlen(STDERR_PREFIX);
+		else if (!strncmp(l, "# bnb-", 6))
+			continue;	/* the runner's and the monitor's own lines */
+		if (e->line)
+			e->line(l, x, state);
+	}
+	fclose(f);
+	free(state);
+	elapsed = xm_find(x, XM_ELAPSED) != NULL;
+	if (!e->line) {	/* summary and elapsed: only the time is ours to find */
+		if (elapsed || !strcmp(e->name, EXTRACT_SUMMARY))
+			return 0;
+		snprintf(why, whylen, "'%s': no elapsed time in the output (%s)", cmd, e->wants);
+		return -1;
+	}
+	if (x->n - before > (int)elapsed)
+		return 0;
+	snprintf(why, whylen, "'%s': %s extractor found nothing: no %s", cmd, e->name, e->wants);
+	return -1;
+}
