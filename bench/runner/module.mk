@@ -3,11 +3,11 @@
 RUNNER_SRCS := keys.c experiment.c sweep.c stats.c csv.c wlout.c results.c \
 	report.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
-	extract.c extract_perf.c extract_stressng.c monitors.c
+	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/plugin/args.o
-RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl) -lnuma
+RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto) -lnuma
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
 
 $(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS)
@@ -18,7 +18,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
-RUNNER_TESTS := experiment keys stats report dilation extract monitors
+RUNNER_TESTS := experiment keys stats report dilation extract monitors provenance
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

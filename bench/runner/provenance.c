@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Provenance of a run (provenance.h). Everything is a string: a value that
+ * cannot be found is recorded as "unknown" with no guessing, and guest
+ * values are reduced to printable text.
+ */
+#include <ctype.h>
+#include <libgen.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bnb_monitor.h"
+#include "provenance.h"
+#include "results.h"
+#include "runner.h"
+
+#define UNKNOWN "unknown"
+#define GUEST_PREFIX "guest."
+#define PROV_MAX_GUEST 256
+
+static void put(struct json_object *o, const char *key, const char *value)
+{
+	json_object_object_add(o, key, json_object_new_string(value && *value ? value : UNKNOWN));
+}
+
+/* The first line of COMMAND's output, or "". */
+static void first_line(const char *command, char *out, size_t len)
+{
+	FILE *p = popen(command, "r");
+
+	out[0] = 0;
+	if (!p)
+		return;
+	if (!fgets(out, (int)len, p))
+		out[0] = 0;
+	pclose(p);
+	out[strcspn(out, "\r\n")] = 0;
+}
+
+/* Shell-quote S into BUF for popen. */
+static const char *quoted(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return "''";
+	buf[o++] = '\'';
+	for (; *s && o + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = 0;
+	return buf;
+}
+
+static int hash_file(EVP_MD_CTX *ctx, const char *path)
+{
+	char buf[65536], *copy = strdup(path);
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !copy) {
+		free(copy);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	EVP_DigestUpdate(ctx, basename(copy), strlen(basename(copy)));
+	EVP_DigestUpdate(ctx, "\n", 1);
+	free(copy);
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		EVP_DigestUpdate(ctx, buf, n);
+	fclose(f);
+	return 0;
+}
+
+const char *prov_hash_files(const char *const *files, char *out, size_t len)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0, i;
+	int bad = !ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+
+	for (; !bad && *files; files++)
+		bad = hash_file(ctx, *files);
+	if (!bad)
+		bad = !EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	if (bad || len < 17)
+		return NULL;
+	for (i = 0; i < 8 && i < mdlen; i++)
+		snprintf(out + 2 * i, len - 2 * i, "%02x", md[i]);
+	return out;
+}
+
+/* VALUE of KEY= in the kernel's build info file, or "". */
+static void info_get(const char *info, const char *key, char *out, size_t len)
+{
+	if (kv_get(info, key, out, len))
+		out[0] = 0;
+}
+
+/* ROOT/DIR/NAME for every blank-separated NAME of LIST (basenames), into FILES. */
+static int tree_files(const char *list, const char *dir, char paths[][PATH_MAX],
+		      const char **files, int max)
+{
+	char buf[4096], *tok, *save = NULL, rel[PATH_MAX], *copy;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save)) {
+		copy = strdup(tok);
+		snprintf(rel, sizeof(rel), "%s/%s", dir, basename(copy));
+		free(copy);
+		root_path(paths[n], PATH_MAX, rel);
+		files[n] = paths[n];
+		n++;
+	}
+	files[n] = NULL;
+	return n;
+}
+
+/*
+ * The kernel: the cache key it was built under (its directory's name), its
+ * source and compiler, and hashes of the series and config fragments it
+ * names, as they are in this tree now, and of the .config it was built with.
+ */
+static void kernel_items(struct json_object *o, const char *kernel)
+{
+	static char paths[64][PATH_MAX];
+	char real[PATH_MAX], dir[PATH_MAX], file[PATH_MAX + 16], value[4096], hash[32];
+	const char *files[65];
+	const char *cfg[2] = { file, NULL };
+
+	if (!realpath(kernel, real)) {
+		put(o, "kernel_key", NULL);
+		return;
+	}
+	put(o, "kernel", real);
+	snprintf(dir, sizeof(dir), "%s", real);
+	*strrchr(dir, '/') = 0;
+	put(o, "kernel_key", strstr(dir, "/kernels/") ? strrchr(dir, '/') + 1 : NULL);
+	snprintf(file, sizeof(file), "%s/info", dir);
+	info_get(file, "source", value, sizeof(value));
+	put(o, "kernel_source", value);
+	info_get(file, "compiler", value, sizeof(value));
+	put(o, "kernel_compiler", value);
+	info_get(file, "patches", value, sizeof(value));
+	put(o, "kernel_patches", value);
+	tree_files(value, "kernel/patches", paths, files, 64);
+	put(o, "series_hash", value[0] ? prov_hash_files(files, hash, sizeof(hash)) : "none");
+	info_get(file, "fragments", value, sizeof(value));
+	tree_files(value, "kernel/config", paths, files, 64);
+	put(o, "config_fragments_hash", prov_hash_files(files, hash, sizeof(hash)));
+	snprintf(file, sizeof(file), "%s/.config", dir);
+	put(o, "kernel_config_hash", prov_hash_files(cfg, hash, sizeof(hash)));
+}
+
+static void qemu_items(struct json_object *o, const char *qemu)
+{
+	static char cached[256], cached_for[PATH_MAX];
+	char cmd[PATH_MAX + 64], q[PATH_MAX + 16];
+
+	if (!qemu)
+		qemu = "qemu-system-x86_64";
+	if (strcmp(cached_for, qemu)) {	/* once per binary per process */
+		snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", quoted(qemu, q, sizeof(q)));
+		first_line(cmd, cached, sizeof(cached));
+		snprintf(cached_for, sizeof(cached_for), "%s", qemu);
+	}
+	put(o, "qemu", qemu);
+	put(o, "qemu_version", cached);
+}
+
+static void plugin_items(struct json_object *o, const char *plugin, const char *opts)
+{
+	const char *files[2] = { plugin, NULL };
+	char hash[32];
+
+	if (!plugin || !*plugin) {
+		put(o, "plugin", "none");
+		return;
+	}
+	put(o, "plugin", plugin);
+	put(o, "plugin_hash", prov_hash_files(files, hash, sizeof(hash)));
+	put(o, "plugin_opts", opts && *opts ? opts : "none");
+}
+
+static void harness_items(struct json_object *o)
+{
+	static char describe[128];
+	char cmd[PATH_MAX + 64], q[PATH_MAX + 16];
+
+	if (!describe[0]) {
+		snprintf(cmd, sizeof(cmd), "git -C %s describe --always --dirty 2>/dev/null",
+			 quoted(bnb_root(), q, sizeof(q)));
+		first_line(cmd, describe, sizeof(describe));
+	}
+	put(o, "harness", describe);
+}
+
+static void host_items(struct json_object *o)
+{
+	char line[512], *colon;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(colon = strchr(line, ':')))
+			continue;
+		colon[strcspn(colon, "\n")] = 0;
+		put(o, "host_cpu", colon + 1 + strspn(colon + 1, " \t"));
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	if (!found)
+		put(o, "host_cpu", NULL);
+}
+
+/* The 1, 5 and 15 minute load averages, not the task counts. */
+static void loadavg(struct json_object *o, const char *key)
+{
+	char out[64] = "";
+	double l[3];
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f && fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) == 3)
+		snprintf(out, sizeof(out), "%.2f %.2f %.2f", l[0], l[1], l[2]);
+	if (f)
+		fclose(f);
+	put(o, key, out);
+}
+
+struct json_object *prov_start(const struct prov_inputs *in)
+{
+	struct json_object *o = json_object_new_object();
+
+	kernel_items(o, in->kernel);
+	qemu_items(o, in->qemu);
+	plugin_items(o, in->plugin, in->plugin_opts);
+	put(o, "timing", in->timing);
+	put(o, "accel", in->accel);
+	harness_items(o);
+	host_items(o);
+	loadavg(o, "host_loadavg_start");
+	return o;
+}
+
+void prov_end(struct json_object *prov)
+{
+	loadavg(prov, "host_loadavg_end");
+}
+
+static bool key_ok(const char *k, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 96)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)k[i]) && !strchr("_.-", k[i]))
+			return false;
+	return true;
+}
+
+int prov_add_guest(struct json_object *prov, const char *outlog)
+{
+	const size_t plen = strlen(BNB_MON_PROV);
+	char line[1024], key[128], value[512];
+	int n = 0;
+	size_t i;
+	FILE *f = fopen(outlog, "r");
+
+	if (!f)
+		return -1;
+	while (n < PROV_MAX_GUEST && fgets(line, sizeof(line), f)) {
+		char *eq;
+
+		if (strncmp(line, BNB_MON_PROV, plen) || !(eq = strchr(line + plen, '=')) ||
+		    !key_ok(line + plen, (size_t)(eq - line - plen)))
+			continue;
+		snprintf(key, sizeof(key), GUEST_PREFIX "%.*s", (int)(eq - line - plen), line + plen);
+		for (i = 0; eq[1 + i] && eq[1 + i] != '\n' && i + 1 < sizeof(value); i++)
+			value[i] = isprint((unsigned char)eq[1 + i]) ? eq[1 + i] : '?';
+		value[i] = 0;
+		json_object_object_add(prov, key, json_object_new_string(value));
+		n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool ignored_key(const char *key, const char *const *ignored)
+{
+	size_t n;
+
+	for (; ignored && *ignored; ignored++) {
+		n = strlen(*ignored);
+		if (n && (*ignored)[n - 1] == '*' ? !strncmp(key, *ignored, n - 1) :
+		    !strcmp(key, *ignored))
+			return true;
+	}
+	return false;
+}
+
+static const char *value_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int add_diff(struct prov_diff *out, int n, int max, const char *key, const char *a,
+		    const char *b)
+{
+	if (n < max) {
+		snprintf(out[n].key, sizeof(out[n].key), "%s", key);
+		snprintf(out[n].a, sizeof(out[n].a), "%s", a ? a : "(absent)");
+		snprintf(out[n].b, sizeof(out[n].b), "%s", b ? b : "(absent)");
+	}
+	return n + 1;
+}
+
+int prov_compare(struct json_object *a, struct json_object *b, const char *const *ignored,
+		 struct prov_diff *out, int max)
+{
+	int n = 0;
+
+	if (a) {
+		json_object_object_foreach(a, key, va) {
+			const char *vb = value_of(b, key);
+
+			if (ignored_key(key, ignored) || (vb && !strcmp(vb, json_object_get_string(va))))
+				continue;
+			n = add_diff(out, n, max, key, json_object_get_string(va), vb);
+		}
+	}
+	if (b) {
+		json_object_object_foreach(b, key, vb) {
+			if (!ignored_key(key, ignored) && !value_of(a, key))
+				n = add_diff(out, n, max, key, NULL, json_object_get_string(vb));
+		}
+	}
+	return n;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Provenance (bench/runner/provenance.c): the kernel's identity from a
+ * cache-like directory, hashes made the way kernel/build.sh makes its key,
+ * the guest's lines from a captured run, and the comparison that compare
+ * builds its warnings on.
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "provenance.h"
+
+static char tmp[64];
+
+static void run(const char *cmd)
+{
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static void setup(void)
+{
+	char cmd[1024];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/bnb-test-prov-XXXXXX");
+	cr_assert(mkdtemp(tmp));
+	setenv("BNB_ROOT", tmp, 1);
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p kernel/patches kernel/config "
+		 "cache/kernels/0123456789abcdef && echo one > kernel/patches/0001-a.patch && "
+		 "echo two > kernel/patches/0002-b.patch && echo CONFIG_NUMA=y > kernel/config/guest.config && "
+		 "cd cache/kernels/0123456789abcdef && echo kernel > bzImage && echo CONFIG_X=y > .config && "
+		 "printf 'source=debian:x\\ncompiler=gcc 12\\nfragments=/elsewhere/kernel/config/guest.config\\n"
+		 "patches=0001-a.patch 0002-b.patch\\n' > info && cd %s && "
+		 "printf '#!/bin/sh\\necho QEMU emulator version 9.9.9\\necho second\\n' > qemu && "
+		 "chmod +x qemu", tmp, tmp);
+	run(cmd);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	run(cmd);
+}
+
+TestSuite(provenance, .init = setup, .fini = teardown);
+
+static const char *get(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	cr_assert(json_object_object_get_ex(o, key, &v), "no %s", key);
+	return json_object_get_string(v);
+}
+
+/* What kernel/build.sh's hash_of gives for "basename; cat" of each file. */
+static void expected_hash(const char *files, char *out)
+{
+	char cmd[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "cd %s && for f in %s; do basename $f; cat $f; done | "
+		 "sha256sum | cut -c1-16", tmp, files);
+	p = popen(cmd, "r");
+	cr_assert(p && fgets(out, 32, p));
+	pclose(p);
+	out[strcspn(out, "\n")] = 0;
+}
+
+Test(provenance, kernel_and_host)
+{
+	struct prov_inputs in = { .plugin = "", .timing = "wall", .accel = "tcg" };
+	char kernel[128], qemu[128], want[32];
+	struct json_object *p;
+
+	snprintf(kernel, sizeof(kernel), "%s/cache/kernels/0123456789abcdef/bzImage", tmp);
+	in.kernel = kernel;
+	snprintf(qemu, sizeof(qemu), "%s/qemu", tmp);
+	in.qemu = qemu;
+	p = prov_start(&in);
+	cr_assert_str_eq(get(p, "kernel_key"), "0123456789abcdef");
+	cr_assert_str_eq(get(p, "kernel_source"), "debian:x");
+	cr_assert_str_eq(get(p, "kernel_patches"), "0001-a.patch 0002-b.patch");
+	expected_hash("kernel/patches/0001-a.patch kernel/patches/0002-b.patch", want);
+	cr_assert_str_eq(get(p, "series_hash"), want);
+	expected_hash("kernel/config/guest.config", want);
+	cr_assert_str_eq(get(p, "config_fragments_hash"), want,
+			 "the fragment the info file names, as it is in this tree");
+	expected_hash("cache/kernels/0123456789abcdef/.config", want);
+	cr_assert_str_eq(get(p, "kernel_config_hash"), want);
+	cr_assert_str_eq(get(p, "qemu_version"), "QEMU emulator version 9.9.9");
+	cr_assert_str_eq(get(p, "plugin"), "none");
+	cr_assert_str_eq(get(p, "timing"), "wall");
+	cr_assert_neq(strlen(get(p, "host_cpu")), 0);
+	cr_assert_eq(strspn(get(p, "host_loadavg_start"), "0123456789. "),
+		     strlen(get(p, "host_loadavg_start")));
+	prov_end(p);
+	get(p, "host_loadavg_end");
+	json_object_put(p);
+}
+
+Test(provenance, unknown_kernel)
+{
+	struct prov_inputs in = { .kernel = "/nonexistent/bzImage", .timing = "wall" };
+	struct json_object *p = prov_start(&in);
+
+	cr_assert_str_eq(get(p, "kernel_key"), "unknown");
+	json_object_put(p);
+}
+
+Test(provenance, guest_lines)
+{
+	char path[128];
+	struct json_object *p = json_object_new_object();
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out.log", tmp);
+	f = fopen(path, "w");
+	fputs("# bnb-prov: uname_r=6.1.192+\n"
+	      "# bnb-prov: uname_v=#1 SMP 2026-01-01 00:00 UTC\n"
+	      "# bnb-prov: sysctl.kernel.numa_balancing_scan_delay_ms=1000\n"
+	      "# bnb-prov: bad key=x\n# bnb-prov: noequals\n# bnb-prov: ctl=a\x01z\n"
+	      "stdout line\n", f);
+	fclose(f);
+	cr_assert_eq(prov_add_guest(p, path), 0);
+	cr_assert_str_eq(get(p, "guest.uname_r"), "6.1.192+");
+	cr_assert_str_eq(get(p, "guest.uname_v"), "#1 SMP 2026-01-01 00:00 UTC");
+	cr_assert_str_eq(get(p, "guest.sysctl.kernel.numa_balancing_scan_delay_ms"), "1000");
+	cr_assert_str_eq(get(p, "guest.ctl"), "a?z");
+	cr_assert_eq(json_object_object_length(p), 4);
+	json_object_put(p);
+}
+
+Test(provenance, compare)
+{
+	struct json_object *a = json_object_new_object(), *b = json_object_new_object();
+	const char *ignored[] = { "host_*", "plugin_opts", NULL };
+	struct prov_diff d[8];
+	int n;
+
+	json_object_object_add(a, "harness", json_object_new_string("v1"));
+	json_object_object_add(b, "harness", json_object_new_string("v2"));
+	json_object_object_add(a, "host_loadavg_start", json_object_new_string("1"));
+	json_object_object_add(b, "host_loadavg_start", json_object_new_string("2"));
+	json_object_object_add(a, "plugin_opts", json_object_new_string("x"));
+	json_object_object_add(a, "same", json_object_new_string("s"));
+	json_object_object_add(b, "same", json_object_new_string("s"));
+	json_object_object_add(b, "only_b", json_object_new_string("y"));
+	n = prov_compare(a, b, ignored, d, 8);
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(d[0].key, "harness");
+	cr_assert_str_eq(d[0].a, "v1");
+	cr_assert_str_eq(d[0].b, "v2");
+	cr_assert_str_eq(d[1].key, "only_b");
+	cr_assert_str_eq(d[1].a, "(absent)");
+	json_object_put(a);
+	json_object_put(b);
+}
