@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bnb-run [EXPERIMENT.ini] [options]\n"
-		"       bnb-run compare DIR_A DIR_B\n"
+		"       bnb-run compare DIR_A DIR_B [DIR...]\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"
 		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
 		"       bnb-run job DIR ID      run job ID of DIR/jobs.tsv (used by --jobs)\n"
@@ -86,17 +87,18 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
+	if (!strcmp(cmd, "compare") && argc >= 4)
+		return cmd_compare(argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare") || !strcmp(cmd, "plot") || !strcmp(cmd, "report") ||
 	    !strcmp(cmd, "job")) {
 		int want = !strcmp(cmd, "plot") || !strcmp(cmd, "report") ? 3 : 4;
 
 		if (argc != want) {
 			fprintf(stderr, "bnb-run: usage: bnb-run %s %s\n", cmd,
-				want == 3 ? "DIR" : !strcmp(cmd, "job") ? "DIR ID" : "DIR_A DIR_B");
+				want == 3 ? "DIR" : !strcmp(cmd, "job") ? "DIR ID" :
+				"DIR_A DIR_B [DIR...]");
 			return 2;
 		}
-		if (!strcmp(cmd, "compare"))
-			return report_compare_dirs(argv[2], argv[3]);
 		if (!strcmp(cmd, "job"))
 			return cmd_job(argv[2], argv[3]);
 		return cmd_report(argv[2], true);

@@ -223,23 +223,13 @@ static struct json_object *runs_json(const struct results *r)
 	return a;
 }
 
-static bool has_runs(const struct results *r, const char *variant)
-{
-	int i;
-
-	for (i = 0; i < r->n_runs; i++)
-		if (!strcmp(r->runs[i].variant, variant))
-			return true;
-	return false;
-}
-
 /* The baseline is the first variant of the file that has runs. */
 static const char *baseline(const struct results *r)
 {
 	int i;
 
 	for (i = 0; i < r->exp.n_variants; i++)
-		if (has_runs(r, r->exp.variants[i].name))
+		if (results_has_runs(r, r->exp.variants[i].name))
 			return r->exp.variants[i].name;
 	return NULL;
 }
@@ -364,7 +354,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 	for (i = 0; i < r->exp.n_variants; i++) {
 		const char *name = r->exp.variants[i].name, *mode;
 
-		if (!has_runs(r, name))
+		if (!results_has_runs(r, name))
 			continue;
 		mode = variant_latency(r, name);
 		jset(lat, name, json_object_new_string(mode));
@@ -398,7 +388,7 @@ static void comparisons(FILE *md, const struct results *r, struct json_object *r
 		const char *name = r->exp.variants[i].name;
 		struct json_object *c;
 
-		if (!strcmp(name, base) || !has_runs(r, name))
+		if (!strcmp(name, base) || !results_has_runs(r, name))
 			continue;
 		fprintf(md, "### %s vs %s\n\n", name, base);
 		c = json_object_new_object();
@@ -449,7 +439,7 @@ int report_write(const struct results *r)
 	md_runs(md, r);
 	fprintf(md, "## Statistics per variant (finished runs only)\n\n");
 	for (i = 0; i < r->exp.n_variants; i++) {
-		if (!has_runs(r, r->exp.variants[i].name))
+		if (!results_has_runs(r, r->exp.variants[i].name))
 			continue;
 		md_variant(md, r, r->exp.variants[i].name);
 		json_object_array_add(vars, report_variant_json(r, r->exp.variants[i].name));
@@ -470,107 +460,4 @@ int report_write(const struct results *r)
 	rc |= write_json(r->dir, "summary.json", root);
 	json_object_put(root);
 	return rc ? -1 : 0;
-}
-
-static struct json_object *compare_entry(const struct results *ra, const char *va,
-					 const struct results *rb, const char *vb, FILE *md)
-{
-	struct json_object *c = json_object_new_object();
-	char la[EXP_NAME_MAX * 2 + 8], lb[EXP_NAME_MAX * 2 + 8];
-
-	jset(c, "variant_a", json_object_new_string(va));
-	jset(c, "variant_b", json_object_new_string(vb));
-	snprintf(la, sizeof(la), "A %s", va);
-	snprintf(lb, sizeof(lb), "B %s", vb);
-	jset(c, "metrics", report_compare(ra, va, rb, vb, md, la, lb));
-	return c;
-}
-
-/* Pairs: variants of the same name; else the i-th of A with the i-th of B. */
-static int compare_pairs(const struct results *ra, const struct results *rb, FILE *md,
-			 struct json_object *arr)
-{
-	int i, n = 0;
-
-	for (i = 0; i < rb->exp.n_variants; i++) {
-		const char *vb = rb->exp.variants[i].name;
-
-		if (!experiment_variant(&ra->exp, vb) || !has_runs(ra, vb) || !has_runs(rb, vb))
-			continue;
-		fprintf(md, "### %s\n\n", vb);
-		json_object_array_add(arr, compare_entry(ra, vb, rb, vb, md));
-		n++;
-	}
-	for (i = 0; !n && i < ra->exp.n_variants && i < rb->exp.n_variants; i++) {
-		const char *va = ra->exp.variants[i].name, *vb = rb->exp.variants[i].name;
-
-		fprintf(md, "### %s (A) vs %s (B)\n\n", va, vb);
-		json_object_array_add(arr, compare_entry(ra, va, rb, vb, md));
-	}
-	return n ? n : i;
-}
-
-int report_compare_dirs(const char *dir_a, const char *dir_b)
-{
-	struct results ra, rb;
-	struct json_object *root, *arr;
-	char err[512], path[PATH_MAX * 2], *a_copy, note[1024];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *md;
-	int rc = 0;
-
-	if (results_load(dir_a, &ra, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: %s\n", err);
-		return 2;
-	}
-	if (results_load(dir_b, &rb, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: %s\n", err);
-		results_free(&ra);
-		return 2;
-	}
-	md = open_memstream(&buf, &len);
-	if (!md) {
-		fprintf(stderr, "bnb-run: compare: out of memory\n");
-		results_free(&ra);
-		results_free(&rb);
-		return 1;
-	}
-	root = json_object_new_object();
-	arr = json_object_new_array();
-	fprintf(md, "# Compare A = %s, B = %s\n\n- A: %s %s\n", dir_a, dir_b,
-		latency_note(variant_latency(&ra, ra.exp.variants[0].name)),
-		time_dilation_note(&ra, note, sizeof(note)));
-	fprintf(md, "- B: %s %s\n\n", latency_note(variant_latency(&rb, rb.exp.variants[0].name)),
-		time_dilation_note(&rb, note, sizeof(note)));
-	if (!compare_pairs(&ra, &rb, md, arr)) {
-		fprintf(stderr, "bnb-run: no variant with finished runs to compare\n");
-		rc = 1;
-	}
-	if (fclose(md)) {
-		fprintf(stderr, "bnb-run: compare: out of memory\n");
-		free(buf);
-		buf = strdup("");
-		rc = 1;
-	}
-	fputs(buf, stdout);
-	jset(root, "a", json_object_new_string(dir_a));
-	jset(root, "b", json_object_new_string(dir_b));
-	jset(root, "comparisons", arr);
-	a_copy = strdup(dir_a);
-	snprintf(path, sizeof(path), "%s/compare-%s.md", dir_b, basename(a_copy));
-	md = fopen(path, "w");
-	if (md) {
-		fputs(buf, md);
-		fclose(md);
-	}
-	snprintf(path, sizeof(path), "compare-%s.json", basename(a_copy));
-	if (!md || write_json(dir_b, path, root))
-		rc = 1;
-	free(a_copy);
-	free(buf);
-	json_object_put(root);
-	results_free(&ra);
-	results_free(&rb);
-	return rc;
 }

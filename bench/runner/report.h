@@ -22,9 +22,6 @@ struct json_object *report_compare(const struct results *ra, const char *va,
 				   const struct results *rb, const char *vb, FILE *md,
 				   const char *label_a, const char *label_b);
 
-/* `compare DIR_A DIR_B`: prints the table; writes DIR_B/compare-*.{md,json}. */
-int report_compare_dirs(const char *dir_a, const char *dir_b);
-
 /* Plain-language notes every report carries. */
 const char *latency_note(const char *mode);
 /* The measured time dilation of R's runs and what it means, into BUF. */

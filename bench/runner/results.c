@@ -14,6 +14,7 @@
 
 #include "csv.h"
 #include "dilation.h"
+#include "extract.h"
 #include "results.h"
 #include "wlout.h"
 
@@ -79,6 +80,36 @@ static double json_number(struct json_object *obj, const char *key)
 	return json_object_get_double(v);
 }
 
+static enum better better_of(const char *s)
+{
+	if (s && !strcmp(s, "lower"))
+		return BETTER_LOWER;
+	if (s && !strcmp(s, "higher"))
+		return BETTER_HIGHER;
+	return BETTER_NONE;
+}
+
+/* summary.json "metrics": { NAME: { "value": V, "unit": U, "better": B } } */
+static void load_metrics(struct run *run, struct json_object *metrics)
+{
+	struct json_object *v, *u, *b;
+
+	if (!json_object_is_type(metrics, json_type_object))
+		return;
+	run->xm = calloc(1, sizeof(*run->xm));
+	if (!run->xm)
+		return;
+	json_object_object_foreach(metrics, name, m) {
+		if (!json_object_object_get_ex(m, "value", &v) ||
+		    (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)))
+			continue;
+		json_object_object_get_ex(m, "unit", &u);
+		json_object_object_get_ex(m, "better", &b);
+		xm_add(run->xm, name, u ? json_object_get_string(u) : "", json_object_get_double(v),
+		       better_of(b ? json_object_get_string(b) : NULL));
+	}
+}
+
 static void load_collector(struct run *run)
 {
 	static const struct { int metric; const char *key; int obj; } keys[] = {
@@ -110,6 +141,11 @@ static void load_collector(struct run *run)
 		json_object_object_get_ex(root, "plugin", &objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = json_number(objs[keys[i].obj], keys[i].key);
+		if (json_object_object_get_ex(root, "metrics", &objs[1]))
+			load_metrics(run, objs[1]);
+		if (json_object_object_get_ex(root, "provenance", &objs[1]) &&
+		    json_object_is_type(objs[1], json_type_object))
+			run->prov = json_object_get(objs[1]);
 	}
 	json_object_put(root);
 }
@@ -179,6 +215,16 @@ static void load_dilation(struct run *run)
 			 "the guest run reported no rate_mean");
 }
 
+/* What run_load allocated. */
+static void run_unload(struct run *run)
+{
+	free(run->xm);
+	run->xm = NULL;
+	if (run->prov)
+		json_object_put(run->prov);
+	run->prov = NULL;
+}
+
 void run_load(struct run *run)
 {
 	char path[PATH_MAX * 2], value[64];
@@ -186,6 +232,7 @@ void run_load(struct run *run)
 
 	for (i = 0; i < N_METRICS; i++)
 		run->m[i] = NAN;
+	run_unload(run);
 	run->rate_unit[0] = 0;
 	run->thread_rate = NAN;
 	load_status(run);
@@ -275,9 +322,23 @@ int results_load(const char *dir, struct results *r, char *err, size_t errlen)
 
 void results_free(struct results *r)
 {
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		run_unload(&r->runs[i]);
 	experiment_free(&r->exp);
 	free(r->runs);
 	memset(r, 0, sizeof(*r));
+}
+
+bool results_has_runs(const struct results *r, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant))
+			return true;
+	return false;
 }
 
 int results_values(const struct results *r, const char *variant, int metric,
@@ -288,6 +349,67 @@ int results_values(const struct results *r, const char *variant, int metric,
 	for (i = 0; i < r->n_runs && n < max; i++)
 		if (r->runs[i].status == RUN_OK && !strcmp(r->runs[i].variant, variant))
 			out[n++] = r->runs[i].m[metric];
+	return n;
+}
+
+double run_metric(const struct run *run, const char *name)
+{
+	const struct xmetric *x;
+	int m;
+
+	for (m = 0; m < N_METRICS; m++)
+		if (!strcmp(metric_defs[m].name, name))
+			return run->m[m];
+	x = run->xm ? xm_find(run->xm, name) : NULL;
+	return x ? x->value : NAN;
+}
+
+static bool seen_metric(const struct metric_info *m, int n, const char *name)
+{
+	while (n--)
+		if (!strcmp(m[n].name, name))
+			return true;
+	return false;
+}
+
+int results_metrics(const struct results *r, const char *variant, struct metric_info *out,
+		    int max)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < N_METRICS && n < max; i++, n++) {
+		out[n] = (struct metric_info){ .better = metric_defs[i].better, .fixed = i };
+		snprintf(out[n].name, sizeof(out[n].name), "%s", metric_defs[i].name);
+		snprintf(out[n].label, sizeof(out[n].label), "%s", metric_defs[i].label);
+		snprintf(out[n].unit, sizeof(out[n].unit), "%s", metric_defs[i].unit ?
+			 metric_defs[i].unit : results_rate_unit(r, variant));
+	}
+	for (i = 0; i < r->n_runs; i++) {
+		const struct xmetrics *x = r->runs[i].xm;
+
+		if (!x || strcmp(r->runs[i].variant, variant))
+			continue;
+		for (k = 0; k < x->n && n < max; k++) {
+			if (seen_metric(out, n, x->v[k].name))
+				continue;
+			out[n] = (struct metric_info){ .better = x->v[k].better, .fixed = -1 };
+			snprintf(out[n].name, sizeof(out[n].name), "%s", x->v[k].name);
+			snprintf(out[n].label, sizeof(out[n].label), "%s", x->v[k].name);
+			snprintf(out[n].unit, sizeof(out[n].unit), "%s", x->v[k].unit);
+			n++;
+		}
+	}
+	return n;
+}
+
+int results_values_named(const struct results *r, const char *variant, const char *name,
+			 double *out, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n_runs && n < max; i++)
+		if (r->runs[i].status == RUN_OK && !strcmp(r->runs[i].variant, variant))
+			out[n++] = run_metric(&r->runs[i], name);
 	return n;
 }
 

@@ -11,6 +11,9 @@
 
 #include "experiment.h"
 
+struct xmetrics;
+struct json_object;
+
 enum better { BETTER_NONE, BETTER_LOWER, BETTER_HIGHER };
 
 enum metric_id {
@@ -43,6 +46,10 @@ struct run {
 	char latency_why[256];	/* why not emulated although requested */
 	char dilation_why[256];	/* why M_DILATION is not measured */
 	double thread_rate;	/* the guest's rate_mean per worker thread */
+	/* summary.json "metrics": extracted from a foreign workload's output
+	 * and the monitors' totals; NULL when the run has none */
+	struct xmetrics *xm;
+	struct json_object *prov;	/* summary.json "provenance", or NULL */
 };
 
 struct results {
@@ -60,9 +67,36 @@ void results_free(struct results *r);
 void run_load(struct run *run);
 
 const char *run_status_name(enum run_status s);
+/* Whether R has any run (finished or not) of VARIANT. */
+bool results_has_runs(const struct results *r, const char *variant);
 /* Metric values of VARIANT's finished (ok) runs, into OUT; returns count. */
 int results_values(const struct results *r, const char *variant, int metric,
 		   double *out, int max);
+/*
+ * The value of metric NAME in RUN: a metric_defs name or one of the run's
+ * extracted metrics; NAN when the run does not have it.
+ */
+double run_metric(const struct run *run, const char *name);
+/* A metric as reports list it: a fixed one (metric_defs) or an extracted one. */
+struct metric_info {
+	char name[64];
+	char label[96];
+	char unit[32];
+	enum better better;
+	int fixed;		/* enum metric_id, or -1 for an extracted metric */
+};
+#define METRICS_MAX (N_METRICS + 256)
+/*
+ * The metrics of VARIANT in R: every fixed one, then the extracted ones its
+ * runs have, in the order first seen. Returns the count (at most MAX).
+ */
+int results_metrics(const struct results *r, const char *variant, struct metric_info *out,
+		    int max);
+
+/* As results_values, for a metric by NAME. */
+int results_values_named(const struct results *r, const char *variant, const char *name,
+			 double *out, int max);
+
 /* The workload's rate unit as reported by VARIANT's runs, or "". */
 const char *results_rate_unit(const struct results *r, const char *variant);
 

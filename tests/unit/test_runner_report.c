@@ -251,50 +251,6 @@ Test(report, summary_md)
 	results_free(&r);
 }
 
-/*
- * A against B, where B is a copy whose "on" runs took twice as long: the
- * difference is B - A with its sign, significant and worse; the untouched
- * "off" runs compare as equal.
- */
-Test(report, compare_dirs)
-{
-	char a[PATH_MAX], b[PATH_MAX], path[PATH_MAX * 3], cmd[PATH_MAX * 4], *md;
-	struct json_object *root, *on, *off;
-
-	cr_redirect_stdout();	/* the table goes to stdout; keep TAP clean */
-	cr_redirect_stderr();
-	snprintf(a, sizeof(a), "%s/onoff", tmpdir);
-	snprintf(b, sizeof(b), "%s/onoff2", tmpdir);
-	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && "
-		 "sed -i -e 's/work_s=8 /work_s=16 /' -e 's/work_s=9 /work_s=18 /' "
-		 "-e 's/work_s=10 /work_s=20 /' '%s'/runs/on/rep[123]/out.log", a, b, b);
-	cr_assert_eq(system(cmd), 0);
-	cr_assert_eq(report_compare_dirs(a, b), 0);
-	snprintf(path, sizeof(path), "%s/compare-onoff.json", b);
-	root = json_object_from_file(path);
-	cr_assert_not_null(root);
-	cr_assert_eq(json_object_array_length(J(root, "comparisons")), 2);
-	cr_assert_str_eq(json_object_get_string(J(root, "comparisons", "1", "variant_b")), "on");
-	on = J(root, "comparisons", "1", "metrics", "work_s");
-	cr_assert_float_eq(json_object_get_double(J(on, "mean_a")), 9, 1e-9);
-	cr_assert_float_eq(json_object_get_double(J(on, "mean_b")), 18, 1e-9);
-	cr_assert_float_eq(json_object_get_double(J(on, "diff")), 9, 1e-9, "B - A, signed");
-	cr_assert_float_eq(json_object_get_double(J(on, "diff_pct")), 100, 1e-9);
-	cr_assert(json_object_get_boolean(J(on, "significant")));
-	off = J(root, "comparisons", "0", "metrics", "work_s");
-	cr_assert_float_eq(json_object_get_double(J(off, "diff")), 0, 1e-12);
-	cr_assert_float_eq(json_object_get_double(J(off, "p_value")), 1, 1e-9);
-	json_object_put(root);
-	snprintf(path, sizeof(path), "%s/compare-onoff.md", b);
-	md = slurp(path);
-	cr_assert(strstr(md, "| metric | unit | A on mean ± sd | B on mean ± sd | diff |"), "%s", md);
-	cr_assert(strstr(md, "| workload time | s | 9 ± 1 | 18 ± 2 | 9 | 100 | "), "%s", md);
-	cr_assert(strstr(md, " | * (worse) |"), "twice the time is worse: %s", md);
-	cr_assert(strstr(md, "- A: Latency: uniform."));
-	free(md);
-	cr_assert_eq(report_compare_dirs(a, "/nonexistent"), 2);
-}
-
 Test(report, sweep_best_setting)
 {
 	struct results r;

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `bnb-run compare` with three folders made from the onoff fixture: A and
+ * B identical, C with an extracted metric twice as large and provenance
+ * that differs both where its experiment file says so (a sysctl) and where
+ * it does not (the harness, the kernel build). Checks the MMTests-style
+ * statistics, the significance mark, the three outputs and the warnings.
+ */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "runsummary.h"
+
+static char tmpdir[64], dirs[3][PATH_MAX];
+
+static void sh(const char *cmd)
+{
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+/* Give every run of folder DIR an extracted metric and provenance; DELAY
+ * is the scan delay variant "on" ran with ("off" always 1000). */
+static void decorate(const char *dir, double elapsed, const char *harness, const char *key,
+		     const char *delay)
+{
+	static const char *const variants[] = { "off", "on" };
+	char rundir[PATH_MAX * 2];
+	int v, rep;
+
+	for (v = 0; v < 2; v++)
+		for (rep = 1; rep <= 4; rep++) {
+			struct xmetrics x = { 0 };
+			struct json_object *p = json_object_new_object();
+
+			snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, variants[v], rep);
+			if (access(rundir, F_OK))
+				continue;
+			xm_add(&x, "elapsed_s", "s", elapsed + rep, BETTER_LOWER);
+			json_object_object_add(p, "harness", json_object_new_string(harness));
+			json_object_object_add(p, "kernel_key", json_object_new_string(key));
+			json_object_object_add(p, "guest.sysctl.kernel.numa_balancing_scan_delay_ms",
+					       json_object_new_string(v ? delay : "1000"));
+			json_object_object_add(p, "host_loadavg_start",
+					       json_object_new_string(rep == 1 ? "1.00 0.50 0.25" : "9"));
+			cr_assert_eq(run_summary_add(rundir, p, &x, NULL), 0);
+		}
+}
+
+static void setup(void)
+{
+	char exe[PATH_MAX], fixtures[PATH_MAX + 64], cmd[PATH_MAX * 5];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int i;
+
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	for (i = 0; i < 3; i++)
+		*strrchr(exe, '/') = 0;
+	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/runner/onoff", exe);
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-compare-XXXXXX");
+	cr_assert(mkdtemp(tmpdir));
+	for (i = 0; i < 3; i++) {
+		snprintf(dirs[i], sizeof(dirs[i]), "%s/%c", tmpdir, 'a' + i);
+		snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s'", fixtures, dirs[i]);
+		sh(cmd);
+	}
+	/* C's "on" (the last section) sets the scan delay: that is explained */
+	snprintf(cmd, sizeof(cmd), "printf 'sysctl.scan_delay_ms = 500\\n' >> '%s/experiment.ini'",
+		 dirs[2]);
+	sh(cmd);
+	decorate(dirs[0], 10, "v1-0-gabc", "k1", "1000");
+	decorate(dirs[1], 10, "v1-0-gabc", "k1", "1000");
+	decorate(dirs[2], 20, "v1-3-gdef-dirty", "k2", "500");
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	sh(cmd);
+}
+
+TestSuite(compare, .init = setup, .fini = teardown);
+
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+	FILE *m = open_memstream(&buf, &len);
+	int ch;
+
+	cr_assert(f, "%s", path);
+	while ((ch = fgetc(f)) != EOF)
+		fputc(ch, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+static const struct cmp_row *row_of(const struct cmp *c, const char *variant, const char *metric)
+{
+	int i;
+
+	for (i = 0; i < c->n_rows; i++)
+		if (!strcmp(c->pairs[c->rows[i].pair].name[0], variant) &&
+		    !strcmp(c->rows[i].m.name, metric))
+			return &c->rows[i];
+	cr_assert_fail("no row %s/%s", variant, metric);
+	return NULL;
+}
+
+Test(compare, three_folders)
+{
+	const char *d[3] = { dirs[0], dirs[1], dirs[2] };
+	const struct cmp_row *row;
+	char err[512];
+	struct cmp c;
+
+	cr_assert_eq(cmp_load(&c, d, 3, err, sizeof(err)), 0, "%s", err);
+	cmp_build(&c);
+	cr_assert_eq(c.n_pairs, 2);
+	row = row_of(&c, "on", "elapsed_s");
+	/* on has runs 1..3 ok (rep4 failed): 11, 12, 13 in A and B; 21, 22, 23 in C */
+	cr_assert_eq(row->cell[0].n, 3);
+	cr_assert_float_eq(row->cell[0].v[CS_AMEAN], 12, 1e-9);
+	cr_assert_float_eq(row->cell[0].v[CS_STDDEV], 1, 1e-9);
+	cr_assert_float_eq(row->cell[0].v[CS_CV], 100.0 / 12, 1e-9);
+	cr_assert_float_eq(row->cell[0].v[CS_MIN], 11, 1e-9);
+	cr_assert_float_eq(row->cell[0].v[CS_MAX], 13, 1e-9);
+	cr_assert_float_eq(row->cell[1].pct[CS_AMEAN], 0, 1e-9);
+	cr_assert_not(row->cell[1].w.significant);
+	cr_assert_float_eq(row->cell[2].v[CS_AMEAN], 22, 1e-9);
+	cr_assert_float_eq(row->cell[2].pct[CS_AMEAN], 100.0 * 10 / 12, 1e-9);
+	cr_assert_float_eq(row->cell[2].pct[CS_MIN], 100.0 * 10 / 11, 1e-9);
+	cr_assert(row->cell[2].w.significant, "p = %g", row->cell[2].w.p);
+	cr_assert_eq(row->m.better, BETTER_LOWER);
+	row = row_of(&c, "off", "work_s");
+	cr_assert_float_eq(row->cell[2].pct[CS_AMEAN], 0, 1e-9, "fixed metrics too");
+	cmp_free(&c);
+}
+
+Test(compare, provenance_beyond_the_experiment)
+{
+	const char *d[3] = { dirs[0], dirs[1], dirs[2] };
+	char err[512];
+	struct cmp c;
+	int i, harness = 0, kernel = 0, delay = 0, load = 0;
+
+	cr_assert_eq(cmp_load(&c, d, 3, err, sizeof(err)), 0, "%s", err);
+	cmp_provenance(&c);
+	for (i = 0; i < c.n_warn; i++) {
+		cr_assert_eq(c.warn[i].dir, 2, "A and B agree, only C differs: %s", c.warn[i].d.key);
+		harness += !strcmp(c.warn[i].d.key, "harness");
+		kernel += !strcmp(c.warn[i].d.key, "kernel_key");
+		delay += !!strstr(c.warn[i].d.key, "scan_delay");
+		load += !!strstr(c.warn[i].d.key, "loadavg");
+	}
+	cr_assert_eq(harness, 2, "one warning per variant");
+	cr_assert_eq(kernel, 2);
+	cr_assert_eq(delay, 0, "the experiment sets the scan delay: no warning");
+	cr_assert_eq(load, 0, "load is reported, not warned about");
+	cmp_free(&c);
+}
+
+Test(compare, outputs)
+{
+	char *argv[] = { dirs[0], dirs[1], dirs[2] };
+	char path[PATH_MAX * 2], *md, *csv;
+	struct json_object *j, *t, *cells, *cell;
+
+	cr_redirect_stdout();
+	cr_assert_eq(cmd_compare(3, argv), 0);
+	snprintf(path, sizeof(path), "%s/compare-a+b.md", dirs[2]);
+	md = slurp(path);
+	cr_assert(strstr(md, "| Amean | 12 | 12 (+0.00%) | 22 (+83.33%) * |"), "%s", md);
+	cr_assert(strstr(md, "| Min | 11 | 11 (+0.00%) | 21 (+90.91%) |"), "%s", md);
+	cr_assert(strstr(md, "### elapsed_s (s, lower is better)"), "%s", md);
+	cr_assert(strstr(md, "| harness | v1-0-gabc | v1-3-gdef-dirty |"), "%s", md);
+	cr_assert(strstr(md, "- A: 1.00 0.50 0.25 .. unknown"), "%s", md);
+	cr_assert(strstr(md, "Latency: uniform."), "%s", md);
+	free(md);
+	snprintf(path, sizeof(path), "%s/compare-a+b.csv", dirs[2]);
+	csv = slurp(path);
+	cr_assert(strstr(csv, "\"on\",\"elapsed_s\",\"s\",lower,C,"), "%s", csv);
+	cr_assert(strstr(csv, ",Amean,22,83.33333333,"), "%s", csv);
+	free(csv);
+	snprintf(path, sizeof(path), "%s/compare-a+b.json", dirs[2]);
+	j = json_object_from_file(path);
+	cr_assert(j);
+	cr_assert_eq(json_object_array_length(json_object_object_get(j, "folders")), 3);
+	cr_assert_gt(json_object_array_length(json_object_object_get(j, "provenance_warnings")), 0);
+	t = json_object_object_get(j, "tables");
+	cr_assert_gt(json_object_array_length(t), 10);
+	for (size_t i = 0; i < json_object_array_length(t); i++) {
+		struct json_object *ti = json_object_array_get_idx(t, i);
+
+		if (strcmp(json_object_get_string(json_object_object_get(ti, "metric")), "elapsed_s") ||
+		    strcmp(json_object_get_string(json_object_object_get(ti, "variant")), "on"))
+			continue;
+		cells = json_object_object_get(ti, "folders");
+		cell = json_object_array_get_idx(cells, 2);
+		cr_assert_float_eq(json_object_get_double(json_object_object_get(cell, "Amean")), 22,
+				   1e-9);
+		cr_assert(json_object_get_boolean(json_object_object_get(cell, "significant")));
+	}
+	json_object_put(j);
+}
+
+/*
+ * Two folders, the second a copy whose "on" runs took twice as long: the
+ * difference has its sign, is significant, and the untouched "off" runs
+ * compare as equal.
+ */
+Test(compare, two_folders_signed_difference)
+{
+	const char *d[2] = { dirs[0], dirs[1] };
+	const struct cmp_row *row;
+	char cmd[PATH_MAX * 2], err[512];
+	struct cmp c;
+
+	snprintf(cmd, sizeof(cmd), "sed -i -e 's/work_s=8 /work_s=16 /' -e 's/work_s=9 /work_s=18 /' "
+		 "-e 's/work_s=10 /work_s=20 /' '%s'/runs/on/rep[123]/out.log", dirs[1]);
+	sh(cmd);
+	cr_assert_eq(cmp_load(&c, d, 2, err, sizeof(err)), 0, "%s", err);
+	cmp_build(&c);
+	row = row_of(&c, "on", "work_s");
+	cr_assert_float_eq(row->cell[0].v[CS_AMEAN], 9, 1e-9);
+	cr_assert_float_eq(row->cell[1].v[CS_AMEAN], 18, 1e-9);
+	cr_assert_float_eq(row->cell[1].pct[CS_AMEAN], 100, 1e-9, "B against A, signed");
+	cr_assert(row->cell[1].w.significant);
+	cr_assert_float_eq(row->cell[1].w.diff, 9, 1e-9);
+	row = row_of(&c, "off", "work_s");
+	cr_assert_float_eq(row->cell[1].pct[CS_AMEAN], 0, 1e-12);
+	cr_assert_float_eq(row->cell[1].w.p, 1, 1e-9);
+	cmp_free(&c);
+}
+
+Test(compare, refuses)
+{
+	char *one[] = { dirs[0] }, *bad[] = { dirs[0], "/nonexistent" };
+
+	cr_redirect_stderr();
+	cr_redirect_stdout();
+	cr_assert_eq(cmd_compare(1, one), 2);
+	cr_assert_eq(cmd_compare(2, bad), 2);
+}
