@@ -1,0 +1,80 @@
+#!/bin/bash
+# The autonuma-benchmark programs in a 2-node guest with 2 CPUs per node and
+# balancing off, so that placement stays where the variant put it: every
+# test in its plain, HARD_BIND and INVERSE_BIND form follows the output
+# contract and zeroes exactly what its plan says; HARD_BIND leaves every
+# thread on its own pages, INVERSE_BIND leaves numa02's threads on the
+# other node's (numa01's processes swap halves with their memory, so they
+# stay local); options with no meaning exit 2 before anything runs.
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "autonuma tests"
+
+tests="numa01 numa01_THREAD_ALLOC numa02 numa02_SMT"
+# shellcheck disable=SC2016 # expanded by the guest's shell
+cmd='run() { name=$1; shift; "$@" > /tmp/o 2> /tmp/e; echo "=== $name rc=$?"; sed "s/^/!err /" /tmp/e; cat /tmp/o; }'
+for t in $tests; do
+	for p in free local remote; do
+		cmd="$cmd
+run $t-$p autonuma --test $t --placement $p --size 4M --passes 6 --interval-ms 200"
+	done
+done
+cmd="$cmd
+run bad-placement autonuma --test numa02 --placement misplaced
+run bad-threads autonuma --test numa02 --placement local --threads 3
+run bad-size autonuma --test numa01 --size 2G"
+
+out=$(run_dir autonuma)
+[ -n "${BNB_KEEP:-}" ] || trap 'rm -rf "$out"' EXIT
+bnb_vm "$out" --nodes 2 --cpus 2 --mem 256M --balancing off --timeout 240 -- "$cmd" > /dev/null
+check "guest ran the autonuma programs (bnb-vm exit $?)" test -s "$out/out.log"
+
+# section NAME: the lines of run NAME; rc NAME: its exit status
+section() { awk -v n="$1" '/^=== /{on = ($2 == n); next} on' "$out/out.log"; }
+rc() { sed -n "s/^=== $1 rc=//p" "$out/out.log"; }
+field() { section "$1" | grep '^# summary ' | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+header() { section "$1" | grep '^# autonuma ' | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+for t in $tests; do
+	for p in free local remote; do
+		n=$t-$p
+		bind=$(field "$n" bind)
+		want=$(case $p in free) echo none ;; local) echo HARD_BIND ;; *) echo INVERSE_BIND ;; esac)
+		total=$(header "$n" bytes_total)
+		mb=$(field "$n" mb_total)
+		if [ "$(rc "$n")" = 0 ] && [ "$(field "$n" status)" = ok ] && [ "$bind" = "$want" ] &&
+			section "$n" | grep -q '^t_s,rate,locality,mb$' &&
+			awk -v t="$total" -v m="$mb" 'BEGIN { exit !(t > 0 && (t / 1e6 - m) ^ 2 < 0.01) }'; then
+			ok "$n: status ok, bind=$bind, zeroed the planned $total bytes"
+		else
+			not_ok "$n: rc=$(rc "$n") bind=$bind total=$total mb_total=$mb"
+			section "$n" | sed 's/^/#   /'
+		fi
+	done
+done
+
+check "numa02: 4 threads (ncpus)" test "$(header numa02-free threads)" = 4
+check "numa02_SMT: 2 threads (ncpus/2)" test "$(header numa02_SMT-free threads)" = 2
+check "numa01: 2 processes of 2 threads" \
+	test "$(header numa01-free processes)/$(header numa01-free threads)" = 2/2
+for t in numa01 numa01_THREAD_ALLOC numa02 numa02_SMT; do
+	l=$(field "$t-local" locality_end)
+	check "$t HARD_BIND: every thread on its own pages (locality $l)" test "$l" = 1.0000
+done
+for t in numa02 numa02_SMT; do
+	l=$(field "$t-remote" locality_end)
+	check "$t INVERSE_BIND: every thread on the other node's pages (locality $l)" \
+		test "$l" = 0.0000
+done
+l=$(field numa01-remote locality_end)
+check "numa01 INVERSE_BIND: processes swap halves with their memory (locality $l)" \
+	test "$l" = 1.0000
+for n in bad-placement bad-threads bad-size; do
+	e=$(section "$n" | sed -n 's/^!err //p')
+	if [ "$(rc "$n")" = 2 ] && [ "$(echo "$e" | wc -l)" = 1 ] && ! section "$n" | grep -q '^t_s'; then
+		ok "$n: exit 2 before running: $e"
+	else
+		not_ok "$n: rc=$(rc "$n"): $e"
+	fi
+done
+done_testing
