@@ -7,3 +7,12 @@ GUEST_PROGS += $(BNB_MONITOR)
 $(BNB_MONITOR): $(addprefix $(BUILD)/gobj/bench/monitor/,$(MON_SRCS:.c=.o))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
+
+# The parsers, built for the host and tested against guest captures.
+MON_TEST := $(TEST_BIN)/test_monitor
+UNIT_TESTS += $(MON_TEST)
+$(BUILD)/obj/tests/unit/test_monitor.o: CFLAGS += -Ibench/monitor
+$(MON_TEST): $(BUILD)/obj/tests/unit/test_monitor.o \
+		$(addprefix $(BUILD)/obj/bench/monitor/,trace.o sched.o tasks.o util.o)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -pthread

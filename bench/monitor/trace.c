@@ -74,18 +74,21 @@ static int tracefs_write(const char *tracefs, const char *file, const char *valu
 	return ok ? 0 : -1;
 }
 
-/* The number after " KEY=" (or at the start), or -1. */
-static long field(const char *args, const char *key)
+/* The number after "KEY=" at the start of ARGS or after a blank, into *V. */
+static bool field(const char *args, const char *key, long *v)
 {
 	size_t klen = strlen(key);
 	const char *p = args;
+	char *end;
 
 	while ((p = strstr(p, key))) {
-		if ((p == args || p[-1] == ' ') && p[klen] == '=')
-			return strtol(p + klen + 1, NULL, 10);
+		if ((p == args || p[-1] == ' ') && p[klen] == '=') {
+			*v = strtol(p + klen + 1, &end, 10);
+			return end != p + klen + 1;
+		}
 		p += klen;
 	}
-	return -1;
+	return false;
 }
 
 static int reason_index(const char *args)
@@ -143,23 +146,23 @@ int trace_parse_line(const char *line, struct trace_rec *r)
 	if (ts == at || sscanf(ts, "%lf", &r->ts) != 1)
 		return -1;
 	at += strlen(pat);
+	r->pid = r->src_cpu = r->src_nid = r->dst_cpu = r->dst_nid = r->dst_pid = -1;
+	r->succeeded = r->failed = -1;
+	r->reason = -1;
 	if (r->ev == EV_MIGRATE) {
-		r->succeeded = field(at, "nr_succeeded");
-		r->failed = field(at, "nr_failed");
 		r->reason = reason_index(at);
 		r->pid = header_pid(line, ts);	/* the task that migrated them */
-		r->src_cpu = r->src_nid = r->dst_cpu = r->dst_nid = r->dst_pid = -1;
-		return r->succeeded < 0 || r->failed < 0 ? -1 : 0;
+		return field(at, "nr_succeeded", &r->succeeded) &&
+		       field(at, "nr_failed", &r->failed) ? 0 : -1;
 	}
-	r->reason = -1;
-	r->succeeded = r->failed = -1;
-	r->pid = field(at, r->ev == EV_MOVE ? "pid" : "src_pid");
-	r->src_cpu = field(at, "src_cpu");
-	r->src_nid = field(at, "src_nid");
-	r->dst_cpu = field(at, "dst_cpu");
-	r->dst_nid = field(at, "dst_nid");
-	r->dst_pid = r->ev == EV_MOVE ? -1 : field(at, "dst_pid");
-	return r->pid < 0 || r->src_nid < 0 || r->dst_nid < 0 ? -1 : 0;
+	/* sched_stick_numa has no destination: dst_* are -1 there */
+	if (!field(at, r->ev == EV_MOVE ? "pid" : "src_pid", &r->pid) ||
+	    !field(at, "src_cpu", &r->src_cpu) || !field(at, "src_nid", &r->src_nid) ||
+	    !field(at, "dst_cpu", &r->dst_cpu) || !field(at, "dst_nid", &r->dst_nid))
+		return -1;
+	if (r->ev != EV_MOVE && !field(at, "dst_pid", &r->dst_pid))
+		return -1;
+	return 0;
 }
 
 static void log_event(struct trace_mon *t, const struct trace_rec *r)

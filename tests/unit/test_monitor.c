@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bnb-monitor's parsers (bench/monitor), built for the host: trace_pipe
+ * lines and /proc/PID/sched text captured in the guest
+ * (fixtures/monitor), and the walk that finds the workload's tasks, on a
+ * /proc-like tree made here.
+ */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "monitor.h"
+
+static char fixtures[PATH_MAX + 64];
+
+static void setup(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int i;
+
+	cr_assert_gt(n, 0);
+	exe[n] = 0;
+	for (i = 0; i < 3; i++)
+		*strrchr(exe, '/') = 0;
+	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/monitor", exe);
+}
+
+TestSuite(monitor, .init = setup);
+
+static FILE *fixture(const char *name)
+{
+	char path[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
+	f = fopen(path, "r");
+	cr_assert(f, "%s", path);
+	return f;
+}
+
+Test(monitor, trace_lines_from_the_guest)
+{
+	struct trace_rec r, first[N_EVENTS];
+	int count[N_EVENTS] = { 0 }, bad = 0;
+	char line[1024];
+	FILE *f = fixture("trace_pipe.txt");
+
+	while (fgets(line, sizeof(line), f)) {
+		if (trace_parse_line(line, &r)) {
+			bad++;
+			continue;
+		}
+		if (!count[r.ev]++)
+			first[r.ev] = r;
+	}
+	fclose(f);
+	cr_assert_eq(bad, 0);
+	cr_assert_eq(count[EV_MOVE], 2);
+	cr_assert_eq(count[EV_SWAP], 1);
+	cr_assert_eq(count[EV_STICK], 6);
+	cr_assert_eq(count[EV_MIGRATE], 10);
+	r = first[EV_MOVE];	/* pid=66 tgid=63 ngid=0 src_cpu=2 src_nid=1 dst_cpu=0 dst_nid=0 */
+	cr_assert(r.pid == 66 && r.src_cpu == 2 && r.src_nid == 1 && r.dst_cpu == 0 &&
+		  r.dst_nid == 0 && r.dst_pid == -1);
+	cr_assert_float_eq(r.ts, 10.054705, 1e-9);
+	r = first[EV_SWAP];
+	cr_assert(r.pid == 68 && r.src_nid == 0 && r.dst_pid == 70, "swap %ld -> %ld", r.pid,
+		  r.dst_pid);
+	r = first[EV_STICK];	/* no destination: dst_cpu=-1 dst_nid=-1 */
+	cr_assert(r.pid == 70 && r.src_nid == 1 && r.dst_nid == -1 && r.dst_cpu == -1);
+	r = first[EV_MIGRATE];	/* autonuma-68 ... nr_succeeded=1 ... reason=numa_misplaced */
+	cr_assert_eq(r.pid, 68, "the task from the line's header");
+	cr_assert_eq(r.succeeded, 1);
+	cr_assert_eq(r.failed, 0);
+	cr_assert_str_eq(trace_reasons[r.reason], "numa_misplaced");
+}
+
+Test(monitor, trace_lines_that_are_not_ours)
+{
+	static const char *const lines[] = {
+		"# tracer: nop",
+		"",
+		"  sched_move_numa-5  [000] .....  1.0: sched_wakeup: comm=x pid=1",
+		"  a-1  [000] .....  1.000: sched_move_numa: tgid=1 src_cpu=0",
+		"  a-1  [000] .....  nan: sched_move_numa: pid=1 src_cpu=0 src_nid=0 dst_cpu=1 dst_nid=1",
+		"  a-1  [000] .....  2.5: mm_migrate_pages: nr_failed=0 reason=numa_misplaced",
+		"  a-1  [000] .....  2.5: mm_migrate_pages: nr_succeeded=x nr_failed=0",
+	};
+	struct trace_rec r;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		cr_assert_neq(trace_parse_line(lines[i], &r), 0, "%s", lines[i]);
+	cr_assert_eq(trace_parse_line("  x-1  [0] ...  3.25: mm_migrate_pages: nr_succeeded=4 "
+				      "nr_failed=1 reason=compaction", &r), 0);
+	cr_assert_str_eq(trace_reasons[r.reason], "compaction");
+}
+
+Test(monitor, proc_sched_from_the_guest)
+{
+	struct sched_fields sf;
+	FILE *f = fixture("sched.txt");
+
+	cr_assert_eq(sched_parse(f, &sf), 0);
+	/* sched_parse reads to the end: both tasks' values, the last wins */
+	fclose(f);
+	cr_assert_eq(sf.scan_period, 572);
+	cr_assert_eq(sf.preferred_nid, 0);
+	cr_assert_eq(sf.scan_seq, 5);
+	cr_assert_eq(sf.total_faults, 8);
+	f = fmemopen("numa_scan_period   :   1000\nse.nr_migrations : 3\n", 41, "r");
+	cr_assert_eq(sched_parse(f, &sf), 0);
+	cr_assert_eq(sf.scan_period, 1000);
+	cr_assert_eq(sf.preferred_nid, -1, "absent");
+	fclose(f);
+	f = fmemopen("nothing here\n", 13, "r");
+	cr_assert_eq(sched_parse(f, &sf), -1);
+	fclose(f);
+}
+
+static void mkfile(const char *root, const char *rel, const char *text)
+{
+	char path[256], cmd[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(monitor, tasks_of_the_command)
+{
+	char root[] = "/tmp/bnb-test-proc-XXXXXX", cmd[128];
+	struct mon_task t[16];
+	int n, i, seen13 = 0, seen12 = 0;
+
+	cr_assert(mkdtemp(root));
+	mkfile(root, "1/stat", "1 (init) S 0 1 1\n");
+	mkfile(root, "10/stat", "10 (sh) S 1 10 10\n");
+	mkfile(root, "10/task/10/stat", "");
+	mkfile(root, "11/stat", "11 (a) b) R 10 10 10\n");	/* a ')' in the name */
+	mkfile(root, "11/task/11/stat", "");
+	mkfile(root, "11/task/13/stat", "");
+	mkfile(root, "12/stat", "12 (other) S 1 12 12\n");
+	mkfile(root, "12/task/12/stat", "");
+	mkfile(root, "14/stat", "14 (grandchild) S 11 10 10\n");
+	mkfile(root, "14/task/14/stat", "");
+	n = tasks_of(root, 10, t, 16);
+	for (i = 0; i < n; i++) {
+		seen13 += t[i].pid == 11 && t[i].tid == 13;
+		seen12 += t[i].pid == 12;
+	}
+	cr_assert_eq(n, 4, "sh, both threads of a) b, the grandchild");
+	cr_assert_eq(seen13, 1);
+	cr_assert_eq(seen12, 0, "not a descendant");
+	cr_assert_eq(tasks_of(root, 10, t, 2), 2, "bounded by the caller");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	cr_assert_eq(system(cmd), 0);
+}
