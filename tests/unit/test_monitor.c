@@ -12,21 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture_dir.h"
 #include "monitor.h"
 
 static char fixtures[PATH_MAX + 64];
 
 static void setup(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	for (i = 0; i < 3; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/monitor", exe);
+	fixture_dir(fixtures, sizeof(fixtures), "monitor");
 }
 
 TestSuite(monitor, .init = setup);

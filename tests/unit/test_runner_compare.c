@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "fixture_dir.h"
 #include "runsummary.h"
 
 static char tmpdir[64], dirs[3][PATH_MAX];
@@ -56,15 +57,10 @@ static void decorate(const char *dir, double elapsed, const char *harness, const
 
 static void setup(void)
 {
-	char exe[PATH_MAX], fixtures[PATH_MAX + 64], cmd[PATH_MAX * 5];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char fixtures[PATH_MAX + 64], cmd[PATH_MAX * 5];
 	int i;
 
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	for (i = 0; i < 3; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/runner/onoff", exe);
+	fixture_dir(fixtures, sizeof(fixtures), "runner/onoff");
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-compare-XXXXXX");
 	cr_assert(mkdtemp(tmpdir));
 	for (i = 0; i < 3; i++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture_dir.h"
 #include "extract.h"
 
 static char fixtures[PATH_MAX + 64];
@@ -21,15 +22,7 @@ static char why[512];
 
 static void setup(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	for (i = 0; i < 3; i++)	/* ROOT/build/tests/x -> ROOT */
-		*strrchr(exe, '/') = 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/extract", exe);
+	fixture_dir(fixtures, sizeof(fixtures), "extract");
 	memset(&x, 0, sizeof(x));
 	why[0] = 0;
 }

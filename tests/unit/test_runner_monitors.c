@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture_dir.h"
 #include "csv.h"
 #include "monitors.h"
 
@@ -22,15 +23,7 @@ static struct xmetrics x;
 
 static void setup(void)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	for (i = 0; i < 3; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/extract", exe);
+	fixture_dir(fixtures, sizeof(fixtures), "extract");
 	snprintf(tmp, sizeof(tmp), "/tmp/bnb-test-mon-XXXXXX");
 	cr_assert(mkdtemp(tmp));
 	memset(&x, 0, sizeof(x));
