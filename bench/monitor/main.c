@@ -24,6 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/path.h"
+#include "lib/util.h"
 #include "monitor.h"
 
 #define EXIT_MONITOR 125
@@ -69,7 +73,7 @@ static int pick_monitors(struct opts *o, const char *list)
 		else if (!strcmp(tok, BNB_MON_PERFSTAT))
 			o->perfstat = true;
 		else if (strcmp(tok, "none")) {
-			fprintf(stderr, "bnb-monitor: unknown monitor '%s' (trace, sched, perfstat)\n",
+			prog_error("unknown monitor '%s' (trace, sched, perfstat)",
 				tok);
 			return -1;
 		}
@@ -77,17 +81,17 @@ static int pick_monitors(struct opts *o, const char *list)
 	return 0;
 }
 
-static int parse_uint(const char *name, const char *arg, unsigned int min, unsigned int *out)
+static int parse_uint(const char *name, const char *arg, int min, unsigned int *out)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
+	char err[ERRLEN];
+	int v;
 
-	if (*arg && !*end && v >= min && v <= 3600000) {
-		*out = (unsigned int)v;
-		return 0;
+	if (parse_int(arg, min, 3600000, &v, err, sizeof(err))) {
+		prog_error("--%s: %s", name, err);
+		return -1;
 	}
-	fprintf(stderr, "bnb-monitor: --%s '%s': want an integer >= %u\n", name, arg, min);
-	return -1;
+	*out = (unsigned int)v;
+	return 0;
 }
 
 static int parse_opts(struct opts *o, int argc, char **argv)
@@ -140,7 +144,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "bnb-monitor: no command given (after --)\n");
+		prog_error("no command given (after --)");
 		return -1;
 	}
 	return 0;
@@ -164,7 +168,7 @@ static pid_t start_command(char **argv, int *go)
 	close(fds[0]);
 	mon_child_signals();
 	execvp(argv[0], argv);
-	fprintf(stderr, "bnb-monitor: cannot run %s: %s\n", argv[0], strerror(errno));
+	prog_error("cannot run %s: %s", argv[0], strerror(errno));
 	_exit(127);
 parent:
 	close(fds[0]);
@@ -186,7 +190,7 @@ static int start_monitors(const struct opts *o, struct monitors *m, pid_t child)
 		goto fail;
 	return 0;
 fail:
-	fprintf(stderr, "bnb-monitor: %s\n", err[0] ? err : "out of memory");
+	prog_error("%s", err[0] ? err : "out of memory");
 	printf(BNB_MON_DONE "monitor_error=%s\n", err[0] ? err : "out of memory");
 	return -1;
 }
@@ -243,7 +247,7 @@ static void print_files(const char *dir)
 	char path[512], line[4096];
 	size_t i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
@@ -279,8 +283,8 @@ int main(int argc, char **argv)
 
 	if (parse_opts(&o, argc, argv))
 		return 2;
-	if (mkdir(o.out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "bnb-monitor: mkdir %s: %s\n", o.out, strerror(errno));
+	if (mkdir_p(o.out, 0755)) {
+		prog_error("mkdir %s: %s", o.out, strerror(errno));
 		return EXIT_MONITOR;
 	}
 	if (o.provenance)
@@ -293,7 +297,7 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	child = start_command(argv + optind, &go);
 	if (child < 0) {
-		fprintf(stderr, "bnb-monitor: fork: %s\n", strerror(errno));
+		prog_error("fork: %s", strerror(errno));
 		return EXIT_MONITOR;
 	}
 	if (start_monitors(&o, &m, child)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "monitor.h"
 
 struct sched_mon {
@@ -42,7 +43,7 @@ int sched_parse(FILE *f, struct sched_fields *out)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%63s : %lld", name, &v) != 2)
 			continue;
-		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(fields); i++) {
 			if (strcmp(name, fields[i].name))
 				continue;
 			*(long long *)((char *)out + fields[i].off) = v;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "monitor.h"
 
 #define EVENTS_MAX 200000	/* lines of trace-events.csv; counts go on */
@@ -39,12 +40,12 @@ static const char *const event_paths[N_EVENTS] = {
 	[EV_MIGRATE] = "events/migrate/mm_migrate_pages",
 };
 const char *const trace_reasons[] = { BNB_MIGRATE_REASONS };
-const unsigned int trace_n_reasons = sizeof(trace_reasons) / sizeof(trace_reasons[0]);
+const unsigned int trace_n_reasons = ARRAY_SIZE(trace_reasons);
 
 struct counts {
 	unsigned long ev[N_EVENTS];
 	unsigned long failed;
-	unsigned long moved[sizeof(trace_reasons) / sizeof(trace_reasons[0])];
+	unsigned long moved[ARRAY_SIZE(trace_reasons)];
 };
 
 struct trace_mon {

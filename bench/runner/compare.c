@@ -8,6 +8,7 @@
 
 #include "compare.h"
 #include "keys.h"
+#include "lib/util.h"
 #include "report.h"
 
 #define MAX_REPS 1024
@@ -218,7 +219,7 @@ static void explained_keys(const struct variant *v, const struct variant *w, con
 	size_t i, j;
 
 	ignore(list, n, "host_loadavg_*");	/* conditions, reported per folder */
-	for (i = 0; i < sizeof(explained) / sizeof(explained[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(explained); i++) {
 		if (same(setting(v, explained[i].key), setting(w, explained[i].key)))
 			continue;
 		for (j = 0; explained[i].prov[j]; j++)

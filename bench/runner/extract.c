@@ -13,6 +13,7 @@
 
 #include "bnb_monitor.h"
 #include "extract.h"
+#include "lib/util.h"
 
 #define STDERR_PREFIX "# stderr: "
 
@@ -97,7 +98,7 @@ bool is_project_workload(const char *command)
 
 	if (!command_word(command, 0, word, sizeof(word)))
 		return false;
-	for (i = 0; i < sizeof(project_workloads) / sizeof(project_workloads[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(project_workloads); i++)
 		if (!strcmp(word, project_workloads[i]))
 			return true;
 	return false;
@@ -119,7 +120,7 @@ static const struct extractor *const table[] = {
 
 const struct extractor *const *extractor_table(size_t *n)
 {
-	*n = sizeof(table) / sizeof(table[0]);
+	*n = ARRAY_SIZE(table);
 	return table;
 }
 
@@ -127,7 +128,7 @@ const struct extractor *extractor_lookup(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
 	return NULL;
@@ -141,7 +142,7 @@ const struct extractor *extractor_for(const char *command, const char *metrics)
 		return extractor_lookup(metrics);
 	if (is_project_workload(command))
 		return &summary_extractor;
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(table); i++)
 		if (table[i]->claims && table[i]->claims(command))
 			return table[i];
 	return extractor_lookup(EXTRACT_ELAPSED);

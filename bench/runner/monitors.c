@@ -14,6 +14,7 @@
 
 #include "bnb_monitor.h"
 #include "csv.h"
+#include "lib/util.h"
 #include "monitors.h"
 
 #define MON_DIR "monitor"
@@ -29,11 +30,11 @@ static const struct monitor_def monitors[] = {
 static const char *const files[] = {
 	BNB_MON_TRACE_FILE, BNB_MON_EVENTS_FILE, BNB_MON_SCHED_FILE, BNB_MON_PERFSTAT_FILE,
 };
-#define N_FILES (sizeof(files) / sizeof(files[0]))
+#define N_FILES (ARRAY_SIZE(files))
 
 const struct monitor_def *monitor_table(size_t *n)
 {
-	*n = sizeof(monitors) / sizeof(monitors[0]);
+	*n = ARRAY_SIZE(monitors);
 	return monitors;
 }
 
@@ -41,7 +42,7 @@ const struct monitor_def *monitor_lookup(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(monitors) / sizeof(monitors[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(monitors); i++)
 		if (!strcmp(monitors[i].name, name))
 			return &monitors[i];
 	return NULL;
@@ -157,7 +158,7 @@ static void trace_losses(const char *path, struct json_object *obj, struct xmetr
 	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "# lost_events=", 14))
 			continue;
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(keys); i++) {
 			snprintf(pat, sizeof(pat), "%s=", keys[i]);
 			p = strstr(line, pat);
 			if (p)
@@ -499,7 +500,7 @@ struct json_object *monitors_load(const char *rundir, struct xmetrics *x)
 	struct json_object *all = NULL, *one;
 	size_t i;
 
-	for (i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(loaders); i++) {
 		one = loaders[i].load(rundir, x);
 		if (!one)
 			continue;
