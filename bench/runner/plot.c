@@ -61,7 +61,7 @@ bool data_has(const struct plot_ctx *p, const char *rel, int col)
 	return found;
 }
 
-static const char *color_of(const struct results *r, const char *variant)
+const char *plot_color(const struct results *r, const char *variant)
 {
 	int i;
 
@@ -258,7 +258,7 @@ static int ts_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
 	int v, i;
 
 	for (v = 0; v < r->exp.n_variants; v++) {
-		const char *name = r->exp.variants[v].name, *color = color_of(r, name);
+		const char *name = r->exp.variants[v].name, *color = plot_color(r, name);
 		bool titled = false;
 
 		for (i = 0; i < n_rf; i++) {
@@ -427,7 +427,7 @@ static void wl_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col
 		for (v = 0; v < p->r->exp.n_variants && strcmp(p->r->exp.variants[v].name, name); v++)
 			;
 		elem(e, "'%s' using 1:%d with linespoints lw 1 pt 7 ps 0.4 lc rgb '%s' %s%s%s",
-		     rf[i].wl, col, color_of(p->r, name), titled[v] ? "notitle" : "title '",
+		     rf[i].wl, col, plot_color(p->r, name), titled[v] ? "notitle" : "title '",
 		     titled[v] ? "" : name, titled[v] ? "" : " (each run)'");
 		titled[v] = true;
 	}
@@ -540,6 +540,7 @@ int plot_all(const struct results *r)
 	plot_rate(&p, rf, n_rf);
 	plot_locality(&p, rf, n_rf);
 	plot_sweeps(&p);
+	plot_monitors(&p);
 	free(rf);
 	plot_publish(r->dir, p.dir);
 	printf("bnb-run: %d plots in %s%s\n", p.made, p.dir,

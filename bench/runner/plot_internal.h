@@ -32,6 +32,9 @@ char *elems_close(struct elems *e);
 int emit(struct plot_ctx *p, const char *name, char *body, int height);
 
 void plot_sweeps(struct plot_ctx *p);
+void plot_monitors(struct plot_ctx *p);
+/* The colour of VARIANT in every plot of R. */
+const char *plot_color(const struct results *r, const char *variant);
 bool data_has(const struct plot_ctx *p, const char *rel, int col);
 
 #endif
