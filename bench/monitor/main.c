@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -203,14 +204,29 @@ static void tick(struct monitors *m, double now)
 		trace_tick(m->trace, now);
 }
 
-static void stop_monitors(struct monitors *m, double now)
+/* Returns the CPU time perf used, 0 without it. */
+static double stop_monitors(struct monitors *m, double now)
 {
+	double perf_cpu = 0;
+
 	if (m->perf)
-		perfstat_stop(m->perf);
+		perf_cpu = perfstat_stop(m->perf);
 	if (m->trace)
 		trace_stop(m->trace, now);
 	if (m->sched)
 		sched_stop(m->sched);
+	return perf_cpu;
+}
+
+/* Our own CPU time, the monitors' threads included (not the command's). */
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 /* Wait for CHILD, ticking every interval; SIGINT/SIGTERM are passed on. */
@@ -277,7 +293,7 @@ int main(int argc, char **argv)
 			  .tracefs = "/sys/kernel/tracing", .debugfs = "/sys/kernel/debug" };
 	struct monitors m = { 0 };
 	sigset_t set;
-	double t0, end;
+	double t0, end, perf_cpu, own_cpu;
 	int go, status;
 	pid_t child;
 
@@ -313,8 +329,10 @@ int main(int argc, char **argv)
 	close(go);
 	status = wait_child(child, &m, &set, o.interval_ms, t0);
 	end = mon_now();
-	stop_monitors(&m, end);
+	perf_cpu = stop_monitors(&m, end);
+	own_cpu = self_cpu();	/* what watching cost, before the printing */
 	print_files(o.out);
-	printf(BNB_MON_DONE "elapsed_s=%.6f exit=%d\n", end - t0, exit_code(status));
+	printf(BNB_MON_DONE "elapsed_s=%.6f exit=%d monitor_cpu_s=%.3f perf_cpu_s=%.3f\n",
+	       end - t0, exit_code(status), own_cpu, perf_cpu);
 	return exit_code(status);
 }

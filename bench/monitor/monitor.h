@@ -70,7 +70,8 @@ int sched_parse(FILE *f, struct sched_fields *out);
 struct perf_mon;
 struct perf_mon *perfstat_start(const char *perf, const char *dir, const char *events,
 				unsigned int interval_ms, char *err, size_t errlen);
-void perfstat_stop(struct perf_mon *p);
+/* Stop perf; returns the CPU time (user + system, s) perf used. */
+double perfstat_stop(struct perf_mon *p);
 
 /* "# bnb-prov: key=value" lines: kernel, command line, NUMA sysctls. */
 void prov_print(FILE *out, const char *proc, const char *debugfs);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,13 +106,18 @@ fail:
 	return NULL;
 }
 
-void perfstat_stop(struct perf_mon *p)
+double perfstat_stop(struct perf_mon *p)
 {
+	struct rusage ru = { 0 };
+	double cpu;
 	int status;
 
 	kill(p->pid, SIGINT);
-	waitpid(p->pid, &status, 0);
+	wait4(p->pid, &status, 0, &ru);
+	cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	close(p->ctl);
 	close(p->ack);
 	free(p);
+	return cpu;
 }
