@@ -16,3 +16,6 @@ $(MON_TEST): $(BUILD)/obj/tests/unit/test_monitor.o \
 		$(addprefix $(BUILD)/obj/bench/monitor/,trace.o sched.o tasks.o util.o)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -pthread
+
+# the runner's guest-command test runs the command on the host, bnb-monitor included
+$(TEST_BIN)/test_runner_experiment: | $(BNB_MONITOR)

@@ -77,6 +77,9 @@ struct variant {
 	char *append;
 	bool balancing;
 	char *workload;
+	char *metrics;			/* "" or an extractor name (extract.h) */
+	char *monitors;			/* "none" or a list of monitor names */
+	char *perf_events;		/* "" or perf event names, comma separated */
 	int repetitions;
 	int interval_ms;
 	int window_hints;

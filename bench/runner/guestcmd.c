@@ -12,10 +12,12 @@
 
 #include "dilation.h"
 #include "keys.h"
+#include "outcome.h"
 #include "runner.h"
 #include "wlout.h"
 
 #define SYSCTL_EXIT 97
+#define MONITOR_INTERVAL_MS 1000	/* the monitors' sampling, their series' step */
 #define CALIB_EXIT 98
 #define NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
 #define STR(x) #x
@@ -138,8 +140,7 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 	}
 	if (sp && sp->scale.mode != SCALE_OFF)
 		scale_tunables(f, sp);
-	fprintf(f, "mkdir -p /tmp\n( %s\n) 2>/tmp/bnb-stderr\nrc=$?\n"
-		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", v->workload);
+	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -17,6 +17,8 @@
 
 #include "csv.h"
 #include "lib/signals.h"
+#include "outcome.h"
+#include "provenance.h"
 #include "results.h"
 #include "runner.h"
 #include "wlout.h"
@@ -204,7 +206,14 @@ static void stop_collector(pid_t pid)
 	runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
 }
 
-static void judge(const char *rundir, int wstatus, bool killed, struct status *s)
+/*
+ * The run's verdict. A project workload must print its '# summary
+ * status=ok' line; any other command succeeds when it exits 0 and its
+ * extractor finds its metrics (O). COLLECTED: the collector wrote its
+ * summary.json.
+ */
+static void judge(const char *rundir, int wstatus, bool killed, const struct outcome *o,
+		  bool collected, struct status *s)
 {
 	char path[PATH_MAX * 2];
 	struct wl_summary wl;
@@ -223,19 +232,22 @@ static void judge(const char *rundir, int wstatus, bool killed, struct status *s
 		snprintf(s->reason, sizeof(s->reason), "plugin map check (bnb-plugin-calib) failed in the guest");
 	} else if (wl.sysctl_error[0]) {
 		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
+	} else if (o->monitor_error[0]) {
+		snprintf(s->reason, sizeof(s->reason), "monitor could not start: %.400s",
+			 o->monitor_error);
 	} else if (code < 0 || code >= VM_N_STATUS) {
 		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", wstatus);
 	} else if (code != VM_OK) {
 		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)", vm_status_meaning(code),
 			 code);
-	} else if (!wl.found || !wl.ok) {
+	} else if (o->project && (!wl.found || !wl.ok)) {
 		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
+	} else if (!o->project && !o->found) {
+		snprintf(s->reason, sizeof(s->reason), "%s", o->why);
+	} else if (!collected) {
+		snprintf(s->reason, sizeof(s->reason), "collector wrote no summary.json (see collect.log)");
 	} else {
-		snprintf(path, sizeof(path), "%s/summary.json", rundir);
-		if (access(path, R_OK))
-			snprintf(s->reason, sizeof(s->reason), "collector wrote no summary.json (see collect.log)");
-		else
-			s->state = "ok";
+		s->state = "ok";
 	}
 }
 
@@ -301,6 +313,24 @@ static int finish(const char *rundir, const struct job *j, struct status *s, dou
 	return strcmp(s->state, "incomplete") ? 1 : 130;
 }
 
+/* What produced this run, as far as the host knows before it starts. */
+static struct json_object *run_provenance(const struct variant *v, const struct run_plan *p)
+{
+	struct prov_inputs in = {
+		.kernel = p->kernel, .plugin = p->plugin, .timing = "wall",
+		.accel = v->accel == ACCEL_KVM ? "kvm" : "tcg",
+	};
+	char opts[1024] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < v->plugin_opts.n && used < sizeof(opts); i++)
+		used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s", i ? " " : "",
+					 v->plugin_opts.v[i]);
+	in.plugin_opts = opts;
+	return prov_start(&in);
+}
+
 static int launch(const struct variant *v, const struct run_plan *p,
 		  const struct scan_plan *sp, const char *rundir, const struct job *j,
 		  struct status *s, double start)
@@ -308,18 +338,22 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	struct argv vm = { 0 }, col = { 0 };
 	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
 	pid_t vm_pid, col_pid;
-	bool killed = false;
+	bool killed = false, collected;
+	struct json_object *prov;
+	static struct outcome o;
 	int wstatus;
 
 	if (!mkdtemp(tmp)) {
 		snprintf(s->reason, sizeof(s->reason), "mkdtemp: %s", strerror(errno));
 		return -1;
 	}
+	prov = run_provenance(v, p);
 	collect_args(&col, v, p, tmp, rundir);
 	if (vm_args(&vm, v, p, sp, tmp, rundir)) {
 		snprintf(s->reason, sizeof(s->reason), "out of memory building the guest command");
 		argv_free(&vm);
 		argv_free(&col);
+		json_object_put(prov);
 		rmdir(tmp);
 		return -1;
 	}
@@ -332,7 +366,10 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	stop_collector(col_pid);
 	keep_vm_files(tmp, rundir);
 	remove_tmp(tmp);
-	judge(rundir, wstatus, killed, s);
+	snprintf(log, sizeof(log), "%s/summary.json", rundir);
+	collected = !access(log, R_OK);
+	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
+	judge(rundir, wstatus, killed, &o, collected, s);
 	if (p->plugin[0]) {
 		char shm[PATH_MAX * 2];
 

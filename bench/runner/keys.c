@@ -12,11 +12,13 @@
 #include <string.h>
 
 #include "experiment.h"
+#include "extract.h"
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/topo_opt.h"
 #include "lib/parse.h"
 #include "lib/util.h"
+#include "monitors.h"
 #include "plugin/args.h"
 
 /* The plugin arguments the runner derives itself. */
@@ -121,6 +123,57 @@ static int parse_sysctl(const struct opt_def *o, const char *value, void *field,
 	return 0;
 }
 
+/* Store VALUE as the string FIELD, the old one freed (OPT_STR's way). */
+static int store_str(const char *value, void *field, char *err, size_t errlen)
+{
+	char *copy;
+
+	if (!field)
+		return 0;
+	copy = strdup(value);
+	if (!copy)
+		return errf(err, errlen, "out of memory");
+	free(*(char **)field);
+	*(char **)field = copy;
+	return 0;
+}
+
+static void free_str(void *field)
+{
+	free(*(char **)field);
+	*(char **)field = NULL;
+}
+
+static int parse_metrics(const struct opt_def *o, const char *value, void *field,
+			 char *err, size_t errlen)
+{
+	if (*value && !extractor_lookup(value))
+		return errf(err, errlen, "unknown metrics extractor '%s' (want summary, "
+			    "perf-bench-numa, stress-ng or elapsed)", value);
+	return store_str(value, field, err, errlen);
+}
+
+static int parse_monitors(const struct opt_def *o, const char *value, void *field,
+			  char *err, size_t errlen)
+{
+	if (monitors_validate(value, err, errlen))
+		return -1;
+	return store_str(value, field, err, errlen);
+}
+
+/* Perf event names reach the guest shell: letters, digits, - _ : . / = */
+static int parse_events(const struct opt_def *o, const char *value, void *field,
+			char *err, size_t errlen)
+{
+	const char *p;
+
+	for (p = value; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_:./=,", *p))
+			return errf(err, errlen, "bad value '%s' (want perf event names such as "
+				    "page-faults or sched:sched_move_numa, comma separated)", value);
+	return store_str(value, field, err, errlen);
+}
+
 #define V(f) OPT_FIELD(struct variant, f)
 #define E(f) OPT_FIELD(struct experiment, f)
 
@@ -161,7 +214,19 @@ static const struct opt_def keys[] = {
 	  .help = "automatic NUMA balancing at boot (numa_balancing=)" },
 	{ "workload", OPT_STR, V(workload), .flags = OPTF_NONEMPTY | OPTF_REQUIRED,
 	  .metavar = "COMMAND", .scope = KS_VARIANT,
-	  .help = "the guest command (required), e.g. stream --placement misplaced" },
+	  .help = "the guest command (required): a project workload (stream --placement "
+		  "misplaced) or any command (perf bench numa mem -p 2 -t 2 -P 64 -s 20 -zZ0 -c -m)" },
+	{ "metrics", OPT_FUNC, V(metrics), .parse = parse_metrics, .free = free_str,
+	  .metavar = "summary|perf-bench-numa|stress-ng|elapsed", .def = "", .scope = KS_VARIANT,
+	  .help = "where the workload's metrics come from (default: chosen by the command)" },
+	{ "monitors", OPT_FUNC, V(monitors), .parse = parse_monitors, .free = free_str,
+	  .metavar = "none|trace,sched,perfstat", .def = "none", .scope = KS_VARIANT,
+	  .help = "what to watch while the workload runs: NUMA tracepoints, the tasks' "
+		  "/proc/PID/sched, perf stat" },
+	{ "perf_events", OPT_FUNC, V(perf_events), .parse = parse_events, .free = free_str,
+	  .metavar = "EVENT,...", .def = "", .scope = KS_VARIANT,
+	  .help = "events for the perfstat monitor (default: task-clock, context-switches, "
+		  "cpu-migrations, page-faults and the NUMA tracepoints)" },
 	{ "repetitions", OPT_INT, V(repetitions), .min = 1, .max = 1000, .def = "3",
 	  .scope = KS_VARIANT, .help = "runs per variant, each in a fresh guest" },
 	{ "interval_ms", OPT_INT, V(interval_ms), .min = 10, .max = 60000, .def = "100",

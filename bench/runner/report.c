@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "lib/util.h"
+#include "extract.h"
 #include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
@@ -146,12 +147,6 @@ static void jset_doubles(struct json_object *o, const void *base,
 		jset(o, fields[i].key, jnum(*(const double *)((const char *)base + fields[i].offset)));
 }
 
-static const char *unit_of(const struct results *r, const char *variant, int m)
-{
-	if (metric_defs[m].unit)
-		return metric_defs[m].unit;
-	return results_rate_unit(r, variant);
-}
 
 static const char *variant_latency(const struct results *r, const char *variant)
 {
@@ -163,19 +158,33 @@ static const char *variant_latency(const struct results *r, const char *variant)
 	return "unknown";
 }
 
-static void describe(const struct results *r, const char *variant, int m,
+static void describe(const struct results *r, const char *variant, const char *metric,
 		     struct describe *d)
 {
 	double v[MAX_REPS];
-	int n = results_values(r, variant, m, v, MAX_REPS);
+	int n = results_values_named(r, variant, metric, v, MAX_REPS);
 
 	stats_describe(v, n, d);
+}
+
+/*
+ * The metrics of VARIANT (the fixed ones, then those its runs' extractor
+ * and monitors found), in a buffer that lasts until the next call.
+ */
+static int metrics_of(const struct results *r, const char *variant,
+		      const struct metric_info **out)
+{
+	static struct metric_info m[METRICS_MAX];
+
+	*out = m;
+	return results_metrics(r, variant, m, METRICS_MAX);
 }
 
 struct json_object *report_variant_json(const struct results *r, const char *variant)
 {
 	struct json_object *o = json_object_new_object(), *ms = json_object_new_object();
-	int counts[3] = { 0 }, i;
+	const struct metric_info *mi;
+	int counts[3] = { 0 }, i, n;
 
 	for (i = 0; i < r->n_runs; i++)
 		if (!strcmp(r->runs[i].variant, variant))
@@ -186,15 +195,16 @@ struct json_object *report_variant_json(const struct results *r, const char *var
 	jset(o, "ok", json_object_new_int(counts[RUN_OK]));
 	jset(o, "failed", json_object_new_int(counts[RUN_FAILED]));
 	jset(o, "incomplete", json_object_new_int(counts[RUN_INCOMPLETE]));
-	for (i = 0; i < N_METRICS; i++) {
+	n = metrics_of(r, variant, &mi);
+	for (i = 0; i < n; i++) {
 		struct json_object *s = json_object_new_object();
 		struct describe d;
 
-		describe(r, variant, i, &d);
-		jset(s, "unit", json_object_new_string(unit_of(r, variant, i)));
+		describe(r, variant, mi[i].name, &d);
+		jset(s, "unit", json_object_new_string(mi[i].unit));
 		jset(s, "n", json_object_new_int(d.n));
 		jset_doubles(s, &d, describe_fields, ARRAY_SIZE(describe_fields));
-		jset(ms, metric_defs[i].name, s);
+		jset(ms, mi[i].name, s);
 	}
 	jset(o, "metrics", ms);
 	return o;
@@ -217,6 +227,8 @@ static struct json_object *runs_json(const struct results *r)
 		jset(o, "dilation_why", json_object_new_string(run->dilation_why));
 		for (m = 0; m < N_METRICS; m++)
 			jset(ms, metric_defs[m].name, jnum(run->m[m]));
+		for (m = 0; run->xm && m < run->xm->n; m++)
+			jset(ms, run->xm->v[m].name, jnum(run->xm->v[m].value));
 		jset(o, "metrics", ms);
 		json_object_array_add(a, o);
 	}
@@ -245,41 +257,61 @@ static const char *dilation_cell(const struct run *run, char *buf, size_t len)
 	return buf;
 }
 
+/* A project workload's own time, else the command's elapsed guest time. */
+static double workload_time(const struct run *run)
+{
+	return isfinite(run->m[M_WORK_S]) ? run->m[M_WORK_S] : run_metric(run, XM_ELAPSED);
+}
+
+static bool any_elapsed(const struct results *r)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!isfinite(r->runs[i].m[M_WORK_S]) && isfinite(run_metric(&r->runs[i], XM_ELAPSED)))
+			return true;
+	return false;
+}
+
 static void md_runs(FILE *md, const struct results *r)
 {
 	char b1[32], b2[32], b3[32], b4[300];
 	int i;
 
-	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s) | "
+	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s)%s | "
 		"time to 90%% conv. (s) | guest wall (s) | dilation | reason |\n"
-		"|---|---|---|---|---|---|---|---|\n");
+		"|---|---|---|---|---|---|---|---|\n", any_elapsed(r) ? "¹" : "");
 	for (i = 0; i < r->n_runs; i++) {
 		const struct run *run = &r->runs[i];
 
 		bool ok = run->status == RUN_OK;	/* others' figures mean nothing */
 
 		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", run->variant, run->rep,
-			run_status_name(run->status), fmt_num(ok ? run->m[M_WORK_S] : NAN, b1, sizeof(b1)),
+			run_status_name(run->status), fmt_num(ok ? workload_time(run) : NAN, b1, sizeof(b1)),
 			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)),
 			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)),
 			dilation_cell(run, b4, sizeof(b4)), run->reason);
 	}
+	if (any_elapsed(r))
+		fprintf(md, "\n¹ For commands other than the project's workloads: the elapsed "
+			"guest time of the command (bnb-monitor).\n");
 	fprintf(md, "\n");
 }
 
 static void md_variant(FILE *md, const struct results *r, const char *variant)
 {
+	const struct metric_info *mi;
 	char b[7][32];
-	int m;
+	int m, n = metrics_of(r, variant, &mi);
 
 	fprintf(md, "### %s\n\n| metric | unit | n | mean | stddev | CV %% | min | median | max |\n"
 		"|---|---|---|---|---|---|---|---|---|\n", variant);
-	for (m = 0; m < N_METRICS; m++) {
+	for (m = 0; m < n; m++) {
 		struct describe d;
 
-		describe(r, variant, m, &d);
+		describe(r, variant, mi[m].name, &d);
 		fprintf(md, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n",
-			metric_defs[m].label, unit_of(r, variant, m), d.n,
+			mi[m].label, mi[m].unit, d.n,
 			fmt_num(d.mean, b[0], 32), fmt_num(d.stddev, b[1], 32),
 			fmt_num(100 * d.cv, b[2], 32), fmt_num(d.min, b[3], 32),
 			fmt_num(d.median, b[4], 32), fmt_num(d.max, b[5], 32));
@@ -287,12 +319,11 @@ static void md_variant(FILE *md, const struct results *r, const char *variant)
 	fprintf(md, "\n");
 }
 
-static const char *direction(const struct welch *w, int m)
+static const char *direction(const struct welch *w, enum better better)
 {
-	if (!w->significant || !isfinite(w->diff) || w->diff == 0 ||
-	    metric_defs[m].better == BETTER_NONE)
+	if (!w->significant || !isfinite(w->diff) || w->diff == 0 || better == BETTER_NONE)
 		return "";
-	if ((w->diff < 0) == (metric_defs[m].better == BETTER_LOWER))
+	if ((w->diff < 0) == (better == BETTER_LOWER))
 		return " (better)";
 	return " (worse)";
 }
@@ -303,39 +334,40 @@ struct json_object *report_compare(const struct results *ra, const char *va,
 {
 	struct json_object *o = json_object_new_object();
 	double a[MAX_REPS], b[MAX_REPS];
+	const struct metric_info *mi;
+	int m, n = metrics_of(ra, va, &mi);
 	char s[9][32];
-	int m;
 
 	if (md)
 		fprintf(md, "| metric | unit | %s mean ± sd | %s mean ± sd | diff | diff %% | "
 			"95%% CI of diff %% | p (Welch) | |\n|---|---|---|---|---|---|---|---|---|\n",
 			label_a, label_b);
-	for (m = 0; m < N_METRICS; m++) {
+	for (m = 0; m < n; m++) {
 		struct json_object *c = json_object_new_object();
-		int na = results_values(ra, va, m, a, MAX_REPS);
-		int nb = results_values(rb, vb, m, b, MAX_REPS);
+		int na = results_values_named(ra, va, mi[m].name, a, MAX_REPS);
+		int nb = results_values_named(rb, vb, mi[m].name, b, MAX_REPS);
 		struct describe da, db;
 		struct welch w;
 
 		stats_describe(a, na, &da);
 		stats_describe(b, nb, &db);
 		stats_welch(a, na, b, nb, &w);
-		jset(c, "unit", json_object_new_string(unit_of(ra, va, m)));
+		jset(c, "unit", json_object_new_string(mi[m].unit));
 		jset(c, "mean_a", jnum(da.mean));
 		jset(c, "mean_b", jnum(db.mean));
 		jset_doubles(c, &w, welch_fields, ARRAY_SIZE(welch_fields));
 		jset(c, "significant", json_object_new_boolean(w.significant));
-		jset(o, metric_defs[m].name, c);
+		jset(o, mi[m].name, c);
 		if (!md)
 			continue;
 		fprintf(md, "| %s | %s | %s ± %s | %s ± %s | %s | %s | [%s, %s] | %s | %s%s |\n",
-			metric_defs[m].label, unit_of(ra, va, m),
+			mi[m].label, mi[m].unit,
 			fmt_num(da.mean, s[0], 32), fmt_num(da.stddev, s[1], 32),
 			fmt_num(db.mean, s[2], 32), fmt_num(db.stddev, s[3], 32),
 			fmt_num(db.mean - da.mean, s[8], 32),
 			fmt_num(w.diff_pct, s[4], 32), fmt_num(w.ci_lo_pct, s[5], 32),
 			fmt_num(w.ci_hi_pct, s[6], 32), fmt_num(w.p, s[7], 32),
-			w.significant ? "*" : "", direction(&w, m));
+			w.significant ? "*" : "", direction(&w, mi[m].better));
 	}
 	if (md)
 		fprintf(md, "\n`*` marks a difference significant at p < 0.05 (Welch's t-test, "
