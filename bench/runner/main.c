@@ -27,12 +27,16 @@ static const struct opt_def options[] = {
 	  .help = "N guests at once through GNU parallel (one per 2 cores); 0: write the "
 		  "job list only" },
 	{ "no-plots", OPT_FLAG, O(no_plots), .help = "skip gnuplot" },
+	{ "resume", OPT_STR, O(resume), .metavar = "DIR",
+	  .help = "rerun the runs of DIR that did not finish ok (interrupted, failed, never "
+		  "started) with DIR's experiment, and rewrite its report" },
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bnb-run [EXPERIMENT.ini] [options]\n"
+		"       bnb-run --resume DIR [--jobs N] [--no-plots]\n"
 		"       bnb-run compare DIR_A DIR_B [DIR...]\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"
 		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
@@ -70,6 +74,12 @@ static int main_run(int argc, char **argv)
 	if (first < 0) {
 		prog_error("%s", err);
 		rc = 2;
+	} else if (o.resume && (first < argc || o.only || o.out || o.reps)) {
+		prog_error("--resume DIR runs the folder's own experiment: no experiment file, "
+			   "--only, --out or --reps with it");
+		rc = 2;
+	} else if (o.resume) {
+		rc = cmd_resume(o.resume, o.jobs, o.no_plots);
 	} else if (argc - first > 1) {
 		prog_error("one experiment file at most (got '%s' and '%s')", argv[first],
 			   argv[first + 1]);

@@ -108,8 +108,18 @@ struct run_opts {
 	int reps;		/* 0: as in the file */
 	int jobs;
 	bool no_plots;
+	char *resume;		/* --resume DIR */
 };
 int cmd_run(const struct run_opts *o);
+/* `bnb-run --resume DIR`: rerun the runs of DIR that did not finish ok. */
+int cmd_resume(const char *dir, int jobs, bool no_plots);
+
+/* Run jobs IDS[0..N) of DIR (IDS NULL: 1..N) one after another, the
+ * summary rewritten after each; 0, 1 (a run failed) or 130. */
+int run_sequential(const char *dir, const struct experiment *exp, const char *basedir,
+		   const int *ids, int n);
+/* Run DIR/JOBS_FILE (one command per line) through GNU parallel. */
+int run_parallel(const char *dir, const char *jobs_file, int jobs);
 int cmd_job(const char *dir, const char *id);
 int cmd_report(const char *dir, bool plots);
 

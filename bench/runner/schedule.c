@@ -144,17 +144,17 @@ static int write_conf(const char *dir, const char *experiment, const char *name)
 	return fclose(f);
 }
 
-static int run_sequential(const char *dir, const struct experiment *exp, const char *basedir,
-			  int n_jobs)
+int run_sequential(const char *dir, const struct experiment *exp, const char *basedir,
+		   const int *ids, int n_jobs)
 {
-	int id, rc = 0, r;
+	int i, rc = 0, r;
 
-	for (id = 1; id <= n_jobs && !runner_interrupted; id++) {
+	for (i = 0; i < n_jobs && !runner_interrupted; i++) {
 		struct job j;
 		struct results res;
 		char err[512];
 
-		if (jobs_read(dir, id, &j))
+		if (jobs_read(dir, ids ? ids[i] : i + 1, &j))
 			return 1;
 		r = run_job(dir, exp, basedir, &j);
 		rc = r > rc ? r : rc;
@@ -167,13 +167,13 @@ static int run_sequential(const char *dir, const struct experiment *exp, const c
 	return runner_interrupted ? 130 : rc;
 }
 
-static int run_parallel(const char *dir, int jobs)
+int run_parallel(const char *dir, const char *jobs_file, int jobs)
 {
 	char list[PATH_MAX + 32], joblog[PATH_MAX + 32], n[16];
 	int status;
 	pid_t pid;
 
-	snprintf(list, sizeof(list), "%s/jobs.txt", dir);
+	snprintf(list, sizeof(list), "%s/%s", dir, jobs_file);
 	snprintf(joblog, sizeof(joblog), "%s/parallel.joblog", dir);
 	snprintf(n, sizeof(n), "%d", jobs);
 	pid = fork();
@@ -283,10 +283,10 @@ int cmd_run(const struct run_opts *o)
 	runner_catch_signals();
 	if (o->jobs > 1) {
 		warn_cores(&exp, o->jobs);
-		rc = run_parallel(dir, o->jobs);
+		rc = run_parallel(dir, "jobs.txt", o->jobs);
 	}
 	else
-		rc = run_sequential(dir, &exp, basedir, n_jobs);
+		rc = run_sequential(dir, &exp, basedir, NULL, n_jobs);
 	experiment_free(&exp);
 	rrc = cmd_report(dir, !o->no_plots);
 	printf("bnb-run: summary in %s/summary.md%s\n", dir,
