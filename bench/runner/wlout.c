@@ -105,19 +105,20 @@ int wl_scan(const char *path, struct wl_summary *s)
 int wl_extract_csv(const char *in, const char *out)
 {
 	char line[65536];
-	FILE *f, *o;
+	FILE *f, *o = NULL;
 
 	f = fopen(in, "r");
 	if (!f)
 		return -1;
-	o = fopen(out, "w");
-	if (!o) {
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f))
-		if (line[0] != '#' && line[0] != '\n' && strchr(line, ','))
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == '\n' || !strchr(line, ','))
+			continue;
+		/* from the contract's header on; other commands' output is not ours */
+		if (!o && !strncmp(line, WL_CSV_HEADER, strlen(WL_CSV_HEADER)))
+			o = fopen(out, "w");
+		if (o)
 			fputs(line, o);
+	}
 	fclose(f);
-	return fclose(o);
+	return o ? fclose(o) : 0;
 }

@@ -23,8 +23,15 @@ int wl_scan(const char *path, struct wl_summary *s);
 /* rate_mean per worker thread when threads= is given, else rate_mean. */
 double wl_thread_rate(const struct wl_summary *s);
 
-/* Copy the CSV part of the guest output IN (header and rows) to OUT. */
+/*
+ * Copy the CSV part of the guest output IN (header and rows) to OUT; OUT is
+ * not written when IN has no workload CSV (a command other than the
+ * project's workloads).
+ */
 int wl_extract_csv(const char *in, const char *out);
+
+/* How every workload's CSV header starts (docs/HACKING.md). */
+#define WL_CSV_HEADER "t_s,rate,locality"
 
 /* Marker the guest command prints when a sysctl cannot be set. */
 #define WL_SYSCTL_MARK "# bnb-run: sysctl error: "

@@ -15,6 +15,7 @@
 
 #include "fixture_dir.h"
 #include "extract.h"
+#include "wlout.h"
 
 static char fixtures[PATH_MAX + 64];
 static struct xmetrics x;
@@ -207,4 +208,26 @@ Test(extract, names_are_bounded_and_cleaned)
 	}
 	cr_assert_eq(x.n, XM_MAX);
 	cr_assert(x.truncated);
+}
+
+Test(extract, workload_csv_only_from_the_contract)
+{
+	char in[PATH_MAX + 160], out[] = "/tmp/bnb-test-wlcsv-XXXXXX";
+	int fd = mkstemp(out);
+	FILE *f;
+	char line[256];
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	unlink(out);
+	snprintf(in, sizeof(in), "%s/perf-mem-2x1.log", fixtures);
+	cr_assert_eq(wl_extract_csv(in, out), 0);
+	cr_assert_neq(access(out, F_OK), 0, "perf's ' main, ...' lines are not a workload CSV");
+	snprintf(in, sizeof(in), "%s/../runner/onoff/runs/on/rep1/out.log", fixtures);
+	cr_assert_eq(wl_extract_csv(in, out), 0);
+	f = fopen(out, "r");
+	cr_assert(f && fgets(line, sizeof(line), f));
+	cr_assert_str_eq(line, "t_s,rate,locality,iter\n");
+	fclose(f);
+	unlink(out);
 }
