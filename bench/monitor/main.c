@@ -14,7 +14,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/opt.h"
 #include "lib/parse.h"
 #include "lib/path.h"
 #include "lib/util.h"
@@ -36,9 +36,11 @@
 	"migrate:mm_migrate_pages,sched:sched_move_numa,sched:sched_swap_numa"
 
 struct opts {
+	char *monitors;
 	bool trace, sched, perfstat, provenance;
-	unsigned int interval_ms, buffer_kb;
-	const char *out, *events, *perf, *proc, *tracefs, *debugfs;
+	int interval_ms, buffer_kb;
+	char *out, *events, *perf;
+	const char *proc, *tracefs, *debugfs;
 };
 
 struct monitors {
@@ -47,108 +49,95 @@ struct monitors {
 	struct perf_mon *perf;
 };
 
-static void usage(FILE *f)
-{
-	fputs("usage: bnb-monitor [options] -- COMMAND [ARG...]\n"
-	      "Runs COMMAND, prints its elapsed time, and monitors NUMA balancing meanwhile.\n\n"
-	      "  --monitors LIST     comma separated: trace (NUMA tracepoints via tracefs),\n"
-	      "                      sched (/proc/PID/sched of COMMAND's tasks), perfstat (perf stat -I)\n"
-	      "  --interval-ms N     sampling interval [1000]\n"
-	      "  --perf-events LIST  perf stat events [" DEFAULT_EVENTS "]\n"
-	      "  --perf PATH         perf binary [perf]\n"
-	      "  --trace-buffer-kb N tracefs ring buffer per CPU [2048]\n"
-	      "  --provenance        print the kernel's identity and NUMA knobs first\n"
-	      "  --out DIR           where the monitor files go [/tmp/bnb-monitor]\n", f);
-}
-
-static int pick_monitors(struct opts *o, const char *list)
+/* The list LIST ("trace,sched", "none") names monitor NAME; -1: an unknown one. */
+static int names(const char *list, const char *name, char *err, size_t errlen)
 {
 	char buf[256], *tok, *save = NULL;
+	int found = 0;
 
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		if (!strcmp(tok, BNB_MON_TRACE))
-			o->trace = true;
-		else if (!strcmp(tok, BNB_MON_SCHED))
-			o->sched = true;
-		else if (!strcmp(tok, BNB_MON_PERFSTAT))
-			o->perfstat = true;
-		else if (strcmp(tok, "none")) {
-			prog_error("unknown monitor '%s' (trace, sched, perfstat)",
-				tok);
-			return -1;
-		}
+		if (strcmp(tok, BNB_MON_TRACE) && strcmp(tok, BNB_MON_SCHED) &&
+		    strcmp(tok, BNB_MON_PERFSTAT) && strcmp(tok, "none"))
+			return errf(err, errlen, "unknown monitor '%s' (trace, sched, perfstat)", tok);
+		found |= name && !strcmp(tok, name);
 	}
-	return 0;
+	return found;
 }
 
-static int parse_uint(const char *name, const char *arg, int min, unsigned int *out)
+static int parse_monitors(const struct opt_def *d, const char *value, void *field,
+			  char *err, size_t errlen)
 {
-	char err[ERRLEN];
-	int v;
+	char *copy;
 
-	if (parse_int(arg, min, 3600000, &v, err, sizeof(err))) {
-		prog_error("--%s: %s", name, err);
+	if (names(value, NULL, err, errlen) < 0)
 		return -1;
-	}
-	*out = (unsigned int)v;
+	if (!field)
+		return 0;
+	copy = strdup(value);
+	if (!copy)
+		return errf(err, errlen, "out of memory");
+	free(*(char **)field);
+	*(char **)field = copy;
 	return 0;
 }
 
+static void free_str(void *field)
+{
+	free(*(char **)field);
+}
+
+#define O(f) OPT_FIELD(struct opts, f)
+
+static const struct opt_def options[] = {
+	{ "monitors", OPT_FUNC, O(monitors), .parse = parse_monitors, .free = free_str,
+	  .metavar = "LIST",
+	  .def = "none", .help = "comma separated: trace (NUMA tracepoints via tracefs), sched "
+	  "(/proc/PID/sched of COMMAND's tasks), perfstat (perf stat -I)" },
+	{ "interval-ms", OPT_INT, O(interval_ms), .min = 10, .max = 3600000, .def = "1000",
+	  .help = "sampling interval" },
+	{ "perf-events", OPT_STR, O(events), .metavar = "LIST", .def = DEFAULT_EVENTS,
+	  .help = "perf stat events" },
+	{ "perf", OPT_STR, O(perf), .metavar = "PATH", .def = "perf", .help = "perf binary" },
+	{ "trace-buffer-kb", OPT_INT, O(buffer_kb), .min = 4, .max = 1048576, .def = "2048",
+	  .help = "tracefs ring buffer per CPU" },
+	{ "provenance", OPT_FLAG, O(provenance),
+	  .help = "print the kernel's identity and NUMA knobs first" },
+	{ "out", OPT_STR, O(out), .metavar = "DIR", .def = "/tmp/bnb-monitor",
+	  .help = "where the monitor files go" },
+};
+
+/* Index of COMMAND in ARGV, or -1 (usage printed or error reported). */
 static int parse_opts(struct opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "monitors", required_argument, NULL, 'm' },
-		{ "interval-ms", required_argument, NULL, 'i' },
-		{ "perf-events", required_argument, NULL, 'e' },
-		{ "perf", required_argument, NULL, 'p' },
-		{ "trace-buffer-kb", required_argument, NULL, 'b' },
-		{ "provenance", no_argument, NULL, 'P' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	char err[ERRLEN];
+	int first;
 
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (pick_monitors(o, optarg))
-				return -1;
-			break;
-		case 'i':
-			if (parse_uint("interval-ms", optarg, 10, &o->interval_ms))
-				return -1;
-			break;
-		case 'b':
-			if (parse_uint("trace-buffer-kb", optarg, 4, &o->buffer_kb))
-				return -1;
-			break;
-		case 'e':
-			o->events = optarg;
-			break;
-		case 'p':
-			o->perf = optarg;
-			break;
-		case 'P':
-			o->provenance = true;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
+	opt_defaults(options, ARRAY_SIZE(options), o, err, sizeof(err));
+	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, o, true, err, sizeof(err));
+	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
+		if (first == OPT_HELP_MARKDOWN) {
+			opt_markdown(stdout, options, ARRAY_SIZE(options), "--", "option");
+		} else {
+			printf("usage: bnb-monitor [options] [--] COMMAND [ARG...]\n"
+			       "Runs COMMAND, prints its elapsed time, and monitors NUMA "
+			       "balancing meanwhile.\n\n");
+			opt_usage(stdout, options, ARRAY_SIZE(options), "--");
 		}
+		exit(0);
 	}
-	if (optind >= argc) {
-		prog_error("no command given (after --)");
+	if (first < 0) {
+		prog_error("%s", err);
 		return -1;
 	}
-	return 0;
+	if (first >= argc) {
+		prog_error("no command given");
+		return -1;
+	}
+	o->trace = names(o->monitors, BNB_MON_TRACE, err, sizeof(err)) > 0;
+	o->sched = names(o->monitors, BNB_MON_SCHED, err, sizeof(err)) > 0;
+	o->perfstat = names(o->monitors, BNB_MON_PERFSTAT, err, sizeof(err)) > 0;
+	return first;
 }
 
 /* The child waits for the monitors before it runs the command. */
@@ -288,16 +277,16 @@ static int exit_code(int status)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .interval_ms = 1000, .buffer_kb = 2048, .out = "/tmp/bnb-monitor",
-			  .events = DEFAULT_EVENTS, .perf = "perf", .proc = "/proc",
-			  .tracefs = "/sys/kernel/tracing", .debugfs = "/sys/kernel/debug" };
+	struct opts o = { .proc = "/proc", .tracefs = "/sys/kernel/tracing",
+			  .debugfs = "/sys/kernel/debug" };
 	struct monitors m = { 0 };
 	sigset_t set;
 	double t0, end, perf_cpu, own_cpu;
-	int go, status;
+	int go, status, first;
 	pid_t child;
 
-	if (parse_opts(&o, argc, argv))
+	first = parse_opts(&o, argc, argv);
+	if (first < 0)
 		return 2;
 	if (mkdir_p(o.out, 0755)) {
 		prog_error("mkdir %s: %s", o.out, strerror(errno));
@@ -311,7 +300,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	child = start_command(argv + optind, &go);
+	child = start_command(argv + first, &go);
 	if (child < 0) {
 		prog_error("fork: %s", strerror(errno));
 		return EXIT_MONITOR;
