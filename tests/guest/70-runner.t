@@ -129,9 +129,10 @@ rc=$?
 check "compare A B exits 0 (got $rc)" test "$rc" -eq 0
 check "compare: B's doubled on time is +100 % over A, off unchanged" python3 - "$b/compare-results.json" <<'PY'
 import json, sys
-c = {x['variant_b']: x['metrics']['work_s'] for x in json.load(open(sys.argv[1]))['comparisons']}
-assert c['on']['diff'] > 0 and abs(c['on']['diff_pct'] - 100) < 1e-3, c['on']
-assert c['off']['diff'] == 0, c['off']
+t = {(x['variant'], x['metric']): x['folders'] for x in json.load(open(sys.argv[1]))['tables']}
+on, off = t['on', 'work_s'], t['off', 'work_s']
+assert on[1]['Amean'] > on[0]['Amean'] and abs(on[1]['Amean_diff_pct'] - 100) < 1e-3, on
+assert off[1]['Amean_diff_pct'] == 0, off
 PY
 
 # A sysctl the kernel does not have: the run fails and says which.
