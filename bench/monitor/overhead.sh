@@ -34,7 +34,7 @@ for r in $(seq '"$rounds"'); do
 	set -- "$2" "$3" "$4" "$1"
 done'
 
-"$root/build/bin/bnb-vm" --run-dir "$work/vm" --nodes 2 --cpus 2 --balancing on \
+"$root/build/bin/bnb-vm" --run-dir "$work/vm" --nodes 2 --cpus 2 --balancing on --tools on \
 	${BNB_KERNEL:+--kernel "$BNB_KERNEL"} --timeout 3600 -- "$guest" > "$work/vm.log" 2>&1 ||
 	{ cat "$work/vm.log"; exit 1; }
 grep -E '^[0-9]+ ' "$work/vm/out.log" > "$work/runs" || { cat "$work/vm/out.log"; exit 1; }

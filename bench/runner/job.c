@@ -17,6 +17,7 @@
 
 #include "csv.h"
 #include "lib/signals.h"
+#include "monitors.h"
 #include "outcome.h"
 #include "provenance.h"
 #include "results.h"
@@ -71,6 +72,10 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 
 	argv_add(a, "%s", p->vm);
 	argv_add(a, "--kernel=%s", p->kernel);
+	/* bnb-vm adds the tools archive when the command names a tool; perf
+	 * for a monitor is not named there */
+	if (monitors_need_perf(v->monitors))
+		argv_add(a, "--tools=on");
 	argv_add(a, "--nodes=%d", v->topo.nodes);
 	topo_format_cpus(&v->topo, text, sizeof(text));
 	argv_add(a, "--cpus=%s", text);

@@ -80,6 +80,16 @@ bool monitors_has(const char *value, const char *name)
 	return false;
 }
 
+bool monitors_need_perf(const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(monitors); i++)
+		if (monitors[i].needs_perf && monitors_has(value, monitors[i].name))
+			return true;
+	return false;
+}
+
 static int file_index(const char *name, size_t len)
 {
 	size_t i;

@@ -29,6 +29,8 @@ const struct monitor_def *monitor_lookup(const char *name);
  * known names); on error WHY names the unknown one.
  */
 int monitors_validate(const char *value, char *why, size_t whylen);
+/* Whether a monitor of the list VALUE needs the guest's perf. */
+bool monitors_need_perf(const char *value);
 /* Whether the list VALUE names monitor NAME. */
 bool monitors_has(const char *value, const char *name);
 

@@ -33,6 +33,10 @@ monitors = trace, sched
 [quiet]
 workload = perf bench numa mem -p 1 -t 1 -P 8 -s 1 -q
 monitors = none
+
+[perfstat]
+workload = autonuma --test numa02 --size 4M --passes 100
+monitors = perfstat
 INI
 
 # jq-like reads with an independent parser
@@ -85,6 +89,12 @@ check "provenance: QEMU's version" \
 	grep -q 'QEMU emulator version' <<< "$(json "$r/summary.json" provenance qemu_version)"
 check "provenance: the harness's git describe" \
 	test -n "$(json "$r/summary.json" provenance harness)"
+r=$out/runs/perfstat/rep1
+check "perf stat as a monitor of a project workload: the tools archive was booted" \
+	grep -q '^status=ok' "$r/status"
+check "perfstat monitor: page faults counted" \
+	awk -v n="$(json "$r/summary.json" monitors perfstat page-faults)" 'BEGIN { exit !(n > 0) }'
+check "perfstat monitor: per-second rates" test -s "$r/monitor/perfstat-rates.csv"
 reason=$(sed -n 's/^reason=//p' "$out/runs/quiet/rep1/status")
 check "perf -q fails naming the command and what was missing: $reason" \
 	grep -q "perf bench numa mem -p 1 -t 1 -P 8 -s 1 -q.*without -q" <<< "$reason"

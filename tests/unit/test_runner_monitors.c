@@ -170,5 +170,7 @@ Test(monitors, names)
 	cr_assert(monitors_has("trace, sched", "sched"));
 	cr_assert_not(monitors_has("trace, sched", "perfstat"));
 	cr_assert(monitor_lookup("perfstat")->needs_perf);
+	cr_assert(monitors_need_perf("trace, perfstat"), "the tools archive must be booted");
+	cr_assert_not(monitors_need_perf("trace,sched"));
 	cr_assert_not(monitor_lookup("trace")->needs_perf);
 }
