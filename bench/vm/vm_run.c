@@ -256,8 +256,13 @@ static void watch(const struct vm_config *c, pid_t pid, int fd,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			/* QEMU closed its stdout: it is exiting. */
+			/*
+			 * QEMU closed its stdout: it is exiting. A SIGTERM to our
+			 * process group reaches QEMU too, and its hang-up can
+			 * wake poll() before our handler's EINTR does.
+			 */
 			waitpid(pid, wstatus, 0);
+			o->interrupted = stop_signal != 0;
 			return;
 		}
 		console_feed(con, o, buf, n, start);
