@@ -16,13 +16,24 @@ git ls-files -z | xargs -0 awk 'FNR == 1 {
 		print FILENAME
 	nextfile
 }' | sort -u > "$BNB_ROOT/build/test-logs/shell-files"
-while read -r f; do
-	if out=$(shellcheck "$f" 2>&1); then
-		ok "shellcheck $f"
-	else
+# One shellcheck for all of them: it reads each sourced helper once, not
+# once per script (a third of the CPU), and names the file of each finding.
+mapfile -t files < "$BNB_ROOT/build/test-logs/shell-files"
+report=$(shellcheck -f gcc "${files[@]}" 2>&1)
+rc=$?
+named=0
+for f in "${files[@]}"; do
+	if grep -q "^$f:" <<<"$report"; then
 		not_ok "shellcheck $f"
-		# shellcheck disable=SC2001 # every line, not one substitution
-		sed 's/^/# /' <<<"$out"
+		grep "^$f:" <<<"$report" | sed 's/^/# /'
+		named=1
+	else
+		ok "shellcheck $f"
 	fi
-done < "$BNB_ROOT/build/test-logs/shell-files"
+done
+if [ "$rc" != 0 ] && [ "$named" = 0 ]; then
+	not_ok "shellcheck exited $rc without naming a file"
+	# shellcheck disable=SC2001 # every line, not one substitution
+	sed 's/^/# /' <<<"$report"
+fi
 done_testing
