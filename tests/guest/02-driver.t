@@ -129,4 +129,24 @@ drive "BNB_ALLOW_SKIP=1 allows skips and names their count" "1 passed, 0 failed"
 new_case bail
 guest 10-bail.t 'echo "1..2"; echo "ok 1 - a"; echo "ok 2 - b"; echo "Bail out! no kernel"'
 drive "Bail out! fails the suite" "2 passed, 1 failed" 1 "Bail out! no kernel"
+
+# Two guest suites at once: 10-wait.t passes only if 20-flag.t runs
+# while it waits (10 s at most).
+new_case together
+guest 10-wait.t "for i in \$(seq 100); do [ -e $case_dir/flag ] && break; sleep 0.1; done
+[ -e $case_dir/flag ] && echo 'ok 1 - saw the other suite' || echo 'not ok 1 - ran alone'; echo 1..1"
+guest 20-flag.t "touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
+drive "guest suites run two at a time" "2 passed, 0 failed" 0
+rm "$case_dir/flag"
+drive "BNB_TEST_JOBS=1 runs them in turn" "1 passed, 1 failed" 1 "ran alone" BNB_TEST_JOBS=1
+
+# "# bnb-test: alone": 20-alone.t neither overlaps 10-first.t nor 30-last.t.
+new_case alone
+busy() { echo "touch $case_dir/$1.run; sleep 1; rm $case_dir/$1.run"; }
+guest 10-first.t "$(busy first); echo 'ok 1 - first'; echo 1..1"
+guest 20-alone.t "# bnb-test: alone
+[ -e $case_dir/first.run ] && echo 'not ok 1 - overlapped first' || echo 'ok 1 - alone'
+$(busy alone); echo 1..1"
+guest 30-last.t "[ -e $case_dir/alone.run ] && echo 'not ok 1 - overlapped alone' || echo 'ok 1 - after'; echo 1..1"
+drive "a suite marked alone runs by itself" "3 passed, 0 failed" 0
 done_testing

@@ -2,6 +2,8 @@
 # The balancenuma patch series, tested inside one 2-node guest: each kt-*
 # program prints TAP; its results are renumbered here, prefixed with the
 # program's name. A program that dies before its plan counts as a failure.
+# kt-migrate's ping-pong keeps both vCPUs busy and counts their turns:
+# bnb-test: alone
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "balancenuma kernel tests"
 
