@@ -18,12 +18,15 @@ CRITERION_LIBS := -lcriterion
 HOST_BIN := $(BUILD)/bin
 GUEST_BIN := $(BUILD)/guest/bin
 TEST_BIN := $(BUILD)/tests
+# The project's QEMU (bench/qemu): a link into the cache.
+QEMU_DIR := $(BUILD)/qemu
+QEMU_PLUGIN_H := $(QEMU_DIR)/include/qemu-plugin.h
 
 HOST_PROGS :=
 GUEST_PROGS :=
 UNIT_TESTS :=
 
-.PHONY: all tools guest-bins deps kernel kernel-check kernel-stress guest test \
+.PHONY: all tools guest-bins deps kernel qemu kernel-check kernel-stress guest test \
 	unit-test unit-tests list-unit-tests clean distclean
 all: tools guest
 
@@ -98,12 +101,12 @@ unit-test: unit-tests
 	@tests/run-tests --unit-only
 
 test: deps
-	@$(MAKE) --no-print-directory all kernel unit-tests
+	@$(MAKE) --no-print-directory qemu all kernel unit-tests
 	@tests/run-tests
 
 clean:
 	rm -rf $(BUILD)
 
-# Also drops the kernel cache (sources, objects, ccache).
+# Also drops the kernel and QEMU caches (sources, objects, ccache).
 distclean: clean
 	rm -rf "$${BNB_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/balancenuma-bench}"

@@ -31,8 +31,8 @@ summary.md and plots (copied to plots/ too).
 
 First it installs missing Debian packages (bench/deps.sh, as root) and builds
 what the command needs: host tools for compare/plot/report; for a run also
-the guest initramfs and the kernel (first time: several minutes, with a
-progress line every 10 s). The experiment keys: bench/runner/README.md or
+the project's QEMU, the guest initramfs and the kernel (first time: several
+minutes each, with a progress line every 10 s). The experiment keys: bench/runner/README.md or
 build/bin/bnb-run --help.
 
 Exit status: 0 all runs ok, 1 a run failed or was incomplete, 2 bad usage or
@@ -77,6 +77,7 @@ step "installing packages" "make deps" bench/deps.sh
 if [ "$needs" = tools ]; then
 	step "building the host tools" "make tools" make --no-print-directory -s tools >&2
 else
+	step "building QEMU" "make qemu" make --no-print-directory -s qemu >&2
 	step "building the host tools and the guest" "make all" make --no-print-directory -s all >&2
 	step "building the kernel" "make kernel" make --no-print-directory -s kernel >&2
 fi

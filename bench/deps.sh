@@ -7,8 +7,12 @@ packages=(
 	# kernel build
 	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
 	xz-utils lz4 ccache dwarves git
-	# guest and emulation
+	# guest and emulation (qemu-system-x86: the wall-mode fallback and
+	# qemu-system-data's firmware for the project's own QEMU)
 	qemu-system-x86 busybox-static numactl stress-ng linux-perf hwloc
+	# the project's QEMU (bench/qemu/build.sh); meson and pycotap below
+	dpkg-dev ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
+	zlib1g-dev python3-venv
 	# libraries for the project's C code
 	libnuma-dev libinih-dev libjson-c-dev libgsl-dev
 	pkg-config
@@ -17,24 +21,63 @@ packages=(
 	shellcheck file python3
 )
 
-# One dpkg-query and no other process: this runs before every ./run.sh.
-declare -A installed=()
-while read -r p status; do
-	[ "$status" = "install ok installed" ] && installed[$p]=1
-done < <(dpkg-query -W -f '${Package} ${Status}\n' "${packages[@]}" 2>/dev/null || true)
+# QEMU 10's source comes from trixie (a deb-src line), its meson (>= 1.5)
+# and python3-pycotap from bookworm-backports: bookworm's meson is 1.0.
+sources=/etc/apt/sources.list.d/balancenuma-bench.sources
+sources_text="# balancenuma-bench (bench/deps.sh): trixie's qemu source package for
+# bench/qemu/build.sh, and its build tools from bookworm-backports.
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+backports=(meson python3-pycotap)
+
+# One dpkg-query and no other process (this runs before every ./run.sh);
+# the sources file is read with a builtin.
+declare -A installed=() version=()
+while read -r p want ok state ver; do
+	[ "$want $ok $state" = "install ok installed" ] && installed[$p]=1 && version[$p]=$ver
+done < <(dpkg-query -W -f '${Package} ${Status} ${Version}\n' \
+	"${packages[@]}" "${backports[@]}" 2>/dev/null || true)
 missing=()
 for p in "${packages[@]}"; do
 	[ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+missing_bpo=()
+[ -n "${installed[python3-pycotap]:-}" ] || missing_bpo+=(python3-pycotap)
+# meson >= 1.5: bookworm's own 1.0 is not enough
+case ${version[meson]:-0} in
+0 | 0.* | 1.[0-4] | 1.[0-4].* | 1.[0-4][~+-]*) missing_bpo+=(meson) ;;
+esac
+need_sources=0
+have_sources=
+[ -r "$sources" ] && have_sources=$(<"$sources")
+[ "$have_sources" = "$sources_text" ] || need_sources=1
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] && [ $need_sources = 0 ] && exit 0
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
+line_bpo="apt-get install -y --no-install-recommends -t bookworm-backports ${backports[*]}"
 if [ "$(id -u)" != 0 ]; then
-	echo "deps: missing packages; as root run:" >&2
-	echo "  apt-get update && $line" >&2
+	echo "deps: missing packages or apt sources; as root run:" >&2
+	[ $need_sources = 0 ] || echo "  bench/deps.sh   (it writes $sources)" >&2
+	echo "  apt-get update && $line && $line_bpo" >&2
 	exit 2
 fi
-echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+if [ $need_sources = 1 ]; then
+	echo "deps: adding $sources (trixie deb-src, bookworm-backports)"
+	echo "$sources_text" > "$sources"
+fi
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] ||
+	echo "deps: installing ${missing[*]} ${missing_bpo[*]}"
+[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ ${#missing_bpo[@]} -eq 0 ] ||
+	apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_bpo[@]}"

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Source-tree helpers for kernel/build.sh and kernel/check.sh (sourced).
+# Source-tree helpers for kernel/build.sh, kernel/check.sh and
+# bench/qemu/build.sh (sourced); messages start with $tree_label.
 
 # The patches of DIR/series, in order, one path a line (comments and blank
 # lines skipped); a name without its file stops everything.
@@ -58,13 +59,13 @@ apply_series() {
 
 	for p in "$@"; do
 		if ! git -C "$tree" apply --check "$p" 2>/dev/null; then
-			echo "kernel: patch $(basename "$p") does not apply:" >&2
+			echo "${tree_label:-kernel}: patch $(basename "$p") does not apply:" >&2
 			git -C "$tree" apply --check -v "$p" 2>&1 | sed -n '/^error\|^Checking\|^Hunk\|^ /p' | head -40 >&2
 			exit 1
 		fi
 		git -C "$tree" apply "$p"
 	done
-	[ $# -eq 0 ] || echo "kernel: applied $# patch(es)"
+	[ $# -eq 0 ] || echo "${tree_label:-kernel}: applied $# patch(es)"
 }
 
 # A user's tree is never modified: patches go onto a copy in the cache.
