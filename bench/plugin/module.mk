@@ -7,7 +7,7 @@ HOST_PROGS += $(PLUGIN_SO) $(PLUGIN_CHECK)
 GUEST_PROGS += $(PLUGIN_CALIB)
 
 # Code without QEMU calls, shared by the plugin and the unit tests.
-PLUGIN_CORE := args addrmap cache mapcheck
+PLUGIN_CORE := args addrmap cache mapcheck timekeeper
 PLUGIN_SRCS := $(PLUGIN_CORE) clock plugin
 
 # The plugin's objects are position independent and export nothing but
@@ -30,7 +30,7 @@ $(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o $(LIBBNB_GUEST)
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
-$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay mapcheck) \
+$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay mapcheck timekeeper) \
 		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/* timekeeper.c - parallel vCPUs under icount; see timekeeper.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "timekeeper.h"
+
+int bnb_tk_check(const struct bnb_tk_params *p, char *err, size_t errlen)
+{
+	uint64_t least;
+
+	if (p->n_vcpus < 1 || p->n_vcpus > BNB_SHM_MAX_VCPUS)
+		return snprintf(err, errlen, "time keeper: %u vCPUs; want 1..%d",
+				p->n_vcpus, BNB_SHM_MAX_VCPUS), -1;
+	if (p->shift > BNB_TK_MAX_SHIFT)
+		return snprintf(err, errlen, "time keeper: icount shift %u; want 0..%d",
+				p->shift, BNB_TK_MAX_SHIFT), -1;
+	least = (uint64_t)p->n_vcpus * (BNB_TK_PS_PER_NS << p->shift);
+	if (p->insn_ps < least)
+		return snprintf(err, errlen,
+			"time keeper: modelled instruction time %llu ps is below what %u vCPUs allow under icount shift %u: at least %u x 2^%u ns = %llu ps (the clock cannot go back)",
+			(unsigned long long)p->insn_ps, p->n_vcpus, p->shift,
+			p->n_vcpus, p->shift, (unsigned long long)least), -1;
+	if (!p->hw_insn_ps)
+		return snprintf(err, errlen, "time keeper: hardware instruction time must be above 0"), -1;
+	if (!p->quantum_ps)
+		return snprintf(err, errlen, "time keeper: quantum must be above 0"), -1;
+	return 0;
+}
+
+void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
+{
+	memset(tk, 0, sizeof(*tk));
+	tk->p = *p;
+	tk->icount_ps = BNB_TK_PS_PER_NS << p->shift;
+	for (unsigned int i = 0; i < p->n_vcpus; i++)
+		tk->v[i].idle = true;
+}
+
+uint64_t bnb_tk_local_ps(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	const struct bnb_tk_vcpu *c = &tk->v[v];
+
+	return c->insns * tk->p.insn_ps + c->stall_ps + c->catchup_ps;
+}
+
+void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
+{
+	tk->v[v].idle = true;
+}
+
+/* Idle time passed at the clock's pace: start again from the clock. */
+void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
+{
+	struct bnb_tk_vcpu *c = &tk->v[v];
+	uint64_t clock = bnb_tk_clock_ps(tk), local;
+
+	if (!c->idle)
+		return;
+	c->idle = false;
+	local = bnb_tk_local_ps(tk, v);
+	if (local >= clock)
+		return;
+	c->catchup_ps += clock - local;
+	c->catchups++;
+}
+
+/* The spread of busy vCPUs' local times, for the lag report. */
+static void note_lag(struct bnb_timekeeper *tk)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, lag;
+
+	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
+		uint64_t l = bnb_tk_local_ps(tk, i);
+
+		if (tk->v[i].idle)
+			continue;
+		lo = l < lo ? l : lo;
+		hi = l > hi ? l : hi;
+	}
+	lag = hi > lo ? hi - lo : 0;
+	tk->lag_sum_ps += lag;
+	if (lag > tk->lag_max_ps)
+		tk->lag_max_ps = lag;
+}
+
+/* v leads the slowest other busy vCPU by more than a quantum. */
+static bool leads_too_far(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	uint64_t slowest = UINT64_MAX;
+
+	if (tk->v[v].idle)
+		return false;
+	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
+		uint64_t l = bnb_tk_local_ps(tk, i);
+
+		if (i != v && !tk->v[i].idle && l < slowest)
+			slowest = l;
+	}
+	return slowest != UINT64_MAX &&
+	       bnb_tk_local_ps(tk, v) > slowest + tk->p.quantum_ps;
+}
+
+struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
+{
+	struct bnb_tk_action act = { 0 };
+	uint64_t clock = bnb_tk_clock_ps(tk), lead = 0;
+
+	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
+		uint64_t l = bnb_tk_local_ps(tk, i);
+
+		lead = l > lead ? l : lead;
+	}
+	tk->syncs++;
+	note_lag(tk);
+	if (lead > clock) {
+		act.add_ns = (lead - clock) / BNB_TK_PS_PER_NS;
+		tk->added_ps += act.add_ns * BNB_TK_PS_PER_NS;
+		tk->adds += act.add_ns != 0;
+	}
+	if (leads_too_far(tk, v)) {
+		act.yield = true;
+		tk->v[v].yields++;
+	}
+	return act;
+}

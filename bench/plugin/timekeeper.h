@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timekeeper.h - parallel vCPUs under deterministic (icount) time.
+ *
+ * Under icount QEMU runs the vCPUs one after another on one host thread
+ * and moves the one virtual clock by 2^shift ns for every instruction any
+ * of them executes: a 2-vCPU guest is a time-sliced 1-CPU machine.  The
+ * time keeper turns it back into a parallel one.  Each vCPU v has a local
+ * time
+ *
+ *	L_v = insns_v * insn_ps + stall_v + catchup_v
+ *
+ * (its own instructions at the modelled instruction time, the time other
+ * parts of the plugin charge to it, and the idle time it skipped), and
+ * the guest's clock is kept at the most advanced local time: after every
+ * batch of instructions the plugin adds max_v L_v - G to the clock with
+ * qemu_plugin_add_ns(), G being the keeper's view of the clock,
+ *
+ *	G = (all vCPUs' instructions) * 2^shift ns + (time added so far).
+ *
+ * QEMU can only move the clock forward, and icount moves it by every
+ * vCPU's instructions, so insn_ps must be at least n_vcpus * 2^shift ns:
+ * then n vCPUs that run side by side never push G past their local
+ * times.  The machine runs as hardware with instruction time hw_insn_ps
+ * slowed by the fixed factor D = insn_ps / hw_insn_ps.
+ *
+ * Idle time is the guest's own: when every vCPU halts, icount jumps the
+ * clock to the next timer, outside G; the jump moves every local time
+ * alike, so the keeper's relative additions stay right.  A vCPU that
+ * resumes from idle catches up: L_v = max(L_v, G).
+ *
+ * Lag: round-robin TCG lets a vCPU run a whole slice before the next one
+ * gets its turn, so local times drift apart by up to a slice.  When the
+ * vCPU that just ran leads the slowest busy vCPU by more than quantum_ps,
+ * bnb_tk_sync() asks it to yield (end its turn), which bounds the lag to
+ * about a quantum plus a batch; the lag seen at every sync is reported.
+ *
+ * Exactness: every quantity is an integer in picoseconds; the clock is
+ * moved in whole nanoseconds and the remainder carried, so the time added
+ * over a run equals max L - G to the nanosecond.  Charges are plain adds.
+ *
+ * No QEMU calls and no locking: under icount all vCPUs run on one host
+ * thread, which is the only caller.  Unit-tested on hand-made instruction
+ * streams (tests/unit/test_plugin_timekeeper.c).
+ */
+#ifndef BNB_PLUGIN_TIMEKEEPER_H
+#define BNB_PLUGIN_TIMEKEEPER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bnb_plugin_shm.h"
+
+#define BNB_TK_PS_PER_NS	1000ULL
+#define BNB_TK_MAX_SHIFT	10		/* icount's own limit */
+#define BNB_TK_DEF_HW_INSN_PS	300		/* 0.3 ns: ~3.3 GHz at one instruction per cycle */
+#define BNB_TK_DEF_QUANTUM_PS	(100 * 1000 * BNB_TK_PS_PER_NS)	/* 100 us */
+
+struct bnb_tk_params {
+	unsigned int n_vcpus;
+	unsigned int shift;		/* icount shift: 2^shift ns per instruction */
+	uint64_t insn_ps;		/* modelled instruction time */
+	uint64_t hw_insn_ps;		/* hardware instruction time, for D */
+	uint64_t quantum_ps;		/* lead that makes a vCPU yield */
+};
+
+struct bnb_tk_vcpu {
+	uint64_t insns;			/* instructions executed */
+	uint64_t stall_ps;		/* charged with bnb_tk_charge() */
+	uint64_t catchup_ps;		/* skipped when resuming from idle */
+	uint64_t catchups;		/* resumes that had to catch up */
+	uint64_t yields;		/* turns ended for leading too far */
+	bool idle;
+};
+
+struct bnb_timekeeper {
+	struct bnb_tk_params p;
+	uint64_t icount_ps;		/* what one instruction moves the clock by */
+	uint64_t insns;			/* all vCPUs */
+	uint64_t added_ps;		/* added to the clock, whole ns */
+	uint64_t adds;			/* add requests made */
+	uint64_t syncs;
+	uint64_t lag_max_ps;		/* largest lag between busy vCPUs seen */
+	uint64_t lag_sum_ps;		/* over syncs, for the mean */
+	struct bnb_tk_vcpu v[BNB_SHM_MAX_VCPUS];
+};
+
+/* What bnb_tk_sync() asks of QEMU. */
+struct bnb_tk_action {
+	uint64_t add_ns;		/* qemu_plugin_add_ns() this much (0: none) */
+	bool yield;			/* end this vCPU's turn */
+};
+
+/* 0, or -1 with the reason in err: refuse before anything runs. */
+int bnb_tk_check(const struct bnb_tk_params *p, char *err, size_t errlen);
+
+/* Every vCPU starts idle: it catches up when it first runs. */
+void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p);
+
+/* vCPU v executed n more instructions. */
+static inline void bnb_tk_insns(struct bnb_timekeeper *tk, unsigned int v, uint64_t n)
+{
+	tk->v[v].insns += n;
+	tk->insns += n;
+}
+
+/* Charge ps of modelled time (a stall) to vCPU v's local time only. */
+static inline void bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint64_t ps)
+{
+	tk->v[v].stall_ps += ps;
+}
+
+void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
+void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v);
+
+/* After vCPU v's batch: what to add to the clock, whether to yield. */
+struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v);
+
+uint64_t bnb_tk_local_ps(const struct bnb_timekeeper *tk, unsigned int v);
+
+/* The keeper's view of the clock, idle warps left out. */
+static inline uint64_t bnb_tk_clock_ps(const struct bnb_timekeeper *tk)
+{
+	return tk->insns * tk->icount_ps + tk->added_ps;
+}
+
+/* D = modelled / hardware instruction time, in thousandths. */
+static inline uint64_t bnb_tk_dilation_milli(const struct bnb_tk_params *p)
+{
+	return (p->insn_ps * 1000 + p->hw_insn_ps / 2) / p->hw_insn_ps;
+}
+
+#endif /* BNB_PLUGIN_TIMEKEEPER_H */

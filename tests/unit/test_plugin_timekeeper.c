@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The time keeper on hand-made instruction streams.  A small model of
+ * round-robin icount drives it the way QEMU does: a vCPU runs a turn in
+ * batches, every instruction moves the clock by 2^shift ns, the keeper's
+ * additions land on the clock, and a turn ends early when the keeper adds
+ * time or asks the vCPU to yield (both are async work, which ends the
+ * turn).  When every vCPU is idle the clock jumps (icount's warp).
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../bench/plugin/timekeeper.h"
+
+#define BATCH	1000
+
+struct sim {
+	struct bnb_timekeeper tk;
+	uint64_t clock_ns;		/* QEMU's virtual clock */
+	uint64_t turns_cut;		/* turns ended by an add or a yield */
+};
+
+static struct sim s;
+
+static void sim_init(unsigned int n, unsigned int shift, uint64_t insn_ps, uint64_t quantum_ps)
+{
+	struct bnb_tk_params p = {
+		.n_vcpus = n, .shift = shift, .insn_ps = insn_ps,
+		.hw_insn_ps = BNB_TK_DEF_HW_INSN_PS, .quantum_ps = quantum_ps,
+	};
+	char err[256];
+
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0, "%s", err);
+	memset(&s, 0, sizeof(s));
+	bnb_tk_init(&s.tk, &p);
+}
+
+/* vCPU v runs up to budget instructions; returns how many it ran. */
+static uint64_t sim_turn(unsigned int v, uint64_t budget)
+{
+	uint64_t done = 0;
+
+	bnb_tk_resume(&s.tk, v);	/* a no-op unless v was idle */
+	while (done < budget) {
+		uint64_t b = budget - done < BATCH ? budget - done : BATCH;
+		struct bnb_tk_action a;
+
+		bnb_tk_insns(&s.tk, v, b);
+		s.clock_ns += b << s.tk.p.shift;
+		done += b;
+		a = bnb_tk_sync(&s.tk, v);
+		s.clock_ns += a.add_ns;
+		if (a.add_ns || a.yield) {
+			s.turns_cut++;
+			break;
+		}
+	}
+	return done;
+}
+
+/* All of v's n instructions, in turns of at most slice. */
+static void sim_run(unsigned int v, uint64_t n, uint64_t slice)
+{
+	while (n)
+		n -= sim_turn(v, n < slice ? n : slice);
+}
+
+/* Round-robin over the first k vCPUs until each ran n instructions. */
+static void sim_rr(unsigned int k, uint64_t n, uint64_t slice)
+{
+	uint64_t left[BNB_SHM_MAX_VCPUS];
+	bool more = true;
+
+	for (unsigned int v = 0; v < k; v++)
+		left[v] = n;
+	while (more) {
+		more = false;
+		for (unsigned int v = 0; v < k; v++) {
+			if (!left[v])
+				continue;
+			left[v] -= sim_turn(v, left[v] < slice ? left[v] : slice);
+			more |= left[v] != 0;
+		}
+	}
+}
+
+static uint64_t local_ns(unsigned int v)
+{
+	return bnb_tk_local_ps(&s.tk, v) / BNB_TK_PS_PER_NS;
+}
+
+static uint64_t absdiff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+TestSuite(plugin_timekeeper);
+
+Test(plugin_timekeeper, refuses_instruction_time_below_vcpus_times_icount)
+{
+	struct bnb_tk_params p = {
+		.n_vcpus = 2, .shift = 0, .insn_ps = 1999,
+		.hw_insn_ps = 300, .quantum_ps = 1,
+	};
+	char err[256];
+
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "at least 2 x 2^0 ns = 2000 ps"), "%s", err);
+	p.insn_ps = 2000;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0);
+	p.n_vcpus = 4;
+	p.shift = 3;
+	p.insn_ps = 31999;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "4 vCPUs x 8 ns");
+	p.insn_ps = 32000;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0);
+	p.shift = 11;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "icount's shift stops at 10");
+	p.shift = 0;
+	p.hw_insn_ps = 0;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "D needs a hardware time");
+}
+
+Test(plugin_timekeeper, dilation)
+{
+	struct bnb_tk_params p = { .insn_ps = 2000, .hw_insn_ps = 300 };
+
+	cr_assert_eq(bnb_tk_dilation_milli(&p), 6667, "2 ns / 0.3 ns");
+}
+
+/* One thread on a 2-vCPU machine runs at the modelled instruction time. */
+Test(plugin_timekeeper, one_busy_vcpu_runs_at_the_modelled_time)
+{
+	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_run(0, 1000000, 50000);
+	cr_assert_eq(s.clock_ns, 3000000, "1e6 instructions x 3 ns, got %llu",
+		     (unsigned long long)s.clock_ns);
+	cr_assert_eq(local_ns(0), s.clock_ns);
+	cr_assert_eq(local_ns(1), 0, "the idle vCPU did nothing");
+}
+
+/* Two threads on two vCPUs take the time of one: they ran in parallel. */
+Test(plugin_timekeeper, two_busy_vcpus_run_in_parallel)
+{
+	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_rr(2, 1000000, 20000);
+	cr_assert_leq(absdiff(s.clock_ns, 3000000), 20000,
+		      "clock %llu ns, want 3e6 within one turn's icount",
+		      (unsigned long long)s.clock_ns);
+	cr_assert_leq(absdiff(local_ns(0), local_ns(1)), BATCH * 3,
+		      "same work, same local time, but for vCPU 1 starting a batch later");
+}
+
+/* Four vCPUs at the least instruction time icount allows. */
+Test(plugin_timekeeper, four_vcpus_at_the_least_instruction_time)
+{
+	sim_init(4, 1, 4 * 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_rr(4, 250000, 10000);
+	cr_assert_leq(absdiff(s.clock_ns, 250000ULL * 8), 4 * 10000 * 2,
+		      "clock %llu ns, want 2e6 within a round",
+		      (unsigned long long)s.clock_ns);
+}
+
+Test(plugin_timekeeper, idle_vcpu_catches_up_when_it_resumes)
+{
+	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_run(0, 500000, 50000);		/* vCPU 1 idle meanwhile */
+	cr_assert_eq(s.clock_ns, 1000000);
+	sim_turn(1, 1000);			/* vCPU 1 wakes up */
+	sim_turn(0, 1000);
+	sim_rr(2, 499000, 20000);
+	cr_assert_eq(s.tk.v[1].catchups, 1);
+	cr_assert_eq(s.tk.v[1].catchup_ps, 1000000 * BNB_TK_PS_PER_NS,
+		     "it skipped the 1 ms it was idle");
+	cr_assert_leq(absdiff(s.clock_ns, 2000000), 20000,
+		      "then both ran 0.5e6 in parallel: clock %llu ns",
+		      (unsigned long long)s.clock_ns);
+	cr_assert_leq(absdiff(local_ns(0), local_ns(1)), 0, "%llu vs %llu",
+		      (unsigned long long)local_ns(0), (unsigned long long)local_ns(1));
+}
+
+/*
+ * A vCPU whose local time is the clock idles and resumes before the clock
+ * moved: it skips nothing.  A vCPU behind the clock that idles resumes at
+ * the clock: it halted at its own local time and woke at the clock's.
+ */
+Test(plugin_timekeeper, idle_skips_only_what_the_clock_moved)
+{
+	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_run(0, 100000, 10000);
+	cr_assert_eq(local_ns(0), s.clock_ns);
+	bnb_tk_idle(&s.tk, 0);
+	sim_turn(0, 1000);
+	cr_assert_eq(s.tk.v[0].catchup_ps, 0, "vCPU 0 was not behind the clock");
+	sim_turn(1, 1000);
+	cr_assert_eq(s.tk.v[1].catchup_ps, 202000 * BNB_TK_PS_PER_NS,
+		     "vCPU 1 slept from 0 to the clock");
+	cr_assert_eq(local_ns(1), local_ns(0) + 2000, "woke after vCPU 0's batch, ran 1000");
+	cr_assert_eq(s.clock_ns, local_ns(1));
+}
+
+/* Slices far from even (as round-robin gives them) leave an offset, not a drift. */
+Test(plugin_timekeeper, uneven_slices_leave_a_bounded_offset)
+{
+	uint64_t left[2] = { 2000000, 2000000 }, rnd = 12345, max_slice = 60000;
+
+	sim_init(2, 0, 2000, 1ULL << 60);	/* no yields: only the offset */
+	while (left[0] || left[1])
+		for (unsigned int v = 0; v < 2; v++) {
+			uint64_t want;
+
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			want = 1 + (rnd >> 33) % max_slice;
+			if (v == 1)
+				want = want * 7 % max_slice + 1;	/* a different rhythm */
+			want = want < left[v] ? want : left[v];
+			left[v] -= sim_turn(v, want);
+		}
+	cr_assert_leq(absdiff(s.clock_ns, 4000000), max_slice,
+		      "clock %llu ns, want 4e6 within one slice",
+		      (unsigned long long)s.clock_ns);
+}
+
+Test(plugin_timekeeper, stall_delays_only_that_vcpu)
+{
+	sim_init(2, 0, 2000, 1ULL << 60);
+	sim_rr(2, 300000, 10000);
+	bnb_tk_charge(&s.tk, 0, 1000000 * BNB_TK_PS_PER_NS);	/* 1 ms */
+	sim_rr(2, 300000, 10000);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 600000 * 2000 + s.tk.v[1].catchup_ps,
+		     "vCPU 1's local time is its instructions' (and its start)");
+	cr_assert_eq(s.tk.v[1].stall_ps, 0);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 0), 600000 * 2000 + 1000000 * BNB_TK_PS_PER_NS,
+		     "vCPU 0 carries the stall");
+	cr_assert_leq(absdiff(s.clock_ns, local_ns(0)), 10000,
+		      "the clock follows the stalled vCPU: %llu vs %llu ns",
+		      (unsigned long long)s.clock_ns, (unsigned long long)local_ns(0));
+}
+
+/* Stalls charged in pieces of any size add up to the nanosecond. */
+Test(plugin_timekeeper, charges_are_exact_over_a_run)
+{
+	uint64_t charged = 0;
+
+	sim_init(1, 0, 2500, BNB_TK_DEF_QUANTUM_PS);
+	for (int i = 0; i < 1000; i++) {
+		bnb_tk_charge(&s.tk, 0, 333);
+		charged += 333;
+		sim_turn(0, 7);
+	}
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 0), 7000 * 2500 + charged);
+	cr_assert_eq(s.clock_ns, (7000 * 2500 + charged) / BNB_TK_PS_PER_NS,
+		     "the clock holds every whole ns charged: %llu",
+		     (unsigned long long)s.clock_ns);
+}
+
+/* An all-idle warp moves every local time alike: additions stay right. */
+Test(plugin_timekeeper, idle_warp_does_not_disturb_additions)
+{
+	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_run(0, 100000, 10000);
+	bnb_tk_idle(&s.tk, 0);
+	s.clock_ns += 5000000;			/* both idle: icount jumps 5 ms */
+	sim_run(0, 100000, 10000);
+	cr_assert_eq(s.clock_ns, 5000000 + 200000 * 3, "warp + 2e5 x 3 ns, got %llu",
+		     (unsigned long long)s.clock_ns);
+}
+
+/* A vCPU that leads the slowest busy one by more than a quantum yields. */
+Test(plugin_timekeeper, leader_yields_past_the_quantum)
+{
+	struct bnb_tk_action a;
+
+	sim_init(3, 0, 3000, 100000 * BNB_TK_PS_PER_NS);	/* 100 us */
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);			/* vCPU 2 stays idle */
+	bnb_tk_insns(&s.tk, 0, 33000);			/* 99 us ahead */
+	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield);
+	bnb_tk_insns(&s.tk, 0, 1000);			/* 102 us ahead */
+	a = bnb_tk_sync(&s.tk, 0);
+	cr_assert(a.yield);
+	cr_assert_eq(s.tk.v[0].yields, 1);
+	bnb_tk_insns(&s.tk, 1, 1000);
+	cr_assert_not(bnb_tk_sync(&s.tk, 1).yield, "the laggard runs on");
+	cr_assert_eq(s.tk.lag_max_ps, 102000 * BNB_TK_PS_PER_NS);
+	bnb_tk_idle(&s.tk, 1);
+	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield, "nobody busy to wait for");
+}
+
+/* Round-robin with long slices: lag stays within a quantum and a batch. */
+Test(plugin_timekeeper, lag_is_bounded_by_the_quantum)
+{
+	uint64_t quantum = 20000 * BNB_TK_PS_PER_NS;	/* 20 us */
+
+	sim_init(2, 0, 4000, quantum);
+	sim_rr(2, 2000000, 1000000);
+	cr_assert_leq(s.tk.lag_max_ps, quantum + BATCH * 4000,
+		      "lag %llu ps, want at most a quantum and a batch",
+		      (unsigned long long)s.tk.lag_max_ps);
+	cr_assert_leq(absdiff(s.clock_ns, 2000000ULL * 4), 1000000,
+		      "and the two still ran in parallel: %llu ns",
+		      (unsigned long long)s.clock_ns);
+}
