@@ -36,6 +36,14 @@
  * (ROM, option ROMs, firmware) in unknown_reads/unknown_writes.
  * misses[node] counts accesses that missed the plugin's per-vCPU model
  * cache; only remote misses pay the emulated delay.
+ *
+ * Time keeper (flag BNB_SHM_F_TIMEKEEPER, deterministic timing only; see
+ * bench/plugin/timekeeper.h): the header's tk_* fields and each vCPU's
+ * tk_* counters are written by the one host thread that runs all vCPUs
+ * under icount, at every batch of tk_batch instructions and at exit.
+ * D = insn_ps / hw_insn_ps is the factor by which the emulated machine
+ * is slower than the modelled hardware; dilation_milli holds it in
+ * thousandths.
  */
 #ifndef BNB_PLUGIN_SHM_H
 #define BNB_PLUGIN_SHM_H
@@ -44,7 +52,7 @@
 #include <stddef.h>
 
 #define BNB_SHM_MAGIC		0x314d48535042424eULL	/* "NBBPSHM1" */
-#define BNB_SHM_VERSION		1
+#define BNB_SHM_VERSION		2	/* 2: the time keeper's fields */
 #define BNB_SHM_MAX_NODES	64
 #define BNB_SHM_MAX_VCPUS	256
 #define BNB_SHM_LINE		64
@@ -71,6 +79,7 @@ enum bnb_shm_map_status {
 #define BNB_SHM_F_DELAY		(1u << 1)	/* remote misses are being delayed; by
 						 * default set once the map check passed */
 #define BNB_SHM_F_CACHE		(1u << 2)	/* model cache filter enabled */
+#define BNB_SHM_F_TIMEKEEPER	(1u << 3)	/* the time keeper runs (icount) */
 
 /* Accesses seen while the guest touched memory of one node to check the map. */
 struct bnb_shm_map_check {
@@ -106,6 +115,21 @@ struct bnb_shm_header {
 	uint64_t work_marks;		/* BNB_MARK_WORK markers executed: a guest
 					 * workload's measured phase started (0 in
 					 * files of plugins that predate it) */
+	/* time keeper: fixed at start */
+	uint32_t icount_shift;		/* each instruction moves icount 2^shift ns */
+	uint32_t tk_batch;		/* instructions between two syncs of a vCPU */
+	uint64_t insn_ps;		/* modelled instruction time */
+	uint64_t hw_insn_ps;		/* hardware instruction time it stands for */
+	uint64_t dilation_milli;	/* D = insn_ps / hw_insn_ps, x 1000 */
+	uint64_t tk_quantum_ps;		/* lead past which a vCPU yields */
+	/* time keeper: live */
+	uint64_t tk_insns;		/* instructions of all vCPUs */
+	uint64_t tk_clock_ps;		/* the keeper's clock, idle warps left out */
+	uint64_t tk_added_ns;		/* added to the guest clock (add_ns) */
+	uint64_t tk_adds;		/* add_ns calls */
+	uint64_t tk_syncs;
+	uint64_t tk_lag_max_ps;		/* largest spread of busy vCPUs' local times */
+	uint64_t tk_lag_sum_ps;		/* summed over syncs: mean = sum / syncs */
 };
 
 struct bnb_shm_vcpu {
@@ -118,6 +142,12 @@ struct bnb_shm_vcpu {
 	uint64_t unknown_writes;
 	uint64_t delayed;			/* remote misses that were delayed */
 	uint64_t delay_ns;			/* total delay injected, host ns */
+	/* time keeper (BNB_SHM_F_TIMEKEEPER) */
+	uint64_t tk_insns;			/* instructions this vCPU executed */
+	uint64_t tk_local_ps;			/* its local time */
+	uint64_t tk_stall_ps;			/* stalls charged to it */
+	uint64_t tk_catchup_ps;			/* idle time skipped on resume */
+	uint64_t tk_yields;			/* turns ended for leading too far */
 } __attribute__((aligned(BNB_SHM_LINE)));
 
 _Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,

@@ -28,6 +28,7 @@ struct parse_ctx {
 	unsigned long dist[MAX_LIST + 1];
 	int n_cpus, n_mem, n_dist;
 	bool have_nodes;
+	bool keeper_on, keeper_off;	/* timekeeper= as given */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -201,6 +202,28 @@ static int opt_mem_from(struct parse_ctx *c, const struct option_desc *o, const 
 	return 0;
 }
 
+/* icount_shift= says the launcher runs QEMU under icount: keeper on. */
+static int opt_icount(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (opt_num(c, o, v))
+		return -1;
+	c->a->have_icount = true;
+	c->a->timekeeper = !c->keeper_off;
+	return 0;
+}
+
+static int opt_keeper(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	bool on;
+
+	if (parse_bool(v, &on))
+		return bad(c, o, v);
+	c->keeper_off = !on;
+	c->keeper_on = on;
+	c->a->timekeeper = on && c->a->have_icount;
+	return 0;
+}
+
 #define ARG(f) offsetof(struct bnb_plugin_args, f)
 
 static const struct option_desc options[] = {
@@ -220,6 +243,12 @@ static const struct option_desc options[] = {
 	{ "map_min_pct", opt_num, ARG(map_min_pct), 1, 100, "a percentage 1..100" },
 	{ "map_fail", opt_map_fail, 0, 0, 0, "exit or flag" },
 	{ "mem_from", opt_mem_from, 0, 0, 0, "boot or calib" },
+	{ "icount_shift", opt_icount, ARG(icount_shift), 0, 10, "QEMU's icount shift 0..10" },
+	{ "timekeeper", opt_keeper, 0, 0, 0, "on or off" },
+	{ "insn_ps", opt_num, ARG(insn_ps), 1, 1000000, "picoseconds 1..1000000" },
+	{ "hw_insn_ps", opt_num, ARG(hw_insn_ps), 1, 1000000, "picoseconds 1..1000000" },
+	{ "tk_quantum_ns", opt_num, ARG(tk_quantum_ns), 1, 1000000000, "nanoseconds 1..1e9" },
+	{ "tk_batch", opt_num, ARG(tk_batch), 64, 1UL << 24, "instructions 64..16777216" },
 };
 
 static int parse_one(struct parse_ctx *c, const char *arg)
@@ -279,10 +308,13 @@ static void set_defaults(struct bnb_plugin_args *a)
 	a->cap_ns = BNB_DEF_CAP_NS;
 	a->cache_kib = BNB_DEF_CACHE_KIB;
 	a->cache_ways = BNB_DEF_CACHE_WAYS;
-	a->map = BNB_MAP_QEMU72;
+	a->map = BNB_MAP_LINEAR;
 	a->map_min_pct = BNB_DEF_MAP_MIN_PCT;
 	a->map_fail_exit = true;
 	a->mem_from_calib = true;
+	a->hw_insn_ps = BNB_DEF_HW_INSN_PS;
+	a->tk_quantum_ns = BNB_DEF_TK_QUANTUM_NS;
+	a->tk_batch = BNB_DEF_TK_BATCH;
 }
 
 int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
@@ -294,6 +326,8 @@ int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 	for (int i = 0; i < argc; i++)
 		if (parse_one(&c, argv[i]))
 			return -1;
+	if (c.keeper_on && !a->have_icount)
+		return fail(&c, "bnb-plugin: timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
 	return check_topology(&c);
 }
 

@@ -39,6 +39,14 @@ struct bnb_plugin_args {
 	bool map_fail_exit;				/* stop QEMU on a failed check */
 	bool mem_from_calib;				/* instrument accesses from the map check on */
 	bool verbose;
+	/* time keeper (timekeeper.h), deterministic timing only */
+	bool timekeeper;				/* on when icount_shift= is given */
+	bool have_icount;				/* icount_shift= was given */
+	unsigned long icount_shift;			/* QEMU's -icount shift */
+	unsigned long insn_ps;				/* modelled instruction time, 0 = least */
+	unsigned long hw_insn_ps;			/* hardware instruction time, for D */
+	unsigned long tk_quantum_ns;			/* lag bound */
+	unsigned long tk_batch;				/* instructions per sync */
 };
 
 /* Defaults; see bench/plugin/README.md for how they were chosen. */
@@ -47,6 +55,9 @@ struct bnb_plugin_args {
 #define BNB_DEF_CACHE_KIB	1024
 #define BNB_DEF_CACHE_WAYS	8
 #define BNB_DEF_MAP_MIN_PCT	99
+#define BNB_DEF_HW_INSN_PS	300	/* 0.3 ns, BNB_TK_DEF_HW_INSN_PS */
+#define BNB_DEF_TK_QUANTUM_NS	100000
+#define BNB_DEF_TK_BATCH	16384
 
 /*
  * Parse argv ("key=value" each).  A key given twice keeps the last value,

@@ -130,9 +130,10 @@ static void print_header(const struct bnb_shm_header *h, char *msg, size_t msgle
 	snprintf(msg, msglen, "%s", copy.map_message);
 	printf("state=%s\n", copy.state <= BNB_SHM_EXITED ? state_names[copy.state] : "?");
 	printf("nodes=%u\nvcpus=%u\n", copy.n_nodes, copy.n_vcpus);
-	printf("flags=%s%s%s\n", copy.flags & BNB_SHM_F_COUNT ? "count," : "",
+	printf("flags=%s%s%s%s\n", copy.flags & BNB_SHM_F_COUNT ? "count," : "",
 	       copy.flags & BNB_SHM_F_DELAY ? "delay," : "",
-	       copy.flags & BNB_SHM_F_CACHE ? "cache," : "");
+	       copy.flags & BNB_SHM_F_CACHE ? "cache," : "",
+	       copy.flags & BNB_SHM_F_TIMEKEEPER ? "timekeeper," : "");
 	printf("base_ns=%llu\ncache_bytes=%llu\n", (unsigned long long)copy.base_ns,
 	       (unsigned long long)copy.cache_bytes);
 	printf("map_status=%s\nmap_nodes_checked=%u\n", map_names[*status],
@@ -176,6 +177,40 @@ static void print_counters(const struct bnb_shm_header *h)
 			       (unsigned long long)miss[c][n]);
 }
 
+/* The time keeper's figures (deterministic timing), times in ns. */
+static void print_timekeeper(const struct bnb_shm_header *h)
+{
+	uint64_t syncs = bnb_shm_load(&h->tk_syncs);
+
+	if (!(h->flags & BNB_SHM_F_TIMEKEEPER))
+		return;
+	printf("icount_shift=%u\ninsn_ns=%.3f\nhw_insn_ns=%.3f\ndilation=%.3f\n",
+	       h->icount_shift, h->insn_ps / 1e3, h->hw_insn_ps / 1e3,
+	       h->dilation_milli / 1e3);
+	printf("tk_quantum_ns=%.0f\ntk_batch=%u\ntk_insns=%llu\ntk_clock_ns=%.0f\n",
+	       h->tk_quantum_ps / 1e3, h->tk_batch,
+	       (unsigned long long)bnb_shm_load(&h->tk_insns),
+	       bnb_shm_load(&h->tk_clock_ps) / 1e3);
+	printf("tk_added_ns=%llu\ntk_adds=%llu\ntk_syncs=%llu\n",
+	       (unsigned long long)bnb_shm_load(&h->tk_added_ns),
+	       (unsigned long long)bnb_shm_load(&h->tk_adds),
+	       (unsigned long long)syncs);
+	printf("tk_lag_max_ns=%.0f\ntk_lag_mean_ns=%.0f\n",
+	       bnb_shm_load(&h->tk_lag_max_ps) / 1e3,
+	       syncs ? bnb_shm_load(&h->tk_lag_sum_ps) / 1e3 / syncs : 0.0);
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		printf("vcpu%u_insns=%llu\nvcpu%u_local_ns=%.0f\nvcpu%u_stall_ns=%.0f\n"
+		       "vcpu%u_catchup_ns=%.0f\nvcpu%u_yields=%llu\n",
+		       v, (unsigned long long)bnb_shm_load(&c->tk_insns),
+		       v, bnb_shm_load(&c->tk_local_ps) / 1e3,
+		       v, bnb_shm_load(&c->tk_stall_ps) / 1e3,
+		       v, bnb_shm_load(&c->tk_catchup_ps) / 1e3,
+		       v, (unsigned long long)bnb_shm_load(&c->tk_yields));
+	}
+}
+
 static int report(const struct bnb_shm_header *h)
 {
 	char msg[BNB_SHM_MSG_LEN];
@@ -183,6 +218,7 @@ static int report(const struct bnb_shm_header *h)
 
 	print_header(h, msg, sizeof(msg), &status);
 	print_counters(h);
+	print_timekeeper(h);
 	if (status == BNB_MAP_OK)
 		return EXIT_MAP_OK;
 	if (status == BNB_MAP_FAILED) {

@@ -3,18 +3,26 @@
 PLUGIN_SO := $(HOST_BIN)/bnb-plugin.so
 PLUGIN_CHECK := $(HOST_BIN)/bnb-plugin-check
 PLUGIN_CALIB := $(GUEST_BIN)/bnb-plugin-calib
+PLUGIN_SPIN := $(GUEST_BIN)/bnb-spin
 HOST_PROGS += $(PLUGIN_SO) $(PLUGIN_CHECK)
-GUEST_PROGS += $(PLUGIN_CALIB)
+GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN)
 
 # Code without QEMU calls, shared by the plugin and the unit tests.
 PLUGIN_CORE := args addrmap cache mapcheck timekeeper
-PLUGIN_SRCS := $(PLUGIN_CORE) clock plugin
+# Code that calls QEMU: compiled against the plugin API header of the
+# project's QEMU (bench/qemu), which a fresh tree builds first.
+PLUGIN_QEMU := plugin timing
+PLUGIN_SRCS := $(PLUGIN_CORE) clock $(PLUGIN_QEMU)
 
 # The plugin's objects are position independent and export nothing but
-# qemu_plugin_version and qemu_plugin_install (marked BNB_EXPORT).
+# qemu_plugin_version and qemu_plugin_install (QEMU_PLUGIN_EXPORT).
 $(BUILD)/pobj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) -I$(QEMU_DIR)/include -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+# The header declares a few calls with glib types: its headers, no library.
+$(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): $(QEMU_PLUGIN_H)
+$(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): CFLAGS += $(shell pkg-config --cflags glib-2.0)
 
 $(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS))
 	@mkdir -p $(@D)
@@ -27,6 +35,10 @@ $(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBBNB)
 $(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o $(LIBBNB_GUEST)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma
+
+$(PLUGIN_SPIN): $(BUILD)/gobj/bench/plugin/spin.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)

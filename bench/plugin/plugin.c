@@ -8,6 +8,11 @@
  * model-cache miss to another node, busy-waits on the host clock for
  * base * (distance - 10) / 10 (delay.h says what base is).  Nothing on
  * that path locks or enters the kernel.  Marker instructions (bnb_marker.h) drive the map check.
+ * Under deterministic timing the time keeper (timing.h) runs beside it.
+ *
+ * Built against the plugin API header of the project's QEMU
+ * (build/qemu/include/qemu-plugin.h, API version 5): QEMU 7.2 and a stock
+ * QEMU 10 refuse to load it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,18 +23,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "qemu_api.h"
+#include <qemu-plugin.h>
+
 #include "addrmap.h"
 #include "args.h"
 #include "cache.h"
 #include "clock.h"
 #include "delay.h"
 #include "mapcheck.h"
+#include "timing.h"
 #include "bnb_marker.h"
 
 #define USER_VADDR_END	(1ULL << 47)	/* x86-64 lower canonical half */
 
-BNB_EXPORT int qemu_plugin_version = 1;
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 struct vcpu {
 	struct bnb_shm_vcpu *ctr;
@@ -100,7 +107,8 @@ static uint32_t shm_flags(void)
 {
 	return (args.count ? BNB_SHM_F_COUNT : 0) |
 	       (delay_live ? BNB_SHM_F_DELAY : 0) |
-	       (use_cache ? BNB_SHM_F_CACHE : 0);
+	       (use_cache ? BNB_SHM_F_CACHE : 0) |
+	       (args.timekeeper ? BNB_SHM_F_TIMEKEEPER : 0);
 }
 
 static int shm_create(char *err, size_t errlen)
@@ -322,10 +330,13 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
+	bnb_timing_translate(tb);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		int op = bnb_marker_op(qemu_plugin_insn_data(insn),
-				       qemu_plugin_insn_size(insn));
+		uint8_t bytes[BNB_MARKER_LEN];
+		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+		int op = len == qemu_plugin_insn_size(insn) ?
+			 bnb_marker_op(bytes, len) : 0;
 
 		if (op) {
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
@@ -357,6 +368,7 @@ static void print_summary(void)
 
 static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
 {
+	bnb_timing_publish();
 	shm_set_state(BNB_SHM_EXITED);
 	if (args.verbose)
 		print_summary();
@@ -431,11 +443,11 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 	for (unsigned int i = 0; i < n_vcpus; i++)
 		vcpus[i].ctr = (struct bnb_shm_vcpu *)((char *)shm + shm->header_size +
 						       i * shm->vcpu_stride);
-	return 0;
+	return bnb_timing_setup(&args, n_vcpus, shm, err, errlen);
 }
 
-BNB_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-				   int argc, char **argv)
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
 {
 	char err[PATH_MAX + 256];
 

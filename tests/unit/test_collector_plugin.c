@@ -98,7 +98,7 @@ Test(plugin, hostile_headers)
 	h->magic ^= 1;
 	expect_bad("magic");
 	h->magic ^= 1;
-	h->version = 2;
+	h->version = BNB_SHM_VERSION + 1;
 	expect_bad("version");
 	h->version = BNB_SHM_VERSION;
 	h->n_vcpus = 3;			/* the file holds two */

@@ -42,7 +42,7 @@ Test(plugin_args, defaults)
 	cr_assert_eq(a.base_ns, BNB_DEF_BASE_NS);
 	cr_assert_eq(a.cache_kib, BNB_DEF_CACHE_KIB);
 	cr_assert_eq(a.cache_ways, BNB_DEF_CACHE_WAYS);
-	cr_assert_eq(a.map, BNB_MAP_QEMU72);
+	cr_assert_eq(a.map, BNB_MAP_LINEAR, "QEMU 10 passes guest-physical addresses");
 	cr_assert_eq(a.map_min_pct, 99);
 	cr_assert(a.map_fail_exit);
 	cr_assert(a.mem_from_calib, "boot runs without memory callbacks");
@@ -52,7 +52,7 @@ Test(plugin_args, defaults)
 Test(plugin_args, knobs)
 {
 	cr_assert_eq(PARSE(TOPO2, "count=off", "delay=0", "base_ns=150", "cache_kib=0",
-			   "cache_ways=4", "map=linear", "map_min_pct=95", "map_fail=flag",
+			   "cache_ways=4", "map=qemu72", "map_min_pct=95", "map_fail=flag",
 			   "verbose=yes", "mem_from=boot"), 0, "%s", err);
 	cr_assert_not(a.mem_from_calib);
 	cr_assert_not(a.count);
@@ -60,7 +60,7 @@ Test(plugin_args, knobs)
 	cr_assert_eq(a.base_ns, 150);
 	cr_assert_eq(a.cache_kib, 0);
 	cr_assert_eq(a.cache_ways, 4);
-	cr_assert_eq(a.map, BNB_MAP_LINEAR);
+	cr_assert_eq(a.map, BNB_MAP_QEMU72);
 	cr_assert_eq(a.map_min_pct, 95);
 	cr_assert_not(a.map_fail_exit);
 	cr_assert(a.verbose);
@@ -123,4 +123,22 @@ Test(plugin_args, rejects_inconsistent_topology)
 
 		expect_error(parse(4, argv), bad_topologies[i].needle);
 	}
+}
+
+Test(plugin_args, time_keeper_follows_icount)
+{
+	cr_assert_eq(PARSE(TOPO2), 0, "%s", err);
+	cr_assert_not(a.timekeeper, "wall-clock runs have no keeper");
+	cr_assert_eq(a.hw_insn_ps, 300, "0.3 ns hardware instruction time");
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=1", "insn_ps=5000"), 0, "%s", err);
+	cr_assert(a.timekeeper, "icount_shift= means the launcher runs icount");
+	cr_assert_eq(a.icount_shift, 1);
+	cr_assert_eq(a.insn_ps, 5000);
+	cr_assert_eq(PARSE(TOPO2, "timekeeper=off", "icount_shift=0"), 0, "%s", err);
+	cr_assert_not(a.timekeeper, "off holds whatever the order");
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "timekeeper=off"), 0, "%s", err);
+	cr_assert_not(a.timekeeper);
+	expect_error(PARSE(TOPO2, "timekeeper=on"), "needs icount_shift=");
+	expect_error(PARSE(TOPO2, "icount_shift=11"), "icount_shift=11");
+	expect_error(PARSE(TOPO2, "tk_batch=8"), "tk_batch=8");
 }

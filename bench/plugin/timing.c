@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timing.c - the time keeper's QEMU side; see timing.h and timekeeper.h.
+ *
+ * Every translation block adds its instruction count to its vCPU's slot
+ * of a scoreboard (an inline add, no call) and, when the slot reaches a
+ * batch, calls on_batch() (an inline compare, a call once per batch).
+ * on_batch() hands every vCPU's new instructions to the keeper and does
+ * what it asks: add time to the clock, or end the vCPU's turn.
+ *
+ * Halts: round-robin TCG fires no plugin idle/resume callbacks, so the
+ * plugin watches the instructions that halt an x86 CPU (hlt, mwait,
+ * mwaitx).  A vCPU executing one is idle; its slot is then pushed to a
+ * full batch, so that the first block it runs after waking calls
+ * on_batch(), which lets it catch up with the clock.
+ *
+ * A time-control request is async work that QEMU carries out between two
+ * turns, so it ends the current vCPU's turn: a yield is a request for a
+ * time the clock has already passed (qemu_plugin_update_ns(h, 0)).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "timing.h"
+
+static struct bnb_timekeeper tk;
+static const void *time_handle;
+static struct qemu_plugin_scoreboard *board;
+static qemu_plugin_u64 slot;		/* per vCPU: instructions since its batch */
+static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
+static uint64_t batch;
+static struct bnb_shm_header *shm;
+
+static struct bnb_shm_vcpu *shm_vcpu(unsigned int v)
+{
+	return (struct bnb_shm_vcpu *)((char *)shm + shm->header_size +
+				       (size_t)v * shm->vcpu_stride);
+}
+
+void bnb_timing_publish(void)
+{
+	if (!shm)
+		return;
+	for (unsigned int i = 0; i < tk.p.n_vcpus; i++) {
+		struct bnb_shm_vcpu *c = shm_vcpu(i);
+
+		c->tk_insns = tk.v[i].insns;
+		c->tk_local_ps = bnb_tk_local_ps(&tk, i);
+		c->tk_stall_ps = tk.v[i].stall_ps;
+		c->tk_catchup_ps = tk.v[i].catchup_ps;
+		c->tk_yields = tk.v[i].yields;
+	}
+	shm->tk_insns = tk.insns;
+	shm->tk_clock_ps = bnb_tk_clock_ps(&tk);
+	shm->tk_added_ns = tk.added_ps / BNB_TK_PS_PER_NS;
+	shm->tk_adds = tk.adds;
+	shm->tk_syncs = tk.syncs;
+	shm->tk_lag_max_ps = tk.lag_max_ps;
+	shm->tk_lag_sum_ps = tk.lag_sum_ps;
+}
+
+/* Hand vCPU u's instructions since the last look to the keeper. */
+static void pull(unsigned int u)
+{
+	uint64_t now = qemu_plugin_u64_get(slot, u);
+
+	bnb_tk_insns(&tk, u, now - pulled[u]);
+	pulled[u] = now;
+}
+
+static void on_batch(unsigned int v, void *udata)
+{
+	struct bnb_tk_action act;
+
+	if (v >= tk.p.n_vcpus)
+		return;
+	bnb_tk_resume(&tk, v);
+	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
+		pull(u);
+	qemu_plugin_u64_set(slot, v, 0);
+	pulled[v] = 0;
+	act = bnb_tk_sync(&tk, v);
+	if (act.add_ns)
+		qemu_plugin_add_ns(time_handle, act.add_ns);
+	else if (act.yield)
+		qemu_plugin_update_ns(time_handle, 0);
+	bnb_timing_publish();
+}
+
+static void on_halt(unsigned int v, void *udata)
+{
+	if (v >= tk.p.n_vcpus)
+		return;
+	pull(v);
+	bnb_tk_idle(&tk, v);
+	/* the first block after the wake-up runs on_batch() */
+	qemu_plugin_u64_set(slot, v, pulled[v] + batch);
+	pulled[v] += batch;
+}
+
+void bnb_timing_charge(unsigned int v, uint64_t ps)
+{
+	bnb_tk_charge(&tk, v, ps);
+}
+
+/* hlt, mwait, mwaitx: the instructions that halt an x86 CPU. */
+static bool halts(struct qemu_plugin_insn *insn)
+{
+	static const uint8_t mwait[3] = { 0x0f, 0x01, 0xc9 };
+	static const uint8_t mwaitx[3] = { 0x0f, 0x01, 0xfb };
+	uint8_t b[3];
+	size_t n = qemu_plugin_insn_data(insn, b, sizeof(b));
+
+	if (n == 1)
+		return b[0] == 0xf4;
+	return n == 3 && (!memcmp(b, mwait, 3) || !memcmp(b, mwaitx, 3));
+}
+
+void bnb_timing_translate(struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	if (!time_handle)
+		return;
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
+		QEMU_PLUGIN_INLINE_ADD_U64, slot, n);
+	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, on_batch,
+		QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE, slot, batch, NULL);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		if (halts(insn))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt,
+				QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+}
+
+static void publish_params(void)
+{
+	shm->flags |= BNB_SHM_F_TIMEKEEPER;
+	shm->icount_shift = tk.p.shift;
+	shm->tk_batch = batch;
+	shm->insn_ps = tk.p.insn_ps;
+	shm->hw_insn_ps = tk.p.hw_insn_ps;
+	shm->dilation_milli = bnb_tk_dilation_milli(&tk.p);
+	shm->tk_quantum_ps = tk.p.quantum_ps;
+}
+
+int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
+		     struct bnb_shm_header *counters, char *err, size_t errlen)
+{
+	struct bnb_tk_params p = {
+		.n_vcpus = n_vcpus,
+		.shift = a->icount_shift,
+		.insn_ps = a->insn_ps ? a->insn_ps :
+			   (uint64_t)n_vcpus * (BNB_TK_PS_PER_NS << a->icount_shift),
+		.hw_insn_ps = a->hw_insn_ps,
+		.quantum_ps = a->tk_quantum_ns * BNB_TK_PS_PER_NS,
+	};
+
+	if (!a->timekeeper)
+		return 0;
+	if (bnb_tk_check(&p, err, errlen))
+		return -1;
+	time_handle = qemu_plugin_request_time_control();
+	if (!time_handle)
+		return snprintf(err, errlen,
+			"bnb-plugin: time keeper: QEMU refused time control (another plugin holds it)"), -1;
+	bnb_tk_init(&tk, &p);
+	batch = a->tk_batch;
+	board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+	slot = qemu_plugin_scoreboard_u64(board);
+	shm = counters;
+	if (shm)
+		publish_params();
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timing.h - the time keeper's QEMU side (timing.c): counts each vCPU's
+ * instructions with inline per-vCPU counters, runs the keeper
+ * (timekeeper.h) every batch of instructions, sees vCPUs halt and resume,
+ * and moves the guest's clock with qemu_plugin_add_ns().
+ *
+ * Only under icount (-icount shift=N, single-threaded TCG), with the
+ * project's QEMU (its API version 5 has qemu_plugin_add_ns): the launcher
+ * passes icount_shift= and the modelled instruction time.
+ */
+#ifndef BNB_PLUGIN_TIMING_H
+#define BNB_PLUGIN_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <qemu-plugin.h>
+
+#include "args.h"
+#include "timekeeper.h"
+
+/*
+ * Check the arguments, take time control.  shm (may be NULL) gets the
+ * keeper's figures; vcpus its per-vCPU ones.  0, or -1 with err set.
+ */
+int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
+		     struct bnb_shm_header *shm, char *err, size_t errlen);
+
+/* Instrument one translation block (call from the tb_trans callback). */
+void bnb_timing_translate(struct qemu_plugin_tb *tb);
+
+/*
+ * Charge ps of modelled stall to vCPU v (from v's own callbacks): it
+ * delays v's local time, and the clock once v leads.
+ */
+void bnb_timing_charge(unsigned int v, uint64_t ps);
+
+/* Bring the figures in the counters file up to date (at exit). */
+void bnb_timing_publish(void);
+
+#endif /* BNB_PLUGIN_TIMING_H */
