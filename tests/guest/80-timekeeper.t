@@ -1,0 +1,146 @@
+#!/bin/bash
+# Deterministic time with the project's QEMU and the plugin's time keeper:
+# bad input refused before anything runs; time the plugin adds reaches
+# the guest's clock; two threads on two vCPUs take half the time of two
+# threads on one, each vCPU executing its own thread's instructions; a
+# HARD_BIND-style run counts >= 99 % local accesses on every vCPU.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "time keeper"
+
+SO=$BNB_ROOT/build/bin/bnb-plugin.so
+CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
+QEMU_ENTRY=$(readlink -f "$BNB_ROOT/build/qemu")
+ITERS=10000000
+
+# refused DESCRIPTION EXPECTED-TEXT OPTIONS...: exit 2 with the text.
+refused() {
+	local desc=$1 want=$2 err rc
+	shift 2
+	err=$("$BNB_VM" "$@" -- true 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $err == *"$want"* ]]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc: $err)"
+	fi
+}
+
+refused "deterministic timing refused on Debian's QEMU" "time-control patches" \
+	--timing deterministic --qemu system
+refused "the plugin refused on Debian's QEMU" "plugin API 5" \
+	--plugin "$SO" --qemu system
+refused "instruction time below 2 vCPUs x 2^0 ns refused" "at least 2 x 2^0 ns" \
+	--timing deterministic --insn-time 1.5 --plugin "$SO"
+refused "instruction time below 4 vCPUs x 2^1 ns refused" "at least 4 x 2^1 ns" \
+	--timing deterministic --icount-shift 1 --cpus 2 --insn-time 7.9 --plugin "$SO"
+refused "icount shift without deterministic timing refused" "need --timing deterministic" \
+	--icount-shift 2
+
+# A copy of the cache entry, spoiled three ways.
+fake=$(run_dir qemu-entry)
+key=$(basename "$QEMU_ENTRY")
+mkdir -p "$fake/$key/bin"
+cp "$QEMU_ENTRY/bin/qemu-system-x86_64" "$fake/$key/bin/"
+cp -r "$QEMU_ENTRY/include" "$fake/$key/"
+cp "$QEMU_ENTRY/info" "$fake/$key/"
+"$BNB_ROOT/bench/qemu/build.sh" --check "$fake/$key" >/dev/null 2>&1
+check "the copy of the cache entry is sound" test $? -eq 0
+printf 'x' >> "$fake/$key/bin/qemu-system-x86_64"
+refused "a cache entry whose binary changed is refused" "corrupt cache entry" \
+	--qemu "$fake/$key/bin/qemu-system-x86_64"
+err=$("$BNB_ROOT/bench/qemu/build.sh" --check "$fake/$key" 2>&1)
+check "build.sh --check names the changed binary" grep -q "not the size info records" <<<"$err"
+mv "$fake/$key" "$fake/0000000000000000"
+refused "a cache entry under another key is refused" "names key" \
+	--qemu "$fake/0000000000000000/bin/qemu-system-x86_64"
+sed -i 's/^format=.*/format=other 9/' "$fake/0000000000000000/info"
+refused "a foreign info file is refused" "foreign or corrupt" \
+	--qemu "$fake/0000000000000000/bin/qemu-system-x86_64"
+rm -rf "$fake"
+
+# spin RUN_DIR INSN_NS CPUS [bnb-vm options]: one deterministic boot
+# running bnb-spin on CPUS; prints the slowest thread's guest time.
+spin() {
+	local dir=$1 insn=$2 cpus=$3
+	shift 3
+	bnb_vm "$dir" --timing deterministic --insn-time "$insn" --plugin "$SO" \
+		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off "$@" \
+		-- "bnb-spin --cpus $cpus --iters $ITERS" >/dev/null 2>&1 || return 1
+	"$CHECK" "$dir/c.shm" > "$dir/check.out" 2>/dev/null
+	sed -n 's/^# summary .*max_s=\([0-9.]*\).*/\1/p' "$dir/out.log"
+}
+
+# ratio_within A B WANT TOL: |A/B - WANT| <= TOL * WANT
+ratio_within() {
+	awk -v a="$1" -v b="$2" -v w="$3" -v t="$4" \
+		'BEGIN { r = a / b; exit !(b > 0 && (r - w) ^ 2 <= (t * w) ^ 2) }'
+}
+
+# One vCPU at icount shift 0: 1 ns per instruction is icount's own, each
+# ns above it the plugin adds.
+d0=$(run_dir tk-k0); t0=$(spin "$d0" 1 0 --nodes 1 --cpus 1 --mem 512M)
+d1=$(run_dir tk-k1); t1=$(spin "$d1" 2 0 --nodes 1 --cpus 1 --mem 512M)
+d3=$(run_dir tk-k3); t3=$(spin "$d3" 4 0 --nodes 1 --cpus 1 --mem 512M)
+diag "one thread, 1 vCPU: ${t0:-?} s at 1 ns, ${t1:-?} s at 2 ns, ${t3:-?} s at 4 ns per instruction"
+check "adding 1 ns per instruction doubles the guest time (within 0.5 %)" \
+	ratio_within "${t1:-0}" "${t0:-0}" 2 0.005
+check "adding 3 ns per instruction multiplies it by 4 (within 0.5 %)" \
+	ratio_within "${t3:-0}" "${t0:-0}" 4 0.005
+check "the guest's dilation is reported: D = 2 ns / 0.3 ns" \
+	grep -qx 'dilation=6.667' "$d1/check.out"
+
+# field FILE KEY
+field() { sed -n "s/^$2=//p" "$1"; }
+
+da=$(run_dir tk-par); ta=$(spin "$da" 2 0,1 --nodes 1 --cpus 2 --mem 512M)
+db=$(run_dir tk-ser); tb=$(spin "$db" 2 0,0 --nodes 1 --cpus 2 --mem 512M)
+diag "two threads: ${ta:-?} s on CPUs 0,1, ${tb:-?} s both on CPU 0"
+check "two threads on two vCPUs take half the time of two on one (within 10 %)" \
+	ratio_within "${ta:-0}" "${tb:-0}" 0.5 0.1
+a0=$(field "$da/check.out" vcpu0_insns); a1=$(field "$da/check.out" vcpu1_insns)
+b0=$(field "$db/check.out" vcpu0_insns); b1=$(field "$db/check.out" vcpu1_insns)
+diag "vCPU instructions: parallel $a0 / $a1, both on CPU 0 $b0 / $b1"
+# Moving thread 1 from CPU 1 to CPU 0 moves its instructions from vCPU 1's
+# count to vCPU 0's: the callbacks name the vCPU that executes.
+check "thread 1's instructions move from vCPU 1 to vCPU 0 with it (within 10 %)" \
+	ratio_within "$(( ${a1:-0} - ${b1:-0} ))" "$(( ${b0:-0} - ${a0:-0} ))" 1 0.1
+check "a thread's worth of instructions: at least 4 per iteration" \
+	test "$(( ${a1:-0} - ${b1:-0} ))" -ge $((4 * ITERS))
+lag=$(field "$da/check.out" tk_lag_mean_ns)
+diag "lag between the busy vCPUs: mean ${lag:-?} ns, max $(field "$da/check.out" tk_lag_max_ns) ns"
+
+# HARD_BIND: each thread on its node's CPU, its memory and its binary's
+# pages on its node.  The map check (on CPU 0, touching both nodes) comes
+# first; a run of only it and the copies is the reference, and with time
+# deterministic what the workload adds is the difference.
+hard() {
+	local dir=$1 work=$2
+	# shellcheck disable=SC2016
+	bnb_vm "$dir" --nodes 2 --timing deterministic --plugin "$SO" \
+		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off -- \
+		'bnb-plugin-calib && for n in 0 1; do
+			numactl --cpunodebind=$n --membind=$n cp /opt/bnb/bin/stream /tmp/s$n || exit 1
+		done && '"$work" >/dev/null 2>&1 || return 1
+	"$CHECK" "$dir/c.shm" > "$dir/check.out" 2>/dev/null
+	return 0
+}
+dr=$(run_dir tk-hard-ref)
+hard "$dr" true
+check "reference run: map check and copies only" test $? -eq 0
+dh=$(run_dir tk-hard)
+# shellcheck disable=SC2016
+hard "$dh" '{ for n in 0 1; do
+	numactl --cpunodebind=$n --membind=$n /tmp/s$n --placement local --node $n \
+		--threads 1 --size 8M --iterations 6 > /dev/null &
+	done; wait; }'
+check "HARD_BIND-style run under deterministic time" test $? -eq 0
+for v in 0 1; do
+	o=$((1 - v))
+	loc=$(( $(field "$dh/check.out" "access_${v}_${v}") - $(field "$dr/check.out" "access_${v}_${v}") ))
+	rem=$(( $(field "$dh/check.out" "access_${v}_${o}") - $(field "$dr/check.out" "access_${v}_${o}") ))
+	diag "vCPU $v: $loc local, $rem remote accesses in the workload"
+	check "vCPU $v's accesses are >= 99 % local" \
+		awk -v l="$loc" -v r="$rem" 'BEGIN { exit !(l > 5e7 && l / (l + r) >= 0.99) }'
+done
+done_testing
