@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the project's QEMU out of tree, in the cache, never in the repository.
 #
-#   bench/qemu/build.sh [--link DIR] [--print-key] [--check DIR]
+#   bench/qemu/build.sh [--link DIR] [--print-key] [--print-tree] [--check DIR] [--upto N]
 #
 # Source: Debian's qemu source package (trixie, through the deb-src line
 # bench/deps.sh adds), unpacked once with Debian's own patches into
@@ -18,6 +18,8 @@
 # sha256, checked before an entry is used).
 #
 # --check DIR verifies one entry and says what is wrong with it.
+# --upto N builds with the first N patches of the series only, and
+# --print-tree unpacks the source if needed and prints where (check.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +32,9 @@ data_dir=/usr/share/qemu	# qemu-system-data: qboot.rom, linuxboot_dma.bin
 format="bnb-qemu 1"
 link=
 print_key=0
+print_tree=0
 check=
+upto=
 
 die() { echo "qemu: $*" >&2; exit 1; }
 
@@ -38,7 +42,9 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--link) link=${2:?--link needs a path}; shift ;;
 	--print-key) print_key=1 ;;
+	--print-tree) print_tree=1 ;;
 	--check) check=${2:?--check needs a cache entry}; shift ;;
+	--upto) upto=${2:?--upto needs a patch count}; shift ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -81,6 +87,12 @@ done
 list=$(read_series "$here/patches") || die "bad series"
 mapfile -t patches <<<"$list"
 [ -n "$list" ] || patches=()
+if [ -n "$upto" ]; then
+	if ! [[ $upto =~ ^[0-9]+$ ]] || [ "$upto" -gt ${#patches[@]} ]; then
+		die "--upto $upto: the series has ${#patches[@]} patches"
+	fi
+	patches=("${patches[@]:0:$upto}")
+fi
 
 # The source package: the one already downloaded, else ask apt for it.
 dsc_name() { local v=${1#*:}; echo "qemu_$v.dsc"; }
@@ -130,7 +142,7 @@ publish_link() {
 	ln -sfn "$out" "$link"
 }
 
-if [ -e "$out" ]; then
+if [ -e "$out" ] && [ "$print_tree" = 0 ]; then
 	fault=$(entry_fault "$out")
 	if [ -z "$fault" ]; then
 		publish_link
@@ -168,6 +180,10 @@ prepare_tree() {
 
 tree=$cache/src/${version#*:}
 prepare_tree "$tree"
+if [ "$print_tree" = 1 ]; then
+	echo "$tree"
+	exit 0
+fi
 reset_tree "$tree"
 apply_series "$tree" "${patches[@]}"
 cp "$here/devices.mak" "$tree/configs/devices/x86_64-softmmu/bnb.mak"

@@ -11,3 +11,8 @@ qemu:
 # changes.
 $(QEMU_PLUGIN_H):
 	@bench/qemu/build.sh --link $(QEMU_DIR)
+
+# checkpatch every patch, build after each one in turn
+.PHONY: qemu-check
+qemu-check:
+	@bench/qemu/check.sh
