@@ -308,7 +308,11 @@ static void set_defaults(struct bnb_plugin_args *a)
 	a->cap_ns = BNB_DEF_CAP_NS;
 	a->cache_kib = BNB_DEF_CACHE_KIB;
 	a->cache_ways = BNB_DEF_CACHE_WAYS;
-	a->map = BNB_MAP_LINEAR;
+#ifdef BNB_QEMU72
+	a->map = BNB_MAP_QEMU72;	/* 7.2 reports RAM block offsets */
+#else
+	a->map = BNB_MAP_LINEAR;	/* QEMU 10 reports guest-physical */
+#endif
 	a->map_min_pct = BNB_DEF_MAP_MIN_PCT;
 	a->map_fail_exit = true;
 	a->mem_from_calib = true;

@@ -1,10 +1,11 @@
 # bench/plugin: the TCG plugin, its map-check guest program, a host checker.
 
 PLUGIN_SO := $(HOST_BIN)/bnb-plugin.so
+PLUGIN72_SO := $(HOST_BIN)/bnb-plugin-qemu72.so
 PLUGIN_CHECK := $(HOST_BIN)/bnb-plugin-check
 PLUGIN_CALIB := $(GUEST_BIN)/bnb-plugin-calib
 PLUGIN_SPIN := $(GUEST_BIN)/bnb-spin
-HOST_PROGS += $(PLUGIN_SO) $(PLUGIN_CHECK)
+HOST_PROGS += $(PLUGIN_SO) $(PLUGIN72_SO) $(PLUGIN_CHECK)
 GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN)
 
 # Code without QEMU calls, shared by the plugin and the unit tests.
@@ -25,6 +26,16 @@ $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): $(QEMU_PLUGIN_H)
 $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): CFLAGS += $(shell pkg-config --cflags glib-2.0)
 
 $(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS))
+	@mkdir -p $(@D)
+	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
+
+# The same plugin for Debian's QEMU 7.2 (plugin API 1, qemu_api.h), for
+# wall-clock runs there; no time keeper (qemu.h).
+$(BUILD)/p72obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DBNB_QEMU72 -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+$(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clock plugin)
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 

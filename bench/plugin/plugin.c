@@ -10,9 +10,9 @@
  * that path locks or enters the kernel.  Marker instructions (bnb_marker.h) drive the map check.
  * Under deterministic timing the time keeper (timing.h) runs beside it.
  *
- * Built against the plugin API header of the project's QEMU
- * (build/qemu/include/qemu-plugin.h, API version 5): QEMU 7.2 and a stock
- * QEMU 10 refuse to load it.
+ * Built twice (qemu.h): against the plugin API of the project's QEMU
+ * (build/qemu/include/qemu-plugin.h, version 5), and as
+ * bnb-plugin-qemu72.so for Debian's QEMU 7.2 (version 1, no time keeper).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,8 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <qemu-plugin.h>
-
+#include "qemu.h"
 #include "addrmap.h"
 #include "args.h"
 #include "cache.h"
@@ -334,7 +333,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint8_t bytes[BNB_MARKER_LEN];
-		size_t len = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+		size_t len = bnb_insn_bytes(insn, bytes, sizeof(bytes));
 		int op = len == qemu_plugin_insn_size(insn) ?
 			 bnb_marker_op(bytes, len) : 0;
 

@@ -109,7 +109,7 @@ static bool halts(struct qemu_plugin_insn *insn)
 	static const uint8_t mwait[3] = { 0x0f, 0x01, 0xc9 };
 	static const uint8_t mwaitx[3] = { 0x0f, 0x01, 0xfb };
 	uint8_t b[3];
-	size_t n = qemu_plugin_insn_data(insn, b, sizeof(b));
+	size_t n = bnb_insn_bytes(insn, b, sizeof(b));
 
 	if (n == 1)
 		return b[0] == 0xf4;

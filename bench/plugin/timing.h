@@ -14,11 +14,26 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include <qemu-plugin.h>
-
+#include "qemu.h"
 #include "args.h"
 #include "timekeeper.h"
+
+#ifdef BNB_QEMU72
+/* QEMU 7.2 has no time control: the keeper cannot run there. */
+static inline int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
+				   struct bnb_shm_header *shm, char *err, size_t errlen)
+{
+	if (!a->timekeeper)
+		return 0;
+	snprintf(err, errlen, "bnb-plugin: the time keeper needs the project's QEMU (bench/qemu), not 7.2");
+	return -1;
+}
+static inline void bnb_timing_translate(struct qemu_plugin_tb *tb) { }
+static inline void bnb_timing_charge(unsigned int v, uint64_t ps) { }
+static inline void bnb_timing_publish(void) { }
+#else
 
 /*
  * Check the arguments, take time control.  shm (may be NULL) gets the
@@ -38,5 +53,6 @@ void bnb_timing_charge(unsigned int v, uint64_t ps);
 
 /* Bring the figures in the counters file up to date (at exit). */
 void bnb_timing_publish(void);
+#endif
 
 #endif /* BNB_PLUGIN_TIMING_H */

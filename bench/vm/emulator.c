@@ -24,6 +24,8 @@
 #define INFO_FORMAT	"bnb-qemu 1"
 #define SYSTEM_QEMU	"/usr/bin/qemu-system-x86_64"
 #define PROJECT_QEMU	"build/qemu/bin/qemu-system-x86_64"
+#define PLUGIN_QEMU10	"bnb-plugin.so"
+#define PLUGIN_QEMU72	"bnb-plugin-qemu72.so"
 
 /* One value from an info file; "" when the key is absent. */
 static void info_get(const char *info, const char *key, char *out, size_t len)
@@ -119,15 +121,47 @@ int emulator_resolve(struct vm_emulator *e, const char *choice, const char *root
 	return read_entry(e, err, errlen);
 }
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/*
+ * The plugin build for e's API: bnb-plugin.so for the project's QEMU,
+ * its sibling bnb-plugin-qemu72.so for Debian's 7.2.  Returns a path to
+ * use (malloc'd or plugin itself).
+ */
+const char *emulator_plugin(const struct vm_emulator *e, const char *plugin)
+{
+	char *alt;
+
+	if (e->project || !ends_with(plugin, "/" PLUGIN_QEMU10) ||
+	    asprintf(&alt, "%.*s%s", (int)(strlen(plugin) - strlen(PLUGIN_QEMU10)),
+		     plugin, PLUGIN_QEMU72) < 0)
+		return plugin;
+	if (access(alt, R_OK)) {
+		free(alt);
+		return plugin;
+	}
+	return alt;
+}
+
 int emulator_check(const struct vm_emulator *e, const struct vm_config *c,
 		   char *err, size_t errlen)
 {
-	if (c->plugin && (!e->project || e->plugin_api < BNB_PLUGIN_API))
+	if (c->plugin && e->project && e->plugin_api < BNB_PLUGIN_API)
 		return snprintf(err, errlen,
-			"--plugin needs the project's QEMU (plugin API %d), and %s is %s",
-			BNB_PLUGIN_API, e->path,
-			e->project ? "an older build: run make qemu" :
-			"not one (Debian's 7.2 and stock QEMU lack the API): leave --qemu out"), -1;
+			"--plugin needs plugin API %d, and %s is an older build: run make qemu",
+			BNB_PLUGIN_API, e->path), -1;
+	if (c->plugin && e->project && ends_with(c->plugin, PLUGIN_QEMU72))
+		return snprintf(err, errlen, "%s is the plugin for Debian's QEMU 7.2, not for %s",
+				c->plugin, e->path), -1;
+	if (c->plugin && !e->project && !ends_with(c->plugin, PLUGIN_QEMU72))
+		return snprintf(err, errlen,
+			"--plugin %s needs the project's QEMU (plugin API %d), and %s is not one; its 7.2 build is build/bin/%s",
+			c->plugin, BNB_PLUGIN_API, e->path, PLUGIN_QEMU72), -1;
 	if (c->timing == TIMING_DETERMINISTIC && !e->time_control)
 		return snprintf(err, errlen,
 			"--timing deterministic needs a QEMU with the time-control patches (bench/qemu), and %s has none: %s",

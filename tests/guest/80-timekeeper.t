@@ -28,8 +28,16 @@ refused() {
 
 refused "deterministic timing refused on Debian's QEMU" "time-control patches" \
 	--timing deterministic --qemu system
-refused "the plugin refused on Debian's QEMU" "plugin API 5" \
-	--plugin "$SO" --qemu system
+refused "the time keeper refused on Debian's QEMU, plugin or not" "time-control patches" \
+	--timing deterministic --plugin "$SO" --qemu system
+refused "the QEMU 7.2 build of the plugin refused on the project's QEMU" "plugin for Debian's QEMU 7.2" \
+	--plugin "${SO%.so}-qemu72.so" --qemu project
+out=$("$BNB_VM" --plugin "$SO" --dry-run -- true 2>&1)
+check "wall-clock runs with the plugin use Debian's 7.2 and its plugin build" \
+	grep -q '^/usr/bin/qemu-system-x86_64 .*bnb-plugin-qemu72.so,' <<<"$out"
+out=$("$BNB_VM" --timing deterministic --plugin "$SO" --dry-run -- true 2>&1)
+check "deterministic runs use the project's QEMU and bnb-plugin.so" \
+	grep -q "^$BNB_ROOT/build/qemu/bin/qemu-system-x86_64 .*bnb-plugin.so,.*icount_shift=0,insn_ps=2000" <<<"$out"
 refused "instruction time below 2 vCPUs x 2^0 ns refused" "at least 2 x 2^0 ns" \
 	--timing deterministic --insn-time 1.5 --plugin "$SO"
 refused "instruction time below 4 vCPUs x 2^1 ns refused" "at least 4 x 2^1 ns" \
