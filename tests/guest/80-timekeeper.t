@@ -68,15 +68,17 @@ refused "a foreign info file is refused" "foreign or corrupt" \
 rm -rf "$fake"
 
 # spin RUN_DIR INSN_NS CPUS [bnb-vm options]: one deterministic boot
-# running bnb-spin on CPUS; prints the slowest thread's guest time.
+# running bnb-spin on CPUS; spin_s is the slowest thread's guest time.
+# (Not in a command substitution: the boot is a TAP test of its own.)
 spin() {
 	local dir=$1 insn=$2 cpus=$3
 	shift 3
+	spin_s=
 	bnb_vm "$dir" --timing deterministic --insn-time "$insn" --plugin "$SO" \
 		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off "$@" \
 		-- "bnb-spin --cpus $cpus --iters $ITERS" >/dev/null 2>&1 || return 1
 	"$CHECK" "$dir/c.shm" > "$dir/check.out" 2>/dev/null
-	sed -n 's/^# summary .*max_s=\([0-9.]*\).*/\1/p' "$dir/out.log"
+	spin_s=$(sed -n 's/^# summary .*max_s=\([0-9.]*\).*/\1/p' "$dir/out.log")
 }
 
 # ratio_within A B WANT TOL: |A/B - WANT| <= TOL * WANT
@@ -87,9 +89,9 @@ ratio_within() {
 
 # One vCPU at icount shift 0: 1 ns per instruction is icount's own, each
 # ns above it the plugin adds.
-d0=$(run_dir tk-k0); t0=$(spin "$d0" 1 0 --nodes 1 --cpus 1 --mem 512M)
-d1=$(run_dir tk-k1); t1=$(spin "$d1" 2 0 --nodes 1 --cpus 1 --mem 512M)
-d3=$(run_dir tk-k3); t3=$(spin "$d3" 4 0 --nodes 1 --cpus 1 --mem 512M)
+d0=$(run_dir tk-k0); spin "$d0" 1 0 --nodes 1 --cpus 1 --mem 512M; t0=$spin_s
+d1=$(run_dir tk-k1); spin "$d1" 2 0 --nodes 1 --cpus 1 --mem 512M; t1=$spin_s
+d3=$(run_dir tk-k3); spin "$d3" 4 0 --nodes 1 --cpus 1 --mem 512M; t3=$spin_s
 diag "one thread, 1 vCPU: ${t0:-?} s at 1 ns, ${t1:-?} s at 2 ns, ${t3:-?} s at 4 ns per instruction"
 check "adding 1 ns per instruction doubles the guest time (within 0.5 %)" \
 	ratio_within "${t1:-0}" "${t0:-0}" 2 0.005
@@ -101,20 +103,21 @@ check "the guest's dilation is reported: D = 2 ns / 0.3 ns" \
 # field FILE KEY
 field() { sed -n "s/^$2=//p" "$1"; }
 
-da=$(run_dir tk-par); ta=$(spin "$da" 2 0,1 --nodes 1 --cpus 2 --mem 512M)
-db=$(run_dir tk-ser); tb=$(spin "$db" 2 0,0 --nodes 1 --cpus 2 --mem 512M)
+# 5 x the iterations: a thread's instructions (about 10 per iteration)
+# then outweigh what the boot left on either vCPU.
+ITERS=$((5 * ITERS))
+da=$(run_dir tk-par); spin "$da" 2 0,1 --nodes 1 --cpus 2 --mem 512M; ta=$spin_s
+db=$(run_dir tk-ser); spin "$db" 2 0,0 --nodes 1 --cpus 2 --mem 512M; tb=$spin_s
 diag "two threads: ${ta:-?} s on CPUs 0,1, ${tb:-?} s both on CPU 0"
 check "two threads on two vCPUs take half the time of two on one (within 10 %)" \
 	ratio_within "${ta:-0}" "${tb:-0}" 0.5 0.1
 a0=$(field "$da/check.out" vcpu0_insns); a1=$(field "$da/check.out" vcpu1_insns)
-b0=$(field "$db/check.out" vcpu0_insns); b1=$(field "$db/check.out" vcpu1_insns)
-diag "vCPU instructions: parallel $a0 / $a1, both on CPU 0 $b0 / $b1"
-# Moving thread 1 from CPU 1 to CPU 0 moves its instructions from vCPU 1's
-# count to vCPU 0's: the callbacks name the vCPU that executes.
-check "thread 1's instructions move from vCPU 1 to vCPU 0 with it (within 10 %)" \
-	ratio_within "$(( ${a1:-0} - ${b1:-0} ))" "$(( ${b0:-0} - ${a0:-0} ))" 1 0.1
-check "a thread's worth of instructions: at least 4 per iteration" \
-	test "$(( ${a1:-0} - ${b1:-0} ))" -ge $((4 * ITERS))
+diag "vCPU instructions with a thread on each: $a0 / $a1"
+# The two threads run the same code: a callback that named the vCPU that
+# translated it (QEMU 10 without bench/qemu's patch 0003) would put both
+# threads' instructions on one vCPU.
+check "each vCPU executed its own thread's instructions (counts within 2x)" \
+	awk -v a="${a0:-0}" -v b="${a1:-0}" 'BEGIN { exit !(a > 0 && b > 0 && (a < b ? a / b : b / a) >= 0.5) }'
 lag=$(field "$da/check.out" tk_lag_mean_ns)
 diag "lag between the busy vCPUs: mean ${lag:-?} ns, max $(field "$da/check.out" tk_lag_max_ns) ns"
 
