@@ -130,20 +130,20 @@ static bool ends_with(const char *s, const char *tail)
 
 /*
  * The plugin build for e's API: bnb-plugin.so for the project's QEMU,
- * its sibling bnb-plugin-qemu72.so for Debian's 7.2.  Returns a path to
- * use (malloc'd or plugin itself).
+ * its sibling bnb-plugin-qemu72.so for Debian's 7.2.  Returns the
+ * sibling's path (malloc'd), or NULL to keep plugin.
  */
-const char *emulator_plugin(const struct vm_emulator *e, const char *plugin)
+char *emulator_plugin(const struct vm_emulator *e, const char *plugin)
 {
 	char *alt;
 
 	if (e->project || !ends_with(plugin, "/" PLUGIN_QEMU10) ||
 	    asprintf(&alt, "%.*s%s", (int)(strlen(plugin) - strlen(PLUGIN_QEMU10)),
 		     plugin, PLUGIN_QEMU72) < 0)
-		return plugin;
+		return NULL;
 	if (access(alt, R_OK)) {
 		free(alt);
-		return plugin;
+		return NULL;
 	}
 	return alt;
 }

@@ -60,6 +60,14 @@ const struct opt_def vm_options[] = {
 	  .help = "numa_balancing=enable|disable on the kernel command line" },
 	{ "accel", OPT_CHOICE, CFG(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
 	  .help = "accelerator; kvm only when a short probe boot works" },
+	{ "timing", OPT_CHOICE, CFG(timing), .choices = VM_TIMING_CHOICES, .def = "wall",
+	  .help = "guest time: the host's clock (multi-threaded TCG), or icount's "
+		  "(one host thread; with --plugin its time keeper runs the vCPUs in parallel)" },
+	{ "icount-shift", OPT_INT, CFG(icount_shift), .min = 0, .max = 10, .def = "0",
+	  .help = "deterministic: 2^N ns per instruction" },
+	{ "insn-time", OPT_DOUBLE, CLI(insn_ns), .dmin = 0.001, .dmax = 1e6, .metavar = "NS",
+	  .help = "deterministic, with --plugin: modelled instruction time, at least "
+		  "vCPUs x 2^shift ns (default that least)" },
 	{ "host-bind", OPT_CHOICE, CFG(host_bind), .choices = "auto|on|off", .def = "auto",
 	  .help = "bind each guest node's memory to its own host NUMA node and pin its vCPU "
 		  "threads to that node's CPUs; auto: with kvm, when the host has enough nodes "
@@ -78,8 +86,9 @@ const struct opt_def vm_options[] = {
 	  .help = "load the TCG plugin; the topology is appended to its arguments" },
 	{ "plugin-opt", OPT_FUNC, CFG(plugin_opts), .parse = parse_plugin_opt, .free = free_argv,
 	  .metavar = "K=V", .help = "an argument for the plugin, repeatable" },
-	{ "qemu", OPT_STR, CFG(qemu), .metavar = "PATH", .def = "qemu-system-x86_64",
-	  .help = "the QEMU binary" },
+	{ "qemu", OPT_STR, CFG(qemu), .metavar = "project|system|PATH",
+	  .help = "project: build/qemu (make qemu); system: Debian's 7.2, wall timing only "
+		  "(default project, but system for wall timing with --plugin)" },
 	{ "bios", OPT_STR, CFG(bios), .metavar = "FILE|default",
 	  .help = "firmware (qboot when installed: it boots faster; default: QEMU's own)" },
 	{ "dry-run", OPT_FLAG, CFG(dry_run), .help = "print the QEMU command line and exit" },

@@ -117,6 +117,9 @@ static void add_plugin(const struct vm_config *c, struct argv *a)
 		for (j = 0; j < t->nodes; j++)
 			used += snprintf(buf + used, sizeof(buf) - used, "%s%d",
 					 i || j ? ":" : "", t->dist[i][j]);
+	if (c->timing == TIMING_DETERMINISTIC)
+		used += snprintf(buf + used, sizeof(buf) - used, ",icount_shift=%d,insn_ps=%llu",
+				 c->icount_shift, (unsigned long long)c->insn_ps);
 	for (i = 0; i < c->plugin_opts.n; i++)
 		used += snprintf(buf + used, sizeof(buf) - used, ",%s", c->plugin_opts.v[i]);
 	argv_add(a, "-plugin");
@@ -181,6 +184,27 @@ static void add_append(const struct vm_config *c, struct argv *a)
 		 c->append ? " " : "", c->append ? c->append : "");
 }
 
+/*
+ * Deterministic: one host thread runs every vCPU, the clock counts their
+ * instructions and jumps over idle time (sleep=off) instead of following
+ * the host.
+ */
+static void add_accel(const struct vm_config *c, struct argv *a)
+{
+	argv_add(a, "-accel");
+	if (c->accel == ACCEL_KVM) {
+		argv_add(a, "kvm");
+		return;
+	}
+	if (c->timing == TIMING_WALL) {
+		argv_add(a, "tcg,thread=multi");
+		return;
+	}
+	argv_add(a, "tcg,thread=single");
+	argv_add(a, "-icount");
+	argv_add(a, "shift=%d,sleep=off,align=off", c->icount_shift);
+}
+
 void qemu_build_args(const struct vm_config *c, struct argv *a)
 {
 	const struct bnb_topology *t = &c->topo;
@@ -189,8 +213,7 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	add_numa(c, a);
 	argv_add(a, "-machine");
 	argv_add(a, "q35%s", c->hmat ? ",hmat=on" : "");
-	argv_add(a, "-accel");
-	argv_add(a, "%s", c->accel == ACCEL_KVM ? "kvm" : "tcg,thread=multi");
+	add_accel(c, a);
 	argv_add(a, "-cpu");
 	argv_add(a, "%s", c->accel == ACCEL_KVM ? "host" : "max");
 	add_smp(t, a);

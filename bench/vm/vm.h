@@ -4,6 +4,8 @@
 #define BNB_VM_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "bnb_topology.h"
@@ -11,6 +13,29 @@
 #include "lib/host_numa.h"
 #include "lib/opt.h"
 #include "lib/vm_status.h"
+
+/*
+ * wall: multi-threaded TCG, guest time follows the host's clock.
+ * deterministic: icount (one host thread, 2^shift ns per instruction,
+ * idle time skipped); with the plugin its time keeper runs the vCPUs in
+ * parallel at the modelled instruction time (bench/plugin/timekeeper.h).
+ */
+enum vm_timing { TIMING_WALL, TIMING_DETERMINISTIC };
+#define VM_TIMING_CHOICES "wall|deterministic"
+
+/* The plugin API version of the project's QEMU (bench/qemu patch 0002). */
+#define BNB_PLUGIN_API 5
+
+/* The emulator and what its cache entry says about it (emulator.c). */
+struct vm_emulator {
+	char path[4096];
+	bool project;			/* a sound entry of the project's QEMU cache */
+	bool time_control;		/* has the time-control patches */
+	int plugin_api;
+	char version[64];		/* upstream version, or "unknown" */
+	char patch_hash[32];		/* of bench/qemu's series, or "none" */
+	char key[32];			/* cache key, or "none" */
+};
 
 struct vm_config {
 	struct bnb_topology topo;
@@ -25,6 +50,10 @@ struct vm_config {
 	struct argv plugin_opts;	/* K=V each, after the topology */
 	const char *cmd;		/* guest shell command */
 	enum vm_accel accel;
+	enum vm_timing timing;
+	int icount_shift;		/* deterministic: 2^shift ns per instruction */
+	uint64_t insn_ps;		/* deterministic: modelled instruction time, ps */
+	const struct vm_emulator *emu;	/* for the result file; may be NULL */
 	bool hmat;
 	bool balancing;
 	int loglevel;
@@ -46,6 +75,7 @@ struct vm_cli {
 	char *cpus, *mem, *distance;
 	/* the tools archive: on request, or when the command names a tool */
 	enum tools_mode { TOOLS_OFF, TOOLS_ON, TOOLS_AUTO } tools;
+	double insn_ns;			/* --insn-time; 0: vCPUs x 2^shift */
 };
 
 /* The options table (options.c): it also makes --help and HACKING's table. */
@@ -75,6 +105,21 @@ int cmd_names_tool(const char *cmd, const char *list_path);
 unsigned long guest_lpj(const char *kernel);
 long cpuinfo_tsc_khz(FILE *cpuinfo);
 int config_hz(FILE *config);
+
+/*
+ * Find the emulator: choice is NULL or "project" (build/qemu), "system"
+ * (Debian's), or a path.  A cache entry that does not match its info is
+ * refused.  0, or -1 with err set.
+ */
+int emulator_resolve(struct vm_emulator *e, const char *choice, const char *root,
+		     char *err, size_t errlen);
+
+/* The build of plugin (bnb-plugin.so) for e's API: malloc'd, or NULL for plugin itself. */
+char *emulator_plugin(const struct vm_emulator *e, const char *plugin);
+
+/* Can e serve c (plugin, deterministic timing)?  0, or -1 with err set. */
+int emulator_check(const struct vm_emulator *e, const struct vm_config *c,
+		   char *err, size_t errlen);
 
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);

@@ -303,14 +303,25 @@ static enum vm_status classify(const struct outcome *o, int wstatus, char *reaso
 static void write_result(const struct vm_config *c, enum vm_status st,
 			 const struct outcome *o, const char *reason, long wall_ms)
 {
-	char path[4096], text[2048];
+	static const char *const timing_names[] = { "wall", "deterministic" };
+	char path[4096], text[8192];
+	int n;
 
-	snprintf(text, sizeof(text),
-		 "status=%s\nexit_code=%d\nboot_ms=%ld\nwall_ms=%ld\nwarnings=%d\n"
-		 "interrupted=%d\naccel=%s\nhost_bound=%d\nreason=%s\n",
-		 vm_status_word(st), o->exited ? o->exit_code : -1,
-		 o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted,
-		 c->accel == ACCEL_KVM ? "kvm" : "tcg", c->host != NULL, reason);
+	n = snprintf(text, sizeof(text),
+		     "status=%s\nexit_code=%d\nboot_ms=%ld\nwall_ms=%ld\nwarnings=%d\n"
+		     "interrupted=%d\naccel=%s\nhost_bound=%d\nreason=%s\ntiming=%s\n",
+		     vm_status_word(st), o->exited ? o->exit_code : -1,
+		     o->ran ? o->boot_ms : -1, wall_ms, o->warnings, o->interrupted,
+		     c->accel == ACCEL_KVM ? "kvm" : "tcg", c->host != NULL, reason,
+		     timing_names[c->timing]);
+	if (c->timing == TIMING_DETERMINISTIC)
+		n += snprintf(text + n, sizeof(text) - n, "icount_shift=%d\ninsn_ps=%llu\n",
+			      c->icount_shift, (unsigned long long)c->insn_ps);
+	/* which emulator ran: path, version, cache key, patch series hash */
+	if (c->emu)
+		snprintf(text + n, sizeof(text) - n,
+			 "qemu=%s\nqemu_version=%s\nqemu_key=%s\nqemu_patches=%s\n",
+			 c->emu->path, c->emu->version, c->emu->key, c->emu->patch_hash);
 	snprintf(path, sizeof(path), "%s/result", c->run_dir);
 	if (write_file(path, text))
 		perror("bnb-vm: result");

@@ -444,7 +444,8 @@ Test(cli, defaults)
 	cr_assert(cli.cfg.hmat && cli.cfg.balancing);
 	cr_assert_eq(cli.cfg.accel, ACCEL_TCG);
 	cr_assert_eq(cli.cfg.timeout_s, 300);
-	cr_assert_str_eq(cli.cfg.qemu, "qemu-system-x86_64");
+	cr_assert_null(cli.cfg.qemu, "no --qemu: bnb-vm picks the project's QEMU or 7.2 (emulator.c)");
+	cr_assert_eq(cli.cfg.timing, TIMING_WALL);
 	cr_assert_str_eq(cli.cfg.cmd, "true");
 }
 
