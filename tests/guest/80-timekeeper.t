@@ -143,7 +143,7 @@ dh=$(run_dir tk-hard)
 # shellcheck disable=SC2016
 hard "$dh" '{ for n in 0 1; do
 	numactl --cpunodebind=$n --membind=$n /tmp/s$n --placement local --node $n \
-		--threads 1 --size 8M --iterations 6 > /dev/null &
+		--threads 1 --size 8M --iterations 16 > /dev/null &
 	done; wait; }'
 check "HARD_BIND-style run under deterministic time" test $? -eq 0
 for v in 0 1; do
