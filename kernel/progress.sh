@@ -36,7 +36,9 @@ progress_line() {
 	fi
 	pct=$((done * 100 / expect))
 	[ "$pct" -le 99 ] || pct=99
-	if [ "$done" -gt 0 ] && [ "$done" -lt "$expect" ]; then
+	if [ "$done" = 0 ]; then
+		left="starting"
+	elif [ "$done" -lt "$expect" ]; then
 		left=$(( elapsed * (expect - done) / done ))
 		left="about $(fmt_secs "$left") left"
 	else
@@ -58,7 +60,9 @@ kbuild_progress() {
 	expect=$(cat "$steps_file" 2>/dev/null || echo "$COLD_BUILD_STEPS")
 	next=$((start + PROGRESS_EVERY))
 	set -o pipefail
-	"$@" 2>&1 | tee "$log" | {
+	# Not the caller's make flags: 'make -s kernel' would silence kbuild's
+	# step lines, and they are what is counted.
+	(unset MAKEFLAGS MFLAGS MAKELEVEL; "$@") 2>&1 | tee "$log" | {
 		while :; do
 			if IFS= read -r -t 1 line; then
 				case $line in
