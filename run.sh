@@ -6,39 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")"
 export BNB_ROOT=$PWD
 
+# The runner's own --help, kept beside it as text (a test checks that it
+# matches), so that help needs nothing built; the forms say ./run.sh.
 usage() {
+	sed '1,/^$/s|bnb-run|./run.sh|' bench/runner/help.txt
 	cat <<'EOF'
-usage: ./run.sh [EXPERIMENT.ini] [--reps N] [--only VARIANT] [--out DIR] [--jobs N] [--no-plots]
-       ./run.sh compare DIR_A DIR_B
-       ./run.sh plot DIR
-       ./run.sh report DIR
-       ./run.sh --help
 
-Runs every variant x repetition of EXPERIMENT (default
-bench/experiments/default.ini) in a fresh guest and writes
-results/<UTC time>-<experiment>/ with per-run time series, summary.json,
-summary.md and plots (copied to plots/ too).
-
-  --reps N       repetitions per variant (overrides the file)
-  --only NAME    run one variant (a section name runs all its sweep points)
-  --out DIR      results folder instead of results/<time>-<name>
-  --jobs N       N guests at once through GNU parallel (one per 2 cores);
-                 0: write the job list only
-  --no-plots     skip gnuplot
-  --help         print this text and exit
-  compare        kernel/variant A vs B from two results folders (Welch t-test)
-  plot, report   redraw the plots and tables of a results folder
-
-First it installs missing Debian packages (bench/deps.sh, as root) and builds
-what the command needs: host tools for compare/plot/report; for a run also
-the project's QEMU, the guest initramfs and the kernel (first time: several
-minutes each, with a progress line every 10 s). The experiment keys: bench/runner/README.md or
-build/bin/bnb-run --help.
-
-Exit status: 0 all runs ok, 1 a run failed or was incomplete, 2 bad usage or
-experiment file, 130 interrupted (finished runs are kept); a failed install
-or build step exits with its status after naming the step and the command
-that retries it.
+./run.sh first installs missing Debian packages (bench/deps.sh, as root) and
+builds what the command needs: the host tools for compare, plot and report;
+for a run also the project's QEMU, the guest initramfs and the kernel (the
+first time several minutes each, with a progress line every 10 s). A step
+that fails is named with the command that retries it, and ./run.sh exits
+with its status.
 EOF
 }
 
@@ -62,6 +41,9 @@ step() {
 for arg in "$@"; do
 	case $arg in
 	-h | --help) usage; exit 0 ;;
+	--help=*)
+		[ -x build/bin/bnb-run ] || usage_error "$arg (it needs build/bin/bnb-run: make tools)"
+		exec build/bin/bnb-run "$arg" ;;
 	--) break ;;
 	esac
 done
@@ -69,7 +51,7 @@ done
 # What the command needs: host tools only, or the guest too.
 needs=run
 case ${1:-} in
-compare) [ $# -eq 3 ] || usage_error "compare DIR_A DIR_B"; needs=tools ;;
+compare) [ $# -ge 3 ] || usage_error "compare DIR_A DIR_B [DIR...]"; needs=tools ;;
 plot | report) [ $# -eq 2 ] || usage_error "$1 DIR"; needs=tools ;;
 esac
 
