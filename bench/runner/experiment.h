@@ -21,6 +21,7 @@
 #define EXP_MAX_VARIANTS 256
 #define EXP_MAX_SWEEP 64
 #define EXP_NAME_MAX 128
+#define EXP_MAX_PRIMARY 16
 
 struct setting {
 	char *key;
@@ -102,6 +103,7 @@ struct experiment {
 
 	/* keys of [global] alone */
 	enum objective_id objective;
+	struct argv primary;		/* metric names, at most EXP_MAX_PRIMARY */
 };
 
 /*

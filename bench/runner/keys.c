@@ -174,6 +174,40 @@ static int parse_events(const struct opt_def *o, const char *value, void *field,
 	return store_str(value, field, err, errlen);
 }
 
+/*
+ * Metric names, space or comma separated: the report's fixed ones
+ * (summary.json's keys) or a foreign workload's extracted ones, which are
+ * only known once it ran; a name no run has is said so in the report.
+ */
+static int parse_primary(const struct opt_def *o, const char *value, void *field,
+			 char *err, size_t errlen)
+{
+	char *copy = strdup(value), *w, *save = NULL;
+	struct argv words = { 0 };
+	int rc = copy ? 0 : errf(err, errlen, "out of memory");
+
+	for (w = copy ? strtok_r(copy, " \t,", &save) : NULL; w && !rc;
+	     w = strtok_r(NULL, " \t,", &save)) {
+		if (strlen(w) >= XM_NAME_MAX || w[strspn(w, "abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.%/+-")])
+			rc = errf(err, errlen, "'%s' is not a metric name", w);
+		else if (words.n == EXP_MAX_PRIMARY)
+			rc = errf(err, errlen, "more than %d primary metrics", EXP_MAX_PRIMARY);
+		else
+			argv_add(&words, "%s", w);
+	}
+	if (!rc && !words.n)
+		rc = errf(err, errlen, "no metric named");
+	if (!rc && field) {
+		argv_free(field);
+		*(struct argv *)field = words;
+		words = (struct argv) { 0 };
+	}
+	argv_free(&words);
+	free(copy);
+	return rc;
+}
+
 #define V(f) OPT_FIELD(struct variant, f)
 #define E(f) OPT_FIELD(struct experiment, f)
 
@@ -251,6 +285,12 @@ static const struct opt_def keys[] = {
 	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work",
 	  .def = "convergence", .scope = KS_EXPERIMENT,
 	  .help = "([global] only) what the sweep report optimises" },
+	{ "primary", OPT_FUNC, E(primary), .parse = parse_primary, .free = free_argv,
+	  .metavar = "METRIC ...", .def = "work_s cost_total time_to_conv_90_s true_locality",
+	  .scope = KS_EXPERIMENT,
+	  .help = "([global] only) the metrics the experiment is about: each compared at "
+		  "p < 0.05 as it is; every other metric as one family under Holm's "
+		  "correction" },
 	{ SYSCTL_PREFIX "*", OPT_FUNC, 0, .parse = parse_sysctl, .flags = OPTF_PREFIX,
 	  .metavar = "V|a,b,c|start:end:step", .scope = KS_VARIANT,
 	  .help = "a sysctl to set before the workload (sysctl.scan_period_min_ms, "

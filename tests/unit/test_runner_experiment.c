@@ -76,6 +76,10 @@ static const struct {
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1:1000:1\n", "4: key 'sysctl.scan_period_min_ms': range '1:1000:1' has more than 64 values" },
 	{ OK_GLOBAL "[a]\nsysctl.Bad/Name = 1\n", "4: key 'sysctl.Bad/Name': unknown key" },
 	{ OK_GLOBAL "[a]\nobjective = cost\n", "4: key 'objective': allowed only in global" },
+	{ OK_GLOBAL "[a]\nprimary = work_s\n", "4: key 'primary': allowed only in global" },
+	{ OK_GLOBAL "primary = work_s, p(x)\n[a]\n", "3: key 'primary': 'p(x)' is not a metric name" },
+	{ OK_GLOBAL "primary = work_s;rm\n[a]\n", "3: key 'primary': 'work_s;rm' is not a metric name" },
+	{ OK_GLOBAL "primary = ,\n[a]\n", "3: key 'primary': no metric named" },
 	{ OK_GLOBAL "[a]\nnodes = 2\nnodes = 3\n", "5: key 'nodes': duplicate key (first set on line 4)" },
 	{ OK_GLOBAL "[a]\nthis line has no equals sign\n", "4: syntax error" },
 	{ OK_GLOBAL "[a b]\nnodes = 2\n", "3: bad section name" },
@@ -165,6 +169,9 @@ Test(experiment, inheritance_and_defaults)
 	cr_assert_eq(b->plugin_opts.n, 0);
 	cr_assert_eq(a->n_sysctls, 0);
 	cr_assert_eq(exp.objective, OBJ_CONVERGENCE);
+	cr_assert_eq(exp.primary.n, 4, "the default primary metrics");
+	cr_assert_str_eq(exp.primary.v[0], "work_s");
+	cr_assert_str_eq(exp.primary.v[3], "true_locality");
 	experiment_free(&exp);
 }
 
