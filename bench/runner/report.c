@@ -16,6 +16,8 @@
 #include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
+#include "verdict.h"
+#include "versus.h"
 
 #define MAX_REPS 1024
 
@@ -148,7 +150,7 @@ static void jset_doubles(struct json_object *o, const void *base,
 }
 
 
-static const char *variant_latency(const struct results *r, const char *variant)
+const char *report_latency(const struct results *r, const char *variant)
 {
 	int i;
 
@@ -190,7 +192,7 @@ struct json_object *report_variant_json(const struct results *r, const char *var
 		if (!strcmp(r->runs[i].variant, variant))
 			counts[r->runs[i].status]++;
 	jset(o, "name", json_object_new_string(variant));
-	jset(o, "latency", json_object_new_string(variant_latency(r, variant)));
+	jset(o, "latency", json_object_new_string(report_latency(r, variant)));
 	jset(o, "rate_unit", json_object_new_string(results_rate_unit(r, variant)));
 	jset(o, "ok", json_object_new_int(counts[RUN_OK]));
 	jset(o, "failed", json_object_new_int(counts[RUN_FAILED]));
@@ -236,7 +238,7 @@ static struct json_object *runs_json(const struct results *r)
 }
 
 /* The baseline is the first variant of the file that has runs. */
-static const char *baseline(const struct results *r)
+const char *report_baseline(const struct results *r)
 {
 	int i;
 
@@ -319,60 +321,116 @@ static void md_variant(FILE *md, const struct results *r, const char *variant)
 	fprintf(md, "\n");
 }
 
-static const char *direction(const struct welch *w, enum better better)
+static const char *direction(const struct vs_row *row)
 {
-	if (!w->significant || !isfinite(w->diff) || w->diff == 0 || better == BETTER_NONE)
+	const struct welch *w = &row->w;
+
+	if (!row->t.significant || !isfinite(w->diff) || w->diff == 0 ||
+	    row->m.better == BETTER_NONE)
 		return "";
-	if ((w->diff < 0) == (better == BETTER_LOWER))
+	if ((w->diff < 0) == (row->m.better == BETTER_LOWER))
 		return " (better)";
 	return " (worse)";
 }
 
-struct json_object *report_compare(const struct results *ra, const char *va,
-				   const struct results *rb, const char *vb, FILE *md,
-				   const char *label_a, const char *label_b)
+/* "d [lo, hi]" with fmt_num's numbers, "-" when there is no difference */
+static const char *with_ci(double d, double lo, double hi, char *buf, size_t len)
+{
+	char a[32], b[32], c[32];
+
+	if (!isfinite(d))
+		return "-";
+	snprintf(buf, len, "%s [%s, %s]", fmt_num(d, a, sizeof(a)), fmt_num(lo, b, sizeof(b)),
+		 fmt_num(hi, c, sizeof(c)));
+	return buf;
+}
+
+static const char *p_cell(double p, char *buf, size_t len)
+{
+	if (isfinite(p) && p < 0.001)
+		return "< 0.001";
+	return fmt_num(p, buf, len);
+}
+
+static void md_versus_row(FILE *md, const struct vs_row *row)
+{
+	char s[6][32], d[2][100];
+	const char *bold = row->primary ? "**" : "";
+
+	fprintf(md, "| %s%s%s | %s | %s ± %s | %s ± %s | %s | %s | %s | %s | %s%s |\n",
+		bold, row->m.label, bold, row->m.unit,
+		fmt_num(row->a.mean, s[0], 32), fmt_num(row->a.stddev, s[1], 32),
+		fmt_num(row->b.mean, s[2], 32), fmt_num(row->b.stddev, s[3], 32),
+		with_ci(row->w.diff, row->w.ci_lo, row->w.ci_hi, d[0], sizeof(d[0])),
+		with_ci(row->w.diff_pct, row->w.ci_lo_pct, row->w.ci_hi_pct, d[1], sizeof(d[1])),
+		p_cell(row->w.p, s[4], 32), row->primary ? "primary" : p_cell(row->t.p_adj, s[5], 32),
+		row->t.significant ? "*" : "", direction(row));
+}
+
+static void md_primary_names(FILE *md, const struct argv *primary)
+{
+	for (int i = 0; i < primary->n; i++)
+		fprintf(md, "%s`%s`", i ? ", " : "", primary->v[i]);
+}
+
+static struct json_object *versus_json(const struct versus *v)
 {
 	struct json_object *o = json_object_new_object();
-	double a[MAX_REPS], b[MAX_REPS];
-	const struct metric_info *mi;
-	int m, n = metrics_of(ra, va, &mi);
-	char s[9][32];
 
-	if (md)
-		fprintf(md, "| metric | unit | %s mean ± sd | %s mean ± sd | diff | diff %% | "
-			"95%% CI of diff %% | p (Welch) | |\n|---|---|---|---|---|---|---|---|---|\n",
-			label_a, label_b);
-	for (m = 0; m < n; m++) {
+	for (int m = 0; m < v->n; m++) {
+		const struct vs_row *row = &v->rows[m];
 		struct json_object *c = json_object_new_object();
-		int na = results_values_named(ra, va, mi[m].name, a, MAX_REPS);
-		int nb = results_values_named(rb, vb, mi[m].name, b, MAX_REPS);
-		struct describe da, db;
-		struct welch w;
 
-		stats_describe(a, na, &da);
-		stats_describe(b, nb, &db);
-		stats_welch(a, na, b, nb, &w);
-		jset(c, "unit", json_object_new_string(mi[m].unit));
-		jset(c, "mean_a", jnum(da.mean));
-		jset(c, "mean_b", jnum(db.mean));
-		jset_doubles(c, &w, welch_fields, ARRAY_SIZE(welch_fields));
-		jset(c, "significant", json_object_new_boolean(w.significant));
-		jset(o, mi[m].name, c);
-		if (!md)
-			continue;
-		fprintf(md, "| %s | %s | %s ± %s | %s ± %s | %s | %s | [%s, %s] | %s | %s%s |\n",
-			mi[m].label, mi[m].unit,
-			fmt_num(da.mean, s[0], 32), fmt_num(da.stddev, s[1], 32),
-			fmt_num(db.mean, s[2], 32), fmt_num(db.stddev, s[3], 32),
-			fmt_num(db.mean - da.mean, s[8], 32),
-			fmt_num(w.diff_pct, s[4], 32), fmt_num(w.ci_lo_pct, s[5], 32),
-			fmt_num(w.ci_hi_pct, s[6], 32), fmt_num(w.p, s[7], 32),
-			w.significant ? "*" : "", direction(&w, mi[m].better));
+		jset(c, "unit", json_object_new_string(row->m.unit));
+		jset(c, "primary", json_object_new_boolean(row->primary));
+		jset(c, "mean_a", jnum(row->a.mean));
+		jset(c, "mean_b", jnum(row->b.mean));
+		jset_doubles(c, &row->w, welch_fields, ARRAY_SIZE(welch_fields));
+		jset(c, "p_holm", row->primary ? NULL : jnum(row->t.p_adj));
+		jset(c, "significant", json_object_new_boolean(row->t.significant));
+		jset(o, row->m.name, c);
 	}
-	if (md)
-		fprintf(md, "\n`*` marks a difference significant at p < 0.05 (Welch's t-test, "
-			"two-sided); the CI is the 95 %% confidence interval of mean(%s) - mean(%s) "
-			"as percent of mean(%s).\n\n", label_b, label_a, label_a);
+	return o;
+}
+
+/* The correction as it was applied, for summary.json. */
+static struct json_object *correction_json(const struct versus *v, const struct argv *primary)
+{
+	struct json_object *o = json_object_new_object(), *names = json_object_new_array();
+
+	for (int i = 0; i < primary->n; i++)
+		json_object_array_add(names, json_object_new_string(primary->v[i]));
+	jset(o, "primary", names);
+	jset(o, "method", json_object_new_string("holm"));
+	jset(o, "secondary_tests", json_object_new_int(v->secondary));
+	jset(o, "secondary_significant_uncorrected", json_object_new_int(v->secondary_raw));
+	jset(o, "secondary_significant_holm", json_object_new_int(v->secondary_adj));
+	return o;
+}
+
+struct json_object *report_versus(const struct versus *v, const struct argv *primary, FILE *md,
+				  const char *label_a, const char *label_b)
+{
+	struct json_object *o = json_object_new_object();
+
+	jset(o, "metrics", versus_json(v));
+	jset(o, "correction", correction_json(v, primary));
+	if (!md)
+		return o;
+	fprintf(md, "| metric | unit | %s mean ± sd | %s mean ± sd | diff [95%% CI] | "
+		"diff %% [95%% CI] | p (Welch) | p (Holm) | |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", label_a, label_b);
+	for (int m = 0; m < v->n; m++)
+		md_versus_row(md, &v->rows[m]);
+	fprintf(md, "\nThe difference is mean(%s) - mean(%s) with its 95 %% confidence interval "
+		"(Welch), also as percent of mean(%s). Primary metrics (bold: ", label_b, label_a,
+		label_a);
+	md_primary_names(md, primary);
+	fprintf(md, ") are tested as they are, `*` at p < 0.05. The other %d tested metrics are "
+		"one family under Holm's correction, which keeps the chance of any false alarm "
+		"among them at 5 %%: `*` at an adjusted p < 0.05. Of those %d, %d had p < 0.05 "
+		"before the correction and %d after it.\n\n", v->secondary, v->secondary,
+		v->secondary_raw, v->secondary_adj);
 	return o;
 }
 
@@ -388,7 +446,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 
 		if (!results_has_runs(r, name))
 			continue;
-		mode = variant_latency(r, name);
+		mode = report_latency(r, name);
 		jset(lat, name, json_object_new_string(mode));
 		for (j = 0; j < n_seen && strcmp(seen[j], mode); j++)
 			;
@@ -413,7 +471,8 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 static void comparisons(FILE *md, const struct results *r, struct json_object *root)
 {
 	struct json_object *arr = json_object_new_array();
-	const char *base = baseline(r);
+	const char *base = report_baseline(r);
+	struct versus v;
 	int i;
 
 	for (i = 0; base && i < r->exp.n_variants; i++) {
@@ -423,10 +482,12 @@ static void comparisons(FILE *md, const struct results *r, struct json_object *r
 		if (!strcmp(name, base) || !results_has_runs(r, name))
 			continue;
 		fprintf(md, "### %s vs %s\n\n", name, base);
-		c = json_object_new_object();
+		if (versus_build(&v, r, base, r, name, &r->exp.primary))
+			continue;
+		c = report_versus(&v, &r->exp.primary, md, base, name);
+		versus_free(&v);
 		jset(c, "baseline", json_object_new_string(base));
 		jset(c, "variant", json_object_new_string(name));
-		jset(c, "metrics", report_compare(r, base, r, name, md, base, name));
 		json_object_array_add(arr, c);
 	}
 	jset(root, "comparisons", arr);
@@ -450,6 +511,7 @@ int report_write(const struct results *r)
 	struct json_object *root = json_object_new_object(), *vars = json_object_new_array();
 	char path[PATH_MAX + 32];
 	time_t now = time(NULL);
+	const char *base;
 	char stamp[32];
 	FILE *md;
 	int i, rc;
@@ -467,6 +529,8 @@ int report_write(const struct results *r)
 	jset(root, "generated", json_object_new_string(stamp));
 	fprintf(md, "# Experiment %s\n\nResults in `%s`, generated %s.\n\n", r->exp.name,
 		r->dir, stamp);
+	jset(root, "verdict", verdict_results(r, md));
+	fprintf(md, "## Notes\n\n");
 	notes(md, r, root);
 	md_runs(md, r);
 	fprintf(md, "## Statistics per variant (finished runs only)\n\n");
@@ -477,8 +541,9 @@ int report_write(const struct results *r)
 		json_object_array_add(vars, report_variant_json(r, r->exp.variants[i].name));
 	}
 	jset(root, "variants", vars);
-	jset(root, "baseline", baseline(r) ? json_object_new_string(baseline(r)) : NULL);
-	fprintf(md, "## Comparison against the baseline (%s)\n\n", baseline(r) ? baseline(r) : "-");
+	base = report_baseline(r);
+	jset(root, "baseline", base ? json_object_new_string(base) : NULL);
+	fprintf(md, "## Comparison against the baseline (%s)\n\n", base ? base : "-");
 	comparisons(md, r, root);
 	sweep_report(r, md, root);
 	jset(root, "runs", runs_json(r));

@@ -14,13 +14,20 @@ int report_write(const struct results *r);
 /* The statistics object of one variant (keys as in summary.json). */
 struct json_object *report_variant_json(const struct results *r, const char *variant);
 
+struct versus;
+struct argv;
 /*
- * Compare variant VB of RB against baseline VA of RA, metric by metric:
- * a JSON object and a markdown table on MD.
+ * The comparison V as a Markdown table on MD (NULL: none), the primary
+ * metrics first, each difference with its 95 % CI before the p-values,
+ * Welch's and Holm's; returns its JSON.
  */
-struct json_object *report_compare(const struct results *ra, const char *va,
-				   const struct results *rb, const char *vb, FILE *md,
-				   const char *label_a, const char *label_b);
+struct json_object *report_versus(const struct versus *v, const struct argv *primary, FILE *md,
+				  const char *label_a, const char *label_b);
+
+/* The first variant of R's experiment that has runs, or NULL. */
+const char *report_baseline(const struct results *r);
+/* The latency mode VARIANT's runs recorded: emulated, uniform, real, or unknown. */
+const char *report_latency(const struct results *r, const char *variant);
 
 /* Plain-language notes every report carries. */
 const char *latency_note(const char *mode);

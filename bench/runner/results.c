@@ -141,6 +141,9 @@ static void load_collector(struct run *run)
 		json_object_object_get_ex(root, "plugin", &objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = json_number(objs[keys[i].obj], keys[i].key);
+		run->window_hints = json_number(root, "window_hints");
+		run->window_s = json_number(root, "window_s");
+		run->window_n = json_number(root, "window_n_mean");
 		if (json_object_object_get_ex(root, "metrics", &objs[1]))
 			load_metrics(run, objs[1]);
 		if (json_object_object_get_ex(root, "provenance", &objs[1]) &&
@@ -235,6 +238,7 @@ void run_load(struct run *run)
 	run_unload(run);
 	run->rate_unit[0] = 0;
 	run->thread_rate = NAN;
+	run->window_hints = run->window_s = run->window_n = NAN;
 	load_status(run);
 	load_workload(run);
 	load_dilation(run);

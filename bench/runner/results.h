@@ -46,6 +46,9 @@ struct run {
 	char latency_why[256];	/* why not emulated although requested */
 	char dilation_why[256];	/* why M_DILATION is not measured */
 	double thread_rate;	/* the guest's rate_mean per worker thread */
+	/* the convergence window: N >= window_hints, the hints of window_s
+	 * seconds; window_n its mean N over the run (NAN: not recorded) */
+	double window_hints, window_s, window_n;
 	/* summary.json "metrics": extracted from a foreign workload's output
 	 * and the monitors' totals; NULL when the run has none */
 	struct xmetrics *xm;

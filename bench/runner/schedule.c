@@ -20,6 +20,7 @@
 #include "report.h"
 #include "results.h"
 #include "runner.h"
+#include "verdict.h"
 
 static bool selected(const struct variant *v, const char *only)
 {
@@ -204,6 +205,10 @@ int cmd_report(const char *dir, bool plots)
 	rc = report_write(&res);
 	if (plots && !rc)
 		rc = plot_all(&res);
+	/* the console ends with what summary.md opens with */
+	printf("\n");
+	json_object_put(verdict_results(&res, stdout));
+	fflush(stdout);
 	results_free(&res);
 	return rc ? 1 : 0;
 }

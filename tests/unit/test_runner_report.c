@@ -218,9 +218,26 @@ Test(report, summary_json)
 	cr_assert_float_eq(json_object_get_double(J(cmp, "work_s", "diff_pct")), -25, 1e-9);
 	cr_assert_float_eq(json_object_get_double(J(cmp, "work_s", "ci95_lo_pct")), -59.6283, 1e-3);
 	cr_assert(!json_object_get_boolean(J(cmp, "work_s", "significant")));
-	/* rate: 90 +- 10 vs 115 +- 5 */
-	cr_assert(json_object_get_boolean(J(cmp, "rate_mean", "significant")));
+	cr_assert(json_object_get_boolean(J(cmp, "work_s", "primary")));
+	cr_assert_null(J(cmp, "work_s", "p_holm"), "a primary metric is not adjusted");
+	/*
+	 * rate: 90 +- 10 vs 115 +- 5, p = 0.031562, the 8th smallest of the 9
+	 * secondary p-values (the others: 0.000922, 0.002356, 0.002743 x 4,
+	 * 0.003317, and wall time's 0.104479), so Holm's is 2 * p: not
+	 * significant, where an uncorrected test said it was.
+	 */
+	cr_assert_float_eq(json_object_get_double(J(cmp, "rate_mean", "p_value")), 0.031562, 1e-6);
+	cr_assert_float_eq(json_object_get_double(J(cmp, "rate_mean", "p_holm")), 0.063124, 1e-6);
+	cr_assert(!json_object_get_boolean(J(cmp, "rate_mean", "significant")));
 	cr_assert_float_eq(json_object_get_double(J(cmp, "rate_mean", "diff_pct")), 250.0 / 9, 1e-9);
+	cr_assert_eq(json_object_get_int(J(root, "comparisons", "0", "correction", "secondary_tests")), 9);
+	cr_assert_eq(json_object_get_int(J(root, "comparisons", "0", "correction",
+					   "secondary_significant_uncorrected")), 8);
+	cr_assert_eq(json_object_get_int(J(root, "comparisons", "0", "correction",
+					   "secondary_significant_holm")), 7);
+	cr_assert_str_eq(json_object_get_string(J(root, "verdict", "0", "primary", "cost_total",
+						  "outcome")), "changed: worse");
+	cr_assert_str_eq(json_object_get_string(J(root, "verdict", "0", "timing")), "wall");
 	cr_assert_eq(json_object_array_length(J(root, "runs")), 8);
 	cr_assert_str_eq(json_object_get_string(J(root, "runs", "6", "status")), "failed");
 	cr_assert_null(J(root, "sweep"));
@@ -244,9 +261,23 @@ Test(report, summary_md)
 	cr_assert(strstr(md, "| workload time | s | 3 | 12 | 2 | 16.67 | 10 | 12 | 14 |"), "%s", md);
 	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | - | kernel panic/oops/BUG (bnb-vm exit 4) |"));
 	cr_assert(strstr(md, "### on vs off"));
-	cr_assert(strstr(md, "| workload rate | MB/s | 90 ± 10 | 115 ± 5 | 25 | 27.78 | [4.692, 50.86] | 0.03156 | * (better) |"),
-		  "%s", md);
-	cr_assert(strstr(md, "| workload time | s | 12 ± 2 | 9 ± 1 | -3 | -25 | [-59.63, 9.628] | 0.1045 |  |"));
+	/* the effect and its CI before the p-values; rate not significant after Holm */
+	cr_assert(strstr(md, "| workload rate | MB/s | 90 ± 10 | 115 ± 5 | 25 [4.223, 45.78] | "
+			 "27.78 [4.692, 50.86] | 0.03156 | 0.06312 |  |"), "%s", md);
+	cr_assert(strstr(md, "| **workload time** | s | 12 ± 2 | 9 ± 1 | -3 [-7.155, 1.155] | "
+			 "-25 [-59.63, 9.628] | 0.1045 | primary |  |"), "%s", md);
+	cr_assert(strstr(md, "Of those 9, 8 had p < 0.05 before the correction and 7 after it."));
+	/* the verdict comes first and says what changed, by how much, at what cost */
+	cr_assert(strstr(md, "## Verdict") && strstr(md, "## Verdict") < strstr(md, "## Notes"));
+	cr_assert(strstr(md, "**on** against **off**: balancing = on (off). Latency uniform, "
+			 "timing wall. 1 of 2 primary metrics changed significantly"), "%s", md);
+	cr_assert(strstr(md, "- workload time: on 9 s [6.52, 11.5] (3 runs), off 12 s [7.03, 17] "
+			 "(3 runs); difference -3 [-7.16, +1.16] (-25 % [-59.6, +9.63]), p = 0.104: "
+			 "**no significant change**"), "%s", md);
+	cr_assert(strstr(md, "- cost in the seed's units (u, one word access): on 1.1e+03 u"));
+	cr_assert(strstr(md, "on 90 % after 3 s [0.516, 5.48] in 3 of 3 runs"), "%s", md);
+	cr_assert(strstr(md, "- the 9 other metrics: 7 changed after Holm's correction (8 had "
+			 "p < 0.05 before it)"));
 	free(md);
 	results_free(&r);
 }

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The verdict first; see verdict.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "verdict.h"
+#include "versus.h"
+
+/* More comparisons than this get one line each (a sweep). */
+#define VERDICT_FULL_MAX 3
+
+static const char *const conv_metrics[] = { "time_to_conv_90_s", "time_to_conv_95_s" };
+
+static const char *num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+static const char *signed_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%+.3g", v);
+	return buf;
+}
+
+const char *variant_timing(const struct results *r, const char *variant)
+{
+	struct json_object *t;
+
+	for (int i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].prov &&
+		    json_object_object_get_ex(r->runs[i].prov, "timing", &t) &&
+		    json_object_is_type(t, json_type_string))
+			return json_object_get_string(t);
+	return "wall";
+}
+
+/* KEY's value in V as run: its sweep point, else its setting; NULL if unset. */
+static const char *value_of(const struct variant *v, const char *key)
+{
+	int i;
+
+	for (i = 0; i < v->n_sweep; i++)
+		if (!strcmp(v->sweep[i].key, key))
+			return v->sweep[i].value;
+	for (i = 0; i < v->n_settings; i++)
+		if (!strcmp(v->settings[i].key, key))
+			return v->settings[i].value;
+	return NULL;
+}
+
+static bool differs(const struct variant *a, const struct variant *b, const char *key)
+{
+	const char *x = value_of(a, key), *y = value_of(b, key);
+
+	if (!strcmp(key, "description") || !strcmp(key, "repetitions"))
+		return false;
+	return !x || !y || strcmp(x, y);
+}
+
+/* "balancing = on (off)": B's keys whose value is not A's, A's in brackets. */
+static void what_differs(FILE *f, const struct variant *a, const struct variant *b)
+{
+	const struct variant *side[2] = { b, a };
+	int n = 0, s, i, j;
+
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < side[s]->n_settings; i++) {
+			const char *key = side[s]->settings[i].key;
+
+			if (!differs(a, b, key))
+				continue;
+			/* a key both set is listed once, from B */
+			for (j = 0; s && j < b->n_settings && strcmp(b->settings[j].key, key); j++)
+				;
+			if (s && j < b->n_settings)
+				continue;
+			fprintf(f, "%s%s = %s (%s)", n++ ? ", " : "", key,
+				value_of(b, key) ? value_of(b, key) : "default",
+				value_of(a, key) ? value_of(a, key) : "default");
+		}
+	}
+	if (!n)
+		fprintf(f, "the same settings");
+}
+
+static const char *outcome(const struct vs_row *row)
+{
+	if (!row->t.significant)
+		return "no significant change";
+	if (row->m.better == BETTER_NONE || row->w.diff == 0)
+		return "changed";
+	return (row->w.diff < 0) == (row->m.better == BETTER_LOWER) ? "changed: better" :
+	       "changed: worse";
+}
+
+static bool is_conv(const char *name)
+{
+	return !strcmp(name, conv_metrics[0]) || !strcmp(name, conv_metrics[1]);
+}
+
+static struct json_object *jnum(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static struct json_object *row_json(const struct vs_row *row)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "mean_a", jnum(row->a.mean));
+	json_object_object_add(o, "mean_b", jnum(row->b.mean));
+	json_object_object_add(o, "diff", jnum(row->w.diff));
+	json_object_object_add(o, "ci95_lo", jnum(row->w.ci_lo));
+	json_object_object_add(o, "ci95_hi", jnum(row->w.ci_hi));
+	json_object_object_add(o, "diff_pct", jnum(row->w.diff_pct));
+	json_object_object_add(o, "p_value", jnum(row->w.p));
+	json_object_object_add(o, "outcome", json_object_new_string(
+		isfinite(row->w.p) ? outcome(row) : "not tested"));
+	return o;
+}
+
+/* "23.6 s [21.0, 26.2] (5 runs)" */
+static void group(FILE *f, const struct describe *d, const char *unit)
+{
+	char b[3][32];
+
+	if (!d->n) {
+		fprintf(f, "none");
+		return;
+	}
+	fprintf(f, "%s%s%s", num(d->mean, b[0], 32), *unit ? " " : "", unit);
+	if (d->n > 1)
+		fprintf(f, " [%s, %s]", num(d->ci_lo, b[1], 32), num(d->ci_hi, b[2], 32));
+	fprintf(f, " (%d run%s)", d->n, d->n == 1 ? "" : "s");
+}
+
+/* ", difference -13.2 [-20.1, -6.3] (-36 % [-55, -17]), p = 0.004: changed: better" */
+static void difference(FILE *f, const struct vs_row *row)
+{
+	char b[6][32];
+
+	if (!isfinite(row->w.p)) {
+		fprintf(f, "; not tested (%s)", row->a.n < 2 || row->b.n < 2 ?
+			"fewer than 2 values on a side" : "no difference defined");
+		return;
+	}
+	fprintf(f, "; difference %s [%s, %s]", signed_num(row->w.diff, b[0], 32),
+		signed_num(row->w.ci_lo, b[1], 32), signed_num(row->w.ci_hi, b[2], 32));
+	/* a share (unit "") moves in points; its percent says little */
+	if (isfinite(row->w.diff_pct) && row->m.unit[0])
+		fprintf(f, " (%s %% [%s, %s])", signed_num(row->w.diff_pct, b[3], 32),
+			signed_num(row->w.ci_lo_pct, b[4], 32), signed_num(row->w.ci_hi_pct, b[5], 32));
+	fprintf(f, ", p %s%s: **%s**", row->w.p < 0.001 ? "< " : "= ",
+		row->w.p < 0.001 ? "0.001" : num(row->w.p, b[0], 32), outcome(row));
+}
+
+static void metric_line(FILE *f, const struct vs_row *row, const char *la, const char *lb)
+{
+	fprintf(f, "- %s: %s ", row->m.label, lb);
+	group(f, &row->b, row->m.unit);
+	fprintf(f, ", %s ", la);
+	group(f, &row->a, row->m.unit);
+	difference(f, row);
+	fprintf(f, "\n");
+}
+
+/* Runs of VARIANT that finished, whatever the metric. */
+static int finished(const struct results *r, const char *variant)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++)
+		n += r->runs[i].status == RUN_OK && !strcmp(r->runs[i].variant, variant);
+	return n;
+}
+
+/* The window the runs' convergence was computed over, from their summaries. */
+static void window_text(FILE *f, const struct results *r, const char *variant)
+{
+	for (int i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+
+		if (strcmp(run->variant, variant) || !isfinite(run->window_hints))
+			continue;
+		if (run->window_s > 0)
+			fprintf(f, "the last %g s of hint faults, at least %.0f", run->window_s,
+				run->window_hints);
+		else
+			fprintf(f, "the last %.0f hint faults", run->window_hints);
+		return;
+	}
+	fprintf(f, "the collector's window");
+}
+
+static void conv_side(FILE *f, const struct vs_row *r90, const struct vs_row *r95,
+		      const char *label, int runs)
+{
+	char b[2][32];
+
+	fprintf(f, "%s ", label);
+	if (!r90 || !r90->b.n) {
+		fprintf(f, "never (0 of %d runs)", runs);
+		return;
+	}
+	fprintf(f, "90 %% after %s s", num(r90->b.mean, b[0], 32));
+	if (r90->b.n > 1)
+		fprintf(f, " [%s, %s]", num(r90->b.ci_lo, b[0], 32), num(r90->b.ci_hi, b[1], 32));
+	fprintf(f, " in %d of %d runs", r90->b.n, runs);
+	if (r95 && r95->b.n)
+		fprintf(f, ", 95 %% after %s s in %d", num(r95->b.mean, b[0], 32), r95->b.n);
+	else
+		fprintf(f, ", 95 %% in none");
+}
+
+static void conv_line(FILE *f, const struct versus *v, const struct results *ra, const char *va,
+		      const struct results *rb, const char *vb, const char *la, const char *lb)
+{
+	const struct vs_row *r90 = versus_row(v, conv_metrics[0]);
+	const struct vs_row *r95 = versus_row(v, conv_metrics[1]);
+	/* the baseline's side, as its own "b" */
+	struct vs_row a90 = { 0 }, a95 = { 0 };
+
+	if (r90)
+		a90.b = r90->a;
+	if (r95)
+		a95.b = r95->a;
+	fprintf(f, "- converged (the local share of ");
+	window_text(f, rb, vb);
+	fprintf(f, "): ");
+	conv_side(f, r90, r95, lb, finished(rb, vb));
+	fprintf(f, "; ");
+	conv_side(f, r90 ? &a90 : NULL, r95 ? &a95 : NULL, la, finished(ra, va));
+	if (r90 && r90->primary && isfinite(r90->w.p))
+		difference(f, r90);
+	fprintf(f, "\n");
+}
+
+static void cost_line(FILE *f, const struct versus *v, const char *la, const char *lb)
+{
+	const struct vs_row *cost = versus_row(v, "cost_total");
+	const struct vs_row *benefit = versus_row(v, "benefit_cum");
+
+	if (!cost)
+		return;
+	fprintf(f, "- cost in the seed's units (u, one word access): %s ", lb);
+	group(f, &cost->b, "u");
+	fprintf(f, ", %s ", la);
+	group(f, &cost->a, "u");
+	if (cost->primary)
+		difference(f, cost);
+	if (benefit && benefit->b.n) {
+		fprintf(f, "; its benefit (plugin) %s ", lb);
+		group(f, &benefit->b, "u");
+	}
+	fprintf(f, "\n");
+}
+
+static int primaries_changed(const struct versus *v, int *tested)
+{
+	int i, n = 0;
+
+	*tested = 0;
+	for (i = 0; i < v->n; i++) {
+		if (!v->rows[i].primary || !isfinite(v->rows[i].t.p))
+			continue;
+		(*tested)++;
+		n += v->rows[i].t.significant;
+	}
+	return n;
+}
+
+static void missing_primaries(FILE *f, const struct versus *v, const struct argv *primary)
+{
+	for (int i = 0; i < primary->n; i++)
+		if (!versus_row(v, primary->v[i]))
+			fprintf(f, "- %s: named primary, but no run measured it\n", primary->v[i]);
+}
+
+static void full(FILE *f, const struct versus *v, const struct results *ra, const char *va,
+		 const struct results *rb, const char *vb, const char *la, const char *lb)
+{
+	const struct argv *primary = &ra->exp.primary;
+	int i, tested, changed = primaries_changed(v, &tested);
+
+	fprintf(f, "**%s** against **%s**: ", lb, la);
+	if (experiment_variant(&ra->exp, va) && experiment_variant(&rb->exp, vb))
+		what_differs(f, experiment_variant(&ra->exp, va), experiment_variant(&rb->exp, vb));
+	fprintf(f, ". Latency %s, timing %s. %d of %d primary metrics changed "
+		"significantly (p < 0.05):\n\n", report_latency(rb, vb), variant_timing(rb, vb),
+		changed, tested);
+	for (i = 0; i < v->n; i++)
+		if (v->rows[i].primary && !is_conv(v->rows[i].m.name) &&
+		    strcmp(v->rows[i].m.name, "cost_total"))
+			metric_line(f, &v->rows[i], la, lb);
+	missing_primaries(f, v, primary);
+	cost_line(f, v, la, lb);
+	conv_line(f, v, ra, va, rb, vb, la, lb);
+	fprintf(f, "- the %d other metrics: %d changed after Holm's correction (%d had p < 0.05 "
+		"before it)\n\n", v->secondary, v->secondary_adj, v->secondary_raw);
+}
+
+/* A sweep point: one line, the primary metrics' relative change. */
+static void compact(FILE *f, const struct versus *v, const struct results *ra, const char *va,
+		    const struct results *rb, const char *vb, const char *lb)
+{
+	char b[4][32];
+	int i, n = 0;
+
+	fprintf(f, "- **%s** (", lb);
+	what_differs(f, experiment_variant(&ra->exp, va), experiment_variant(&rb->exp, vb));
+	fprintf(f, "):");
+	for (i = 0; i < v->n; i++) {
+		const struct vs_row *row = &v->rows[i];
+
+		if (!row->primary)
+			continue;
+		fprintf(f, "%s %s ", n++ ? ";" : "", row->m.label);
+		if (!isfinite(row->w.p))
+			fprintf(f, "%s (not tested)", num(row->b.mean, b[0], 32));
+		else if (isfinite(row->w.diff_pct) && row->m.unit[0])
+			fprintf(f, "%s %% [%s, %s]%s", signed_num(row->w.diff_pct, b[0], 32),
+				signed_num(row->w.ci_lo_pct, b[1], 32),
+				signed_num(row->w.ci_hi_pct, b[2], 32), row->t.significant ? " *" : "");
+		else
+			fprintf(f, "%s [%s, %s]%s", signed_num(row->w.diff, b[0], 32),
+				signed_num(row->w.ci_lo, b[1], 32), signed_num(row->w.ci_hi, b[2], 32),
+				row->t.significant ? " *" : "");
+	}
+	fprintf(f, "\n");
+}
+
+static struct json_object *pair_json(const struct versus *v, const char *va, const char *vb,
+				     const struct results *rb)
+{
+	struct json_object *o = json_object_new_object(), *p = json_object_new_object();
+
+	json_object_object_add(o, "baseline", json_object_new_string(va));
+	json_object_object_add(o, "variant", json_object_new_string(vb));
+	json_object_object_add(o, "latency", json_object_new_string(report_latency(rb, vb)));
+	json_object_object_add(o, "timing", json_object_new_string(variant_timing(rb, vb)));
+	for (int i = 0; i < v->n; i++)
+		if (v->rows[i].primary)
+			json_object_object_add(p, v->rows[i].m.name, row_json(&v->rows[i]));
+	json_object_object_add(o, "primary", p);
+	json_object_object_add(o, "secondary_tests", json_object_new_int(v->secondary));
+	json_object_object_add(o, "secondary_significant_holm",
+			       json_object_new_int(v->secondary_adj));
+	json_object_object_add(o, "secondary_significant_uncorrected",
+			       json_object_new_int(v->secondary_raw));
+	return o;
+}
+
+static struct json_object *verdict_one(const struct results *ra, const char *va,
+				       const struct results *rb, const char *vb,
+				       const char *la, const char *lb, FILE *f, bool brief)
+{
+	struct json_object *o;
+	struct versus v;
+
+	if (versus_build(&v, ra, va, rb, vb, &ra->exp.primary))
+		return NULL;
+	if (brief)
+		compact(f, &v, ra, va, rb, vb, lb);
+	else
+		full(f, &v, ra, va, rb, vb, la, lb);
+	o = pair_json(&v, va, vb, rb);
+	versus_free(&v);
+	return o;
+}
+
+struct json_object *verdict_pair(const struct results *ra, const char *va,
+				 const struct results *rb, const char *vb,
+				 const char *label_a, const char *label_b, FILE *f)
+{
+	return verdict_one(ra, va, rb, vb, label_a, label_b, f, false);
+}
+
+struct json_object *verdict_results(const struct results *r, FILE *f)
+{
+	struct json_object *arr = json_object_new_array();
+	const char *base = report_baseline(r);
+	int i, n = 0;
+	bool brief;
+
+	for (i = 0; base && i < r->exp.n_variants; i++)
+		n += strcmp(r->exp.variants[i].name, base) &&
+		     results_has_runs(r, r->exp.variants[i].name);
+	fprintf(f, "## Verdict\n\n");
+	if (!n) {
+		fprintf(f, "One variant%s: nothing to compare it with; its figures are below.\n\n",
+			base ? "" : " or none finished");
+		return arr;
+	}
+	brief = n > VERDICT_FULL_MAX;
+	if (brief)
+		fprintf(f, "Each variant against **%s**, the primary metrics' difference in percent "
+			"with its 95 %% CI (`*`: p < 0.05); details in the comparison tables.\n\n",
+			base);
+	for (i = 0; i < r->exp.n_variants; i++) {
+		const char *name = r->exp.variants[i].name;
+		struct json_object *o;
+
+		if (!strcmp(name, base) || !results_has_runs(r, name))
+			continue;
+		o = verdict_one(r, base, r, name, base, name, f, brief);
+		if (o)
+			json_object_array_add(arr, o);
+	}
+	if (brief)
+		fprintf(f, "\n");
+	return arr;
+}
