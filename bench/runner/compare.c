@@ -6,10 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+#include <time.h>
+
 #include "compare.h"
 #include "keys.h"
+#include "lib/err.h"
+#include "lib/path.h"
 #include "lib/util.h"
 #include "report.h"
+#include "verdict.h"
+#include "versus.h"
 
 #define MAX_REPS 1024
 
@@ -115,6 +123,36 @@ static bool row_has_data(const struct cmp_row *row, int n)
 	return false;
 }
 
+/*
+ * Each folder against the first, per variant pair: the primary metrics
+ * tested as they are, the others one family under Holm's correction.
+ */
+static void correct(struct cmp *c)
+{
+	struct family_test *t = calloc(c->n_rows ? c->n_rows : 1, sizeof(*t));
+	int p, k, i, n;
+
+	for (p = 0; p < c->n_pairs; p++) {
+		for (k = 0; k < c->n; k++) {
+			for (i = n = 0; i < c->n_rows; i++)
+				if (c->rows[i].pair == p && t)
+					t[n++] = (struct family_test) { .p = c->rows[i].cell[k].w.p,
+									.primary = c->rows[i].primary };
+			/* folder A against itself, or out of memory: nothing is tested */
+			if (k && t)
+				stats_family(t, n);
+			for (i = n = 0; i < c->n_rows; i++) {
+				if (c->rows[i].pair != p)
+					continue;
+				c->rows[i].cell[k].t = k && t ? t[n] :
+					(struct family_test) { NAN, c->rows[i].primary, NAN, false };
+				n++;
+			}
+		}
+	}
+	free(t);
+}
+
 void cmp_build(struct cmp *c)
 {
 	static struct metric_info metrics[METRICS_MAX];
@@ -130,6 +168,7 @@ void cmp_build(struct cmp *c)
 			memset(row, 0, sizeof(*row));
 			row->pair = p;
 			row->m = metrics[i];
+			row->primary = metric_is_primary(&c->r[0].exp.primary, row->m.name);
 			nb = results_values_named(&c->r[0], c->pairs[p].name[0], row->m.name, base,
 						  MAX_REPS);
 			for (k = 0; k < c->n; k++) {
@@ -142,6 +181,7 @@ void cmp_build(struct cmp *c)
 			c->n_rows += row_has_data(row, c->n);
 		}
 	}
+	correct(c);
 }
 
 /* Experiment keys whose value differs between two variants, each a pattern list. */
@@ -309,7 +349,7 @@ static void md_cell(FILE *f, const struct cmp_cell *cell, int s, bool first)
 	}
 	snprintf(d, sizeof(d), "%+.2f%%", cell->pct[s]);
 	fprintf(f, " %s%s (%s)%s |", v, s == CS_CV ? "%" : "", d,
-		s == CS_AMEAN && cell->w.significant ? " *" : "");
+		s == CS_AMEAN && cell->t.significant ? " *" : "");
 }
 
 static void md_warnings(const struct cmp *c, FILE *f)
@@ -373,6 +413,57 @@ static const char *folder_latency(const struct results *r)
 	return "unknown";
 }
 
+static const char *p_text(double p, char *buf, size_t len)
+{
+	if (isfinite(p) && p < 0.001)
+		return "< 0.001";
+	return fmt_num(p, buf, len);
+}
+
+/* Diff [95 % CI], then the p-values: the effect before the test. */
+static void md_tests(FILE *f, const struct cmp_row *row, int n)
+{
+	char a[32], b[32], d[32];
+	int k;
+
+	fprintf(f, "| Diff [95%% CI] | |");
+	for (k = 1; k < n; k++) {
+		const struct welch *w = &row->cell[k].w;
+
+		if (isfinite(w->diff))
+			fprintf(f, " %s [%s, %s] |", fmt_num(w->diff, d, sizeof(d)),
+				fmt_num(w->ci_lo, a, sizeof(a)), fmt_num(w->ci_hi, b, sizeof(b)));
+		else
+			fprintf(f, " - |");
+	}
+	fprintf(f, "\n| p (Welch) | |");
+	for (k = 1; k < n; k++)
+		fprintf(f, " %s |", p_text(row->cell[k].w.p, a, sizeof(a)));
+	fprintf(f, "\n| p (Holm) | |");
+	for (k = 1; k < n; k++)
+		fprintf(f, " %s |", row->primary ? "primary" :
+			p_text(row->cell[k].t.p_adj, a, sizeof(a)));
+	fprintf(f, "\n");
+}
+
+/* Each folder against A, variant by variant: the verdict first. */
+static void md_verdict(const struct cmp *c, FILE *f)
+{
+	char la[EXP_NAME_MAX * 2 + 8], lb[EXP_NAME_MAX * 2 + 8];
+	struct json_object *o;
+	int p, k;
+
+	fprintf(f, "## Verdict\n\n");
+	for (p = 0; p < c->n_pairs; p++)
+		for (k = 1; k < c->n; k++) {
+			snprintf(la, sizeof(la), "A %s", c->pairs[p].name[0]);
+			snprintf(lb, sizeof(lb), "%c %s", 'A' + k, c->pairs[p].name[k]);
+			o = verdict_pair(&c->r[0], c->pairs[p].name[0], &c->r[k],
+					 c->pairs[p].name[k], la, lb, f);
+			json_object_put(o);
+		}
+}
+
 void cmp_markdown(const struct cmp *c, FILE *f)
 {
 	char label[PATH_MAX + 8];
@@ -386,6 +477,7 @@ void cmp_markdown(const struct cmp *c, FILE *f)
 			c->r[k].exp.name, latency_note(folder_latency(&c->r[k])),
 			time_dilation_note(&c->r[k], note, sizeof(note)));
 	fprintf(f, "\n");
+	md_verdict(c, f);
 	md_warnings(c, f);
 	md_load(c, f);
 	for (i = 0; i < c->n_rows; i++) {
@@ -395,8 +487,8 @@ void cmp_markdown(const struct cmp *c, FILE *f)
 			pair = row->pair;
 			fprintf(f, "## Variant %s\n\n", c->pairs[pair].name[0]);
 		}
-		fprintf(f, "### %s (%s%s)\n\n| |", row->m.label, row->m.unit[0] ? row->m.unit : "-",
-			better_text(row->m.better));
+		fprintf(f, "### %s (%s%s%s)\n\n| |", row->m.label, row->m.unit[0] ? row->m.unit : "-",
+			better_text(row->m.better), row->primary ? "; primary" : "");
 		for (k = 0; k < c->n; k++)
 			fprintf(f, " %c %s |", 'A' + k, c->pairs[pair].name[k]);
 		fprintf(f, "\n|---|");
@@ -412,11 +504,19 @@ void cmp_markdown(const struct cmp *c, FILE *f)
 		fprintf(f, "| n |");
 		for (k = 0; k < c->n; k++)
 			fprintf(f, " %d |", row->cell[k].n);
-		fprintf(f, "\n\n");
+		fprintf(f, "\n");
+		md_tests(f, row, c->n);
+		fprintf(f, "\n");
 	}
-	fprintf(f, "Percentages are differences from folder A. `*` marks a mean that differs "
-		"from A's significantly (Welch's t-test, two-sided, p < %.2f). CoeffVar is "
-		"Stddev / Amean in percent.\n", STATS_ALPHA);
+	fprintf(f, "Percentages are differences from folder A. Diff is the difference of the "
+		"means from A's with its 95 %% confidence interval (Welch). `*` marks a mean "
+		"that differs from A's significantly, p < %.2f (Welch's t-test, two-sided): for "
+		"the primary metrics of A's experiment (", STATS_ALPHA);
+	for (i = 0; i < c->r[0].exp.primary.n; i++)
+		fprintf(f, "%s`%s`", i ? ", " : "", c->r[0].exp.primary.v[i]);
+	fprintf(f, ") as tested; for every other metric by Holm's adjusted p, one family per "
+		"folder and variant, which keeps the chance of any false alarm among them at "
+		"5 %%. CoeffVar is Stddev / Amean in percent.\n");
 }
 
 static void csv_text(FILE *f, const char *s)
@@ -438,11 +538,21 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
+/* p_holm, diff and its CI on a folder's Amean line */
+static void csv_tests(FILE *f, const struct cmp_cell *cell, bool tested, bool primary)
+{
+	csv_num(f, tested && !primary ? cell->t.p_adj : NAN);
+	csv_num(f, tested ? cell->w.diff : NAN);
+	csv_num(f, tested ? cell->w.ci_lo : NAN);
+	csv_num(f, tested ? cell->w.ci_hi : NAN);
+}
+
 void cmp_csv(const struct cmp *c, FILE *f)
 {
 	int i, k, s;
 
-	fprintf(f, "variant,metric,unit,better,folder,dir,stat,value,diff_pct,p_value,significant\n");
+	fprintf(f, "variant,metric,unit,better,folder,dir,stat,value,diff_pct,p_value,significant,"
+		"primary,p_holm,diff,diff_ci95_lo,diff_ci95_hi\n");
 	for (i = 0; i < c->n_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 
@@ -460,8 +570,10 @@ void cmp_csv(const struct cmp *c, FILE *f)
 				csv_num(f, row->cell[k].v[s]);
 				csv_num(f, k ? row->cell[k].pct[s] : NAN);
 				csv_num(f, s == CS_AMEAN && k ? row->cell[k].w.p : NAN);
-				fprintf(f, ",%s\n", s == CS_AMEAN && k && row->cell[k].w.significant ?
-					"yes" : "");
+				fprintf(f, ",%s,%s", s == CS_AMEAN && k && row->cell[k].t.significant ?
+					"yes" : "", row->primary ? "yes" : "");
+				csv_tests(f, &row->cell[k], s == CS_AMEAN && k, row->primary);
+				fputc('\n', f);
 			}
 		}
 	}
@@ -490,11 +602,41 @@ static struct json_object *cell_json(const struct cmp *c, const struct cmp_row *
 		json_object_object_add(o, key, jnum(cell->pct[s]));
 	}
 	if (k) {
+		json_object_object_add(o, "diff", jnum(cell->w.diff));
+		json_object_object_add(o, "diff_ci95_lo", jnum(cell->w.ci_lo));
+		json_object_object_add(o, "diff_ci95_hi", jnum(cell->w.ci_hi));
 		json_object_object_add(o, "p_value", jnum(cell->w.p));
+		json_object_object_add(o, "p_holm", row->primary ? NULL : jnum(cell->t.p_adj));
 		json_object_object_add(o, "significant",
-				       json_object_new_boolean(cell->w.significant));
+				       json_object_new_boolean(cell->t.significant));
 	}
 	return o;
+}
+
+/* The verdicts' JSON; their text goes nowhere here. */
+static struct json_object *verdicts_json(const struct cmp *c)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	char la[EXP_NAME_MAX * 2 + 8], lb[EXP_NAME_MAX * 2 + 8], *buf = NULL;
+	size_t len = 0;
+	FILE *sink = open_memstream(&buf, &len);
+	int p, k;
+
+	for (p = 0; sink && p < c->n_pairs; p++)
+		for (k = 1; k < c->n; k++) {
+			snprintf(la, sizeof(la), "A %s", c->pairs[p].name[0]);
+			snprintf(lb, sizeof(lb), "%c %s", 'A' + k, c->pairs[p].name[k]);
+			o = verdict_pair(&c->r[0], c->pairs[p].name[0], &c->r[k],
+					 c->pairs[p].name[k], la, lb, sink);
+			if (!o)
+				continue;
+			json_object_object_add(o, "folder", json_object_new_string(c->dir[k]));
+			json_object_array_add(arr, o);
+		}
+	if (sink)
+		fclose(sink);
+	free(buf);
+	return arr;
 }
 
 struct json_object *cmp_json(const struct cmp *c)
@@ -518,6 +660,9 @@ struct json_object *cmp_json(const struct cmp *c)
 		json_object_array_add(warn, w);
 	}
 	json_object_object_add(root, "provenance_warnings", warn);
+	json_object_object_add(root, "verdict", verdicts_json(c));
+	json_object_object_add(root, "correction", json_object_new_string(
+		"holm over the metrics that are not primary, per folder and variant"));
 	for (i = 0; i < c->n_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
 		struct json_object *t = json_object_new_object(), *cells = json_object_new_array();
@@ -525,6 +670,7 @@ struct json_object *cmp_json(const struct cmp *c)
 		json_object_object_add(t, "variant", json_object_new_string(
 			c->pairs[row->pair].name[0]));
 		json_object_object_add(t, "metric", json_object_new_string(row->m.name));
+		json_object_object_add(t, "primary", json_object_new_boolean(row->primary));
 		json_object_object_add(t, "unit", json_object_new_string(row->m.unit));
 		json_object_object_add(t, "better", json_object_new_string(
 			row->m.better == BETTER_LOWER ? "lower" :
@@ -538,46 +684,161 @@ struct json_object *cmp_json(const struct cmp *c)
 	return root;
 }
 
-/* compare-A[+B...] named after every folder but the last, where it goes. */
-static void output_base(const struct cmp *c, char *buf, size_t len)
+/* results/<UTC time>-compare-A+B..., named after the folders compared. */
+static void default_out(const struct cmp *c, char *buf, size_t len)
 {
+	char stamp[32];
+	time_t now = time(NULL);
 	size_t used;
-	char *copy;
 	int k;
 
-	used = (size_t)snprintf(buf, len, "%s/compare-", c->r[c->n - 1].dir);
-	for (k = 0; k < c->n - 1 && used < len; k++) {
-		copy = strdup(c->r[k].dir);
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? "+" : "",
-					 basename(copy));
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
+	used = (size_t)snprintf(buf, len, "%s/results/%s-compare-", bnb_root(), stamp);
+	for (k = 0; k < c->n && used < len; k++) {
+		char *copy = strdup(c->r[k].dir);
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%.40s", k ? "+" : "",
+					 copy ? basename(copy) : "?");
 		free(copy);
 	}
 }
 
-int cmp_write(const struct cmp *c)
+static int errno_fail(const char *dir)
 {
-	char base[PATH_MAX * 2], path[PATH_MAX * 2 + 16];
-	struct json_object *j = cmp_json(c);
+	fprintf(stderr, "bnb-run: compare: cannot create %s: %s\n", dir, strerror(errno));
+	return -1;
+}
+
+/* Whether PATH is FOLDER or lies under it; both absolute and resolved. */
+static bool inside(const char *path, const char *folder)
+{
+	size_t n = strlen(folder);
+
+	return !strncmp(path, folder, n) && (path[n] == '/' || !path[n]);
+}
+
+/* BASE, or BASE-2, -3 ... when a compare of the same second took it: a new folder. */
+static int make_new(const char *base, char *dir, size_t len)
+{
+	char parent[PATH_MAX];
+	int i;
+
+	snprintf(parent, sizeof(parent), "%s", base);
+	if (mkdir_p(dirname(parent), 0755))
+		return -1;
+	for (i = 1; i < 100; i++) {
+		if ((i == 1 ? snprintf(dir, len, "%s", base) :
+		     snprintf(dir, len, "%s-%d", base, i)) >= (int)len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (!mkdir(dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+/*
+ * PATH made absolute with its existing part resolved (symlinks, ..), the
+ * rest appended as given, without creating anything; -1 if too long.
+ */
+static int resolve(const char *path, char *out, size_t len)
+{
+	char head[PATH_MAX], *abs, *slash;
+	const char *rest;
+	int n;
+
+	if (snprintf(head, sizeof(head), "%s", path) >= (int)sizeof(head))
+		return -1;
+	/* cut components off the end until what is left exists */
+	while (!(abs = realpath(*head ? head : path[0] == '/' ? "/" : ".", NULL)) && *head) {
+		slash = strrchr(head, '/');
+		*(slash ? slash : head) = 0;
+	}
+	if (!abs)
+		return -1;
+	for (rest = path + strlen(head); *rest == '/'; rest++)
+		;
+	n = snprintf(out, len, "%s%s%s", abs, *rest && strcmp(abs, "/") ? "/" : "", rest);
+	free(abs);
+	return n < (int)len ? 0 : -1;
+}
+
+/* Refuse DIR when it is, or lies in, a folder compared: checked before creating it. */
+static int outside_inputs(const struct cmp *c, const char *dir)
+{
+	char abs[PATH_MAX];
+	int k;
+
+	if (resolve(dir, abs, sizeof(abs))) {
+		fprintf(stderr, "bnb-run: compare: cannot resolve %s\n", dir);
+		return -1;
+	}
+	for (k = 0; k < c->n; k++)
+		if (inside(abs, c->r[k].dir)) {
+			fprintf(stderr, "bnb-run: compare: %s is inside the compared folder %s; "
+				"compare never writes into a folder it reads (--out)\n", dir,
+				c->r[k].dir);
+			return -1;
+		}
+	return 0;
+}
+
+/* Create DIR (OUT, or a new default one) where no compared folder is. */
+static int make_out(const struct cmp *c, const char *out, char *dir, size_t len)
+{
+	char base[PATH_MAX];
+	char *abs;
+
+	if (out) {
+		snprintf(dir, len, "%s", out);
+		if (outside_inputs(c, dir))
+			return -1;
+		if (mkdir_p(out, 0755))
+			return errno_fail(dir);
+	} else {
+		default_out(c, base, sizeof(base));
+		if (outside_inputs(c, base))
+			return -1;
+		if (make_new(base, dir, len))
+			return errno_fail(base);
+	}
+	abs = realpath(dir, NULL);
+	if (!abs)
+		return errno_fail(dir);
+	snprintf(dir, len, "%s", abs);
+	free(abs);
+	return 0;
+}
+
+int cmp_write(const struct cmp *c, const char *out, char *wrote, size_t len)
+{
+	char path[PATH_MAX + 16];
+	struct json_object *j;
 	int rc = 0;
 	FILE *f;
 
-	output_base(c, base, sizeof(base));
-	snprintf(path, sizeof(path), "%s.md", base);
+	if (make_out(c, out, wrote, len))
+		return -1;
+	j = cmp_json(c);
+	snprintf(path, sizeof(path), "%s/compare.md", wrote);
 	f = fopen(path, "w");
 	if (f)
 		cmp_markdown(c, f);
 	rc |= !f || fclose(f);
-	snprintf(path, sizeof(path), "%s.csv", base);
+	snprintf(path, sizeof(path), "%s/compare.csv", wrote);
 	f = fopen(path, "w");
 	if (f)
 		cmp_csv(c, f);
 	rc |= !f || fclose(f);
-	snprintf(path, sizeof(path), "%s.json", base);
+	snprintf(path, sizeof(path), "%s/compare.json", wrote);
 	rc |= json_object_to_file_ext(path, j, JSON_C_TO_STRING_PRETTY |
 				      JSON_C_TO_STRING_NOSLASHESCAPE) != 0;
 	json_object_put(j);
 	if (rc)
-		fprintf(stderr, "bnb-run: cannot write %s.{md,csv,json}\n", base);
+		fprintf(stderr, "bnb-run: compare: cannot write %s/compare.{md,csv,json}\n", wrote);
 	return rc ? -1 : 0;
 }
 
@@ -592,14 +853,40 @@ void cmp_free(struct cmp *c)
 	memset(c, 0, sizeof(*c));
 }
 
+struct compare_opts {
+	char *out;
+};
+
+static const struct opt_def compare_options[] = {
+	{ "out", OPT_STR, OPT_FIELD(struct compare_opts, out), .flags = OPTF_NONEMPTY,
+	  .metavar = "DIR", .help = "write compare.{md,csv,json} here (default: a new folder "
+	  "results/<UTC time>-compare-A+B...); never one of the folders compared" },
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	char err[PATH_MAX + 512];
+	char err[PATH_MAX + 512], wrote[PATH_MAX];
+	struct compare_opts o = { 0 };
 	struct cmp c;
-	int rc = 0;
+	int rc = 0, first;
 
-	if (cmp_load(&c, (const char *const *)argv, argc, err, sizeof(err))) {
+	first = opt_getopt(compare_options, ARRAY_SIZE(compare_options), argc, argv, &o, false,
+			   err, sizeof(err));
+	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
+		printf("usage: bnb-run compare [--out DIR] DIR1 DIR2 [DIR...]\n\n");
+		opt_usage(stdout, compare_options, ARRAY_SIZE(compare_options), "--");
+		opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
+		return 0;
+	}
+	if (first < 0 || cmp_load(&c, (const char *const *)argv + first, argc - first, err,
+				  sizeof(err))) {
 		fprintf(stderr, "bnb-run: compare: %s\n", err);
+		opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
+		return 2;
+	}
+	if (o.out && outside_inputs(&c, o.out)) {
+		cmp_free(&c);
+		opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
 		return 2;
 	}
 	cmp_build(&c);
@@ -609,8 +896,11 @@ int cmd_compare(int argc, char **argv)
 		rc = 1;
 	}
 	cmp_markdown(&c, stdout);
-	if (cmp_write(&c))
-		rc = 1;
+	if (cmp_write(&c, o.out, wrote, sizeof(wrote)))
+		rc = rc ? rc : 1;
+	else
+		fprintf(stderr, "bnb-run: compare: written to %s/compare.{md,csv,json}\n", wrote);
 	cmp_free(&c);
+	opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
 	return rc;
 }

@@ -3,15 +3,19 @@
  * `bnb-run compare DIR1 DIR2 [DIR...]`: N results folders (N kernels, say)
  * in one table per variant and metric, as MMTests' compare-kernels lays
  * them out: Amean, Stddev, CoeffVar, Min and Max per folder, each with its
- * difference in percent from the first folder, and the mean marked where
- * Welch's t-test finds it significant. Folders are matched by variant
- * name (else by position). Every provenance difference between the
- * folders that the experiments' own settings do not explain is a warning.
+ * difference in percent from the first folder, then the difference of the
+ * means with its 95 % confidence interval, then Welch's p and, for the
+ * metrics that are not the first folder's experiment's primary ones,
+ * Holm's adjusted p over all of them; the mean is marked where the test
+ * (the adjusted one for those) finds it significant. Folders are matched
+ * by variant name (else by position). Every provenance difference between
+ * the folders that the experiments' own settings do not explain is a
+ * warning. A verdict per folder opens the report.
  *
  * The steps are separate so that they can be extended on their own: load,
- * statistics (cmp_build; a multiple-comparison correction would adjust
- * the p-values there), provenance, then the renderers (Markdown, CSV,
- * JSON) and where they are written (cmp_write).
+ * statistics (cmp_build, with the correction), provenance, then the
+ * renderers (Markdown, CSV, JSON) and where they are written (cmp_write:
+ * a folder of its own, never one of those it reads).
  */
 #ifndef BNB_COMPARE_H
 #define BNB_COMPARE_H
@@ -35,11 +39,13 @@ struct cmp_cell {
 	double v[N_CS];
 	double pct[N_CS];	/* difference from the first folder, percent of it */
 	struct welch w;		/* this folder's mean against the first's */
+	struct family_test t;	/* w.p after the correction (primary: as is) */
 };
 
 struct cmp_row {
 	int pair;		/* index into cmp.pairs */
 	struct metric_info m;
+	bool primary;		/* one of the first folder's experiment's primary metrics */
 	struct cmp_cell cell[CMP_MAX_DIRS];
 };
 
@@ -73,11 +79,19 @@ void cmp_provenance(struct cmp *c);
 void cmp_markdown(const struct cmp *c, FILE *f);
 void cmp_csv(const struct cmp *c, FILE *f);
 struct json_object *cmp_json(const struct cmp *c);
-/* Write compare-NAME.{md,csv,json} into the last folder; NAME from the others. */
-int cmp_write(const struct cmp *c);
+/*
+ * Write compare.{md,csv,json} into OUT, or into a new folder
+ * results/<UTC time>-compare-A+B... when OUT is NULL; never into (or
+ * under) one of the folders compared. The folder written is put in
+ * WROTE. Returns 0, or -1 with the reason on stderr.
+ */
+int cmp_write(const struct cmp *c, const char *out, char *wrote, size_t len);
 void cmp_free(struct cmp *c);
 
-/* The whole command; exit status 0, 1 (nothing to compare), 2 (bad usage). */
+/*
+ * The whole command, ARGV[0] being "compare": [--out DIR] DIR1 DIR2
+ * [DIR...]; exit status 0, 1 (nothing to compare), 2 (bad usage).
+ */
 int cmd_compare(int argc, char **argv);
 
 #endif

@@ -37,7 +37,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: bnb-run [EXPERIMENT.ini] [options]\n"
 		"       bnb-run --resume DIR [--jobs N] [--no-plots]\n"
-		"       bnb-run compare DIR_A DIR_B [DIR...]\n"
+		"       bnb-run compare [--out DIR] DIR_A DIR_B [DIR...]\n"
+		"                               report to stdout and DIR (default a new\n"
+		"                               results/<UTC time>-compare-A+B...)\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"
 		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
 		"       bnb-run job DIR ID      run job ID of DIR/jobs.tsv (used by --jobs)\n"
@@ -97,16 +99,15 @@ int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
 
-	if (!strcmp(cmd, "compare") && argc >= 4)
-		return cmd_compare(argc - 2, argv + 2);
-	if (!strcmp(cmd, "compare") || !strcmp(cmd, "plot") || !strcmp(cmd, "report") ||
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot") || !strcmp(cmd, "report") ||
 	    !strcmp(cmd, "job")) {
 		int want = !strcmp(cmd, "plot") || !strcmp(cmd, "report") ? 3 : 4;
 
 		if (argc != want) {
 			fprintf(stderr, "bnb-run: usage: bnb-run %s %s\n", cmd,
-				want == 3 ? "DIR" : !strcmp(cmd, "job") ? "DIR ID" :
-				"DIR_A DIR_B [DIR...]");
+				want == 3 ? "DIR" : "DIR ID");
 			return 2;
 		}
 		if (!strcmp(cmd, "job"))

@@ -124,10 +124,15 @@ for f in "$b"/runs/on/rep*/out.log; do
 	awk '/^# summary / { for (i = 1; i <= NF; i++) if ($i ~ /^work_s=/) $i = sprintf("work_s=%.9g", 2 * substr($i, 8)) } { print }' \
 		"$f" > "$f.new" && mv "$f.new" "$f"
 done
-"$run" compare "$out" "$b" > "$work/compare.log" 2>&1
+sums() { (cd "$1" && find . -type f -exec cksum {} + | sort); }
+sum_a=$(sums "$out") sum_b=$(sums "$b")
+"$run" compare --out "$work/cmp" "$out" "$b" > "$work/compare.log" 2>&1
 rc=$?
 check "compare A B exits 0 (got $rc)" test "$rc" -eq 0
-check "compare: B's doubled on time is +100 % over A, off unchanged" python3 - "$b/compare-results.json" <<'PY'
+check "compare: the report on stdout too" grep -q '^## Verdict' "$work/compare.log"
+check "compare: the folders compared are unchanged" \
+	test "$(sums "$out")" = "$sum_a" -a "$(sums "$b")" = "$sum_b"
+check "compare: B's doubled on time is +100 % over A, off unchanged" python3 - "$work/cmp/compare.json" <<'PY'
 import json, sys
 t = {(x['variant'], x['metric']): x['folders'] for x in json.load(open(sys.argv[1]))['tables']}
 on, off = t['on', 'work_s'], t['off', 'work_s']

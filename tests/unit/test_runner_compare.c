@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare.h"
@@ -168,33 +171,88 @@ Test(compare, provenance_beyond_the_experiment)
 	cmp_free(&c);
 }
 
+/* Every file under DIR, its path, size and bytes, folded into one FNV-1a hash. */
+static uint64_t tree_hash;
+
+static int hash_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	unsigned char buf[4096];
+	size_t n;
+	FILE *f;
+
+	for (const char *p = path; *p; p++)
+		tree_hash = (tree_hash ^ (unsigned char)*p) * 0x100000001b3ULL;
+	tree_hash = (tree_hash ^ (uint64_t)st->st_size) * 0x100000001b3ULL;
+	if (type != FTW_F)
+		return 0;
+	f = fopen(path, "rb");
+	cr_assert(f, "%s", path);
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		for (size_t i = 0; i < n; i++)
+			tree_hash = (tree_hash ^ buf[i]) * 0x100000001b3ULL;
+	fclose(f);
+	return 0;
+}
+
+static uint64_t checksum(const char *dir)
+{
+	tree_hash = 0xcbf29ce484222325ULL;
+	cr_assert_eq(nftw(dir, hash_entry, 16, FTW_PHYS), 0, "%s", dir);
+	return tree_hash;
+}
+
+/* The three folders' checksums before, compared with after. */
+static void snapshot(uint64_t sum[3])
+{
+	for (int i = 0; i < 3; i++)
+		sum[i] = checksum(dirs[i]);
+}
+
+static void unchanged(const uint64_t before[3])
+{
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(checksum(dirs[i]), before[i], "compare changed %s", dirs[i]);
+}
+
 Test(compare, outputs)
 {
-	char *argv[] = { dirs[0], dirs[1], dirs[2] };
-	char path[PATH_MAX * 2], *md, *csv;
+	char out[PATH_MAX], path[PATH_MAX * 2], *md, *csv;
+	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1], dirs[2] };
 	struct json_object *j, *t, *cells, *cell;
+	uint64_t before[3];
 
+	snprintf(out, sizeof(out), "%s/report", tmpdir);
+	snapshot(before);
 	cr_redirect_stdout();
-	cr_assert_eq(cmd_compare(3, argv), 0);
-	snprintf(path, sizeof(path), "%s/compare-a+b.md", dirs[2]);
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_compare(6, argv), 0);
+	unchanged(before);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
 	md = slurp(path);
 	cr_assert(strstr(md, "| Amean | 12 | 12 (+0.00%) | 22 (+83.33%) * |"), "%s", md);
 	cr_assert(strstr(md, "| Min | 11 | 11 (+0.00%) | 21 (+90.91%) |"), "%s", md);
 	cr_assert(strstr(md, "### elapsed_s (s, lower is better)"), "%s", md);
+	/* the effect with its CI, then Welch's p, then Holm's: 10 [7.73, 12.27] */
+	cr_assert(strstr(md, "| Diff [95% CI] | | 0 [-2.267, 2.267] | 10 [7.733, 12.27] |"), "%s", md);
+	cr_assert(strstr(md, "### workload time (s, lower is better; primary)"), "%s", md);
+	cr_assert(strstr(md, "| p (Holm) | | primary | primary |"), "%s", md);
+	cr_assert(strstr(md, "## Verdict") < strstr(md, "## Variant"), "the verdict comes first");
 	cr_assert(strstr(md, "| harness | v1-0-gabc | v1-3-gdef-dirty |"), "%s", md);
 	cr_assert(strstr(md, "- A: 1.00 0.50 0.25 .. unknown"), "%s", md);
 	cr_assert(strstr(md, "Latency: uniform."), "%s", md);
 	free(md);
-	snprintf(path, sizeof(path), "%s/compare-a+b.csv", dirs[2]);
+	snprintf(path, sizeof(path), "%s/compare.csv", out);
 	csv = slurp(path);
 	cr_assert(strstr(csv, "\"on\",\"elapsed_s\",\"s\",lower,C,"), "%s", csv);
 	cr_assert(strstr(csv, ",Amean,22,83.33333333,"), "%s", csv);
 	free(csv);
-	snprintf(path, sizeof(path), "%s/compare-a+b.json", dirs[2]);
+	snprintf(path, sizeof(path), "%s/compare.json", out);
 	j = json_object_from_file(path);
 	cr_assert(j);
 	cr_assert_eq(json_object_array_length(json_object_object_get(j, "folders")), 3);
 	cr_assert_gt(json_object_array_length(json_object_object_get(j, "provenance_warnings")), 0);
+	cr_assert_eq(json_object_array_length(json_object_object_get(j, "verdict")), 4,
+		     "B and C against A, for off and on");
 	t = json_object_object_get(j, "tables");
 	cr_assert_gt(json_object_array_length(t), 10);
 	for (size_t i = 0; i < json_object_array_length(t); i++) {
@@ -207,9 +265,54 @@ Test(compare, outputs)
 		cell = json_object_array_get_idx(cells, 2);
 		cr_assert_float_eq(json_object_get_double(json_object_object_get(cell, "Amean")), 22,
 				   1e-9);
-		cr_assert(json_object_get_boolean(json_object_object_get(cell, "significant")));
+		cr_assert(json_object_get_boolean(json_object_object_get(cell, "significant")),
+			  "significant after Holm's correction too");
+		cr_assert_gt(json_object_get_double(json_object_object_get(cell, "p_holm")),
+			     json_object_get_double(json_object_object_get(cell, "p_value")));
 	}
 	json_object_put(j);
+}
+
+/*
+ * Without --out the report goes to a new folder under the tree's
+ * results/, and to stdout; the folders compared stay as they were, byte
+ * for byte. Earlier versions wrote compare-*.md into the last one.
+ */
+Test(compare, leaves_its_inputs_unchanged)
+{
+	char *argv[] = { "compare", dirs[0], dirs[1], dirs[2] };
+	char root[PATH_MAX], cmd[PATH_MAX * 3];
+	uint64_t before[3];
+
+	snprintf(root, sizeof(root), "%s/root", tmpdir);
+	setenv("BNB_ROOT", root, 1);
+	snapshot(before);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_compare(4, argv), 0);
+	unchanged(before);
+	snprintf(cmd, sizeof(cmd), "test -s %s/results/*-compare-a+b+c/compare.md && "
+		 "test -s %s/results/*-compare-a+b+c/compare.json", root, root);
+	sh(cmd);
+	fflush(stdout);
+	cr_assert_stdout_neq_str("");
+	unsetenv("BNB_ROOT");
+}
+
+/* --out inside a folder compared (or that folder) is refused, and nothing is created. */
+Test(compare, refuses_to_write_into_an_input)
+{
+	char inside[PATH_MAX * 2], *argv[] = { "compare", "--out", inside, dirs[0], dirs[1] };
+	uint64_t before[3];
+
+	snapshot(before);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	snprintf(inside, sizeof(inside), "%s/new/report", dirs[1]);
+	cr_assert_eq(cmd_compare(5, argv), 2);
+	snprintf(inside, sizeof(inside), "%s/../b", dirs[0]);
+	cr_assert_eq(cmd_compare(5, argv), 2);
+	unchanged(before);
 }
 
 /*
@@ -243,10 +346,10 @@ Test(compare, two_folders_signed_difference)
 
 Test(compare, refuses)
 {
-	char *one[] = { dirs[0] }, *bad[] = { dirs[0], "/nonexistent" };
+	char *one[] = { "compare", dirs[0] }, *bad[] = { "compare", dirs[0], "/nonexistent" };
 
 	cr_redirect_stderr();
 	cr_redirect_stdout();
-	cr_assert_eq(cmd_compare(1, one), 2);
-	cr_assert_eq(cmd_compare(2, bad), 2);
+	cr_assert_eq(cmd_compare(2, one), 2);
+	cr_assert_eq(cmd_compare(3, bad), 2);
 }
