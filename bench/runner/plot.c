@@ -304,14 +304,50 @@ struct ts_plot {
 
 static const struct ts_plot ts_plots[] = {
 	{ "convergence", TS_CONV, "NUMA convergence over time",
-	  "convergence (local / all hinting faults, last window)", "[0:1.05]" },
+	  "convergence (local / all hinting faults in the window)", "[0:1.05]" },
 	{ "true-locality", TS_TRUE_LOC, "true access locality over time, TCG plugin counts",
 	  "local / all memory accesses (plugin counts)", "[0:1.05]" },
 };
 
+/*
+ * The convergence window of R's runs, for the plot: N = the hints of the
+ * last S seconds, at least M, and the N the runs had on average.
+ */
+static const char *window_label(const struct results *r, char *buf, size_t len)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	const struct run *first = NULL;
+	int i;
+
+	for (i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+
+		if (run->status != RUN_OK || !isfinite(run->window_hints))
+			continue;
+		first = first ? first : run;
+		if (isfinite(run->window_n)) {
+			lo = fmin(lo, run->window_n);
+			hi = fmax(hi, run->window_n);
+		}
+	}
+	if (!first) {
+		snprintf(buf, len, "the last N hint faults");
+		return buf;
+	}
+	if (first->window_s > 0)
+		i = snprintf(buf, len, "the last N hint faults, N = those of the last %g s of guest "
+			     "time, at least %.0f", first->window_s, first->window_hints);
+	else
+		i = snprintf(buf, len, "the last N = %.0f hint faults", first->window_hints);
+	if (isfinite(lo) && i > 0 && (size_t)i < len)
+		snprintf(buf + i, len - i, lo == hi ? "; mean N %.0f" :
+			 "; mean N per run %.0f..%.0f", lo, hi);
+	return buf;
+}
+
 static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const struct ts_plot *t)
 {
-	char *body, vars[512];
+	char *body, vars[512], sub[256] = "";
 	struct elems e;
 
 	elems_open(&e);
@@ -320,11 +356,13 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 		return;
 	}
 	elems_close(&e);
-	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'\n"
+	if (t->col == TS_CONV)
+		window_label(p->r, sub, sizeof(sub));
+	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'%s%s%s\n"
 			     "set xlabel 'time since the first collector sample (s)'\n"
 			     "set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, t->what,
-			     variant_list(p->r, vars, sizeof(vars)), t->ylabel, t->yrange,
-			     e.buf) < 0)
+			     variant_list(p->r, vars, sizeof(vars)), *sub ? ".\"\\n\".'" : "",
+			     sub, *sub ? "'" : "", t->ylabel, t->yrange, e.buf) < 0)
 		body = NULL;
 	free(e.buf);
 	emit(p, t->name, body, 650);
