@@ -413,13 +413,6 @@ static const char *folder_latency(const struct results *r)
 	return "unknown";
 }
 
-static const char *p_text(double p, char *buf, size_t len)
-{
-	if (isfinite(p) && p < 0.001)
-		return "< 0.001";
-	return fmt_num(p, buf, len);
-}
-
 /* Diff [95 % CI], then the p-values: the effect before the test. */
 static void md_tests(FILE *f, const struct cmp_row *row, int n)
 {
@@ -438,11 +431,11 @@ static void md_tests(FILE *f, const struct cmp_row *row, int n)
 	}
 	fprintf(f, "\n| p (Welch) | |");
 	for (k = 1; k < n; k++)
-		fprintf(f, " %s |", p_text(row->cell[k].w.p, a, sizeof(a)));
+		fprintf(f, " %s |", fmt_p(row->cell[k].w.p, a, sizeof(a)));
 	fprintf(f, "\n| p (Holm) | |");
 	for (k = 1; k < n; k++)
 		fprintf(f, " %s |", row->primary ? "primary" :
-			p_text(row->cell[k].t.p_adj, a, sizeof(a)));
+			fmt_p(row->cell[k].t.p_adj, a, sizeof(a)));
 	fprintf(f, "\n");
 }
 

@@ -345,7 +345,7 @@ static const char *with_ci(double d, double lo, double hi, char *buf, size_t len
 	return buf;
 }
 
-static const char *p_cell(double p, char *buf, size_t len)
+const char *fmt_p(double p, char *buf, size_t len)
 {
 	if (isfinite(p) && p < 0.001)
 		return "< 0.001";
@@ -363,7 +363,7 @@ static void md_versus_row(FILE *md, const struct vs_row *row)
 		fmt_num(row->b.mean, s[2], 32), fmt_num(row->b.stddev, s[3], 32),
 		with_ci(row->w.diff, row->w.ci_lo, row->w.ci_hi, d[0], sizeof(d[0])),
 		with_ci(row->w.diff_pct, row->w.ci_lo_pct, row->w.ci_hi_pct, d[1], sizeof(d[1])),
-		p_cell(row->w.p, s[4], 32), row->primary ? "primary" : p_cell(row->t.p_adj, s[5], 32),
+		fmt_p(row->w.p, s[4], 32), row->primary ? "primary" : fmt_p(row->t.p_adj, s[5], 32),
 		row->t.significant ? "*" : "", direction(row));
 }
 

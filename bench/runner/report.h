@@ -36,5 +36,7 @@ const char *time_dilation_note(const struct results *r, char *buf, size_t len);
 
 /* Number formatting shared by tables: "-" for NAN. */
 const char *fmt_num(double v, char *buf, size_t len);
+/* A p-value for a table: "< 0.001" below that, else as fmt_num(). */
+const char *fmt_p(double p, char *buf, size_t len);
 
 #endif
