@@ -51,7 +51,7 @@ done
 # What the command needs: host tools only, or the guest too.
 needs=run
 case ${1:-} in
-compare) [ $# -ge 3 ] || usage_error "compare DIR_A DIR_B [DIR...]"; needs=tools ;;
+compare) [ $# -ge 3 ] || usage_error "compare [--out DIR] DIR_A DIR_B [DIR...]"; needs=tools ;;
 plot | report) [ $# -eq 2 ] || usage_error "$1 DIR"; needs=tools ;;
 esac
 
