@@ -162,9 +162,6 @@ int emulator_check(const struct vm_emulator *e, const struct vm_config *c,
 		return snprintf(err, errlen,
 			"--plugin %s needs the project's QEMU (plugin API %d), and %s is not one; its 7.2 build is build/bin/%s",
 			c->plugin, BNB_PLUGIN_API, e->path, PLUGIN_QEMU72), -1;
-	if (c->host_bind == HOST_BIND_ON && e->project)
-		return snprintf(err, errlen,
-			"--host-bind on: the project's QEMU is built without libnuma; use --qemu system"), -1;
 	if (c->timing == TIMING_DETERMINISTIC && !e->time_control)
 		return snprintf(err, errlen,
 			"--timing deterministic needs a QEMU with the time-control patches (bench/qemu), and %s has none: %s",

@@ -89,9 +89,7 @@ static int finish_timing(struct vm_cli *cli, char *err, size_t errlen)
  * project's QEMU, except for wall-clock runs with the plugin: its
  * emulated latency (host busy-waits filtered by the model cache) does not
  * reach the guest on QEMU 10 yet (bench/plugin/README.md), so those stay
- * on Debian's 7.2 with the plugin's 7.2 build; and except where guest
- * nodes may be bound to host nodes, which the project's QEMU (built
- * without libnuma) cannot do.
+ * on Debian's 7.2 with the plugin's 7.2 build.
  */
 static int choose_emulator(struct launch *l, char *err, size_t errlen)
 {
@@ -99,9 +97,7 @@ static int choose_emulator(struct launch *l, char *err, size_t errlen)
 	const char *choice = c->qemu;
 	char *alt;
 
-	if (!choice && c->timing == TIMING_WALL &&
-	    (c->plugin || c->host_bind == HOST_BIND_ON ||
-	     (c->host_bind == HOST_BIND_AUTO && c->accel == ACCEL_KVM)))
+	if (!choice && c->timing == TIMING_WALL && c->plugin)
 		choice = "system";
 	if (emulator_resolve(&l->emu, choice, bnb_root(), err, errlen))
 		return -1;

@@ -88,7 +88,7 @@ const struct opt_def vm_options[] = {
 	  .metavar = "K=V", .help = "an argument for the plugin, repeatable" },
 	{ "qemu", OPT_STR, CFG(qemu), .metavar = "project|system|PATH",
 	  .help = "project: build/qemu (make qemu); system: Debian's 7.2, wall timing only "
-		  "(default project, but system for wall timing with --plugin or host binding)" },
+		  "(default project, but system for wall timing with --plugin)" },
 	{ "bios", OPT_STR, CFG(bios), .metavar = "FILE|default",
 	  .help = "firmware (qboot when installed: it boots faster; default: QEMU's own)" },
 	{ "dry-run", OPT_FLAG, CFG(dry_run), .help = "print the QEMU command line and exit" },
