@@ -262,6 +262,24 @@ static void cost_line(FILE *f, const struct versus *v, const char *la, const cha
 	fprintf(f, "\n");
 }
 
+/*
+ * The guest ran at another speed against the host on one side: the host's
+ * load changed between the two sets of runs, and every timing (and what
+ * depends on the scanner's pace) compares the host as much as the variants.
+ */
+static void host_line(FILE *f, const struct versus *v, const char *la, const char *lb)
+{
+	const struct vs_row *d = versus_row(v, "dilation");
+	char b[3][32];
+
+	if (!d || !isfinite(d->w.p) || d->w.p >= STATS_ALPHA)
+		return;
+	fprintf(f, "- caution: the time dilation differed, %s %sx and %s %sx (p %s): the host "
+		"ran the two sets of runs at different loads, so their timings compare the host "
+		"as well\n", lb, num(d->b.mean, b[0], 32), la, num(d->a.mean, b[1], 32),
+		d->w.p < 0.001 ? "< 0.001" : (snprintf(b[2], 32, "= %.3g", d->w.p), b[2]));
+}
+
 static int primaries_changed(const struct versus *v, int *tested)
 {
 	int i, n = 0;
@@ -302,6 +320,7 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	missing_primaries(f, v, primary);
 	cost_line(f, v, la, lb);
 	conv_line(f, v, ra, va, rb, vb, la, lb);
+	host_line(f, v, la, lb);
 	fprintf(f, "- the %d other metrics: %d changed after Holm's correction (%d had p < 0.05 "
 		"before it)\n\n", v->secondary, v->secondary_adj, v->secondary_raw);
 }

@@ -344,6 +344,34 @@ Test(compare, two_folders_signed_difference)
 	cmp_free(&c);
 }
 
+/*
+ * B's "on" guests ran twice as slow against the host as A's (12000 / {120,
+ * 115, 110} against 24000 / the same: 104x and 209x; the host was
+ * busier): the verdict says so beside its figures; "off" recorded no host
+ * rate and gets no such line.
+ */
+Test(compare, verdict_cautions_when_the_host_load_differed)
+{
+	char out[PATH_MAX], path[PATH_MAX * 2], cmd[PATH_MAX * 3], *md, *caution;
+	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1] };
+
+	snprintf(cmd, sizeof(cmd), "for d in '%s'/runs/on/rep[123]; do echo host_rate=12000 >> $d/status; "
+		 "done; for d in '%s'/runs/on/rep[123]; do echo host_rate=24000 >> $d/status; done",
+		 dirs[0], dirs[1]);
+	sh(cmd);
+	snprintf(out, sizeof(out), "%s/report", tmpdir);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_compare(5, argv), 0);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	md = slurp(path);
+	caution = strstr(md, "- caution: the time dilation differed, B on 209x and A on 104x");
+	cr_assert(caution, "%s", md);
+	cr_assert_not(strstr(caution + 1, "- caution"), "off has no host rate: no caution");
+	cr_assert(strstr(md, "**B on** against **A on**") < caution);
+	free(md);
+}
+
 Test(compare, refuses)
 {
 	char *one[] = { "compare", dirs[0] }, *bad[] = { "compare", dirs[0], "/nonexistent" };
