@@ -47,7 +47,7 @@ $(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o $(LIBBNB_GUEST)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma
 
-$(PLUGIN_SPIN): $(BUILD)/gobj/bench/plugin/spin.o
+$(PLUGIN_SPIN): $(BUILD)/gobj/bench/plugin/spin.o $(LIBBNB_GUEST)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
 

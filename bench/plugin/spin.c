@@ -5,7 +5,7 @@
  * use it: under deterministic timing N threads on N CPUs must take the
  * time of one, and N threads on one CPU N times as long.
  *
- *   bnb-spin --cpus 0,1 [--iters N]
+ *   bnb-spin --cpus 0,1 [--iters N]   (--help for the options)
  *
  * One thread per entry of --cpus (a CPU may repeat).  Every thread runs
  * the same N iterations of an integer hash (a few registers, no memory
@@ -21,6 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "lib/err.h"
+#include "lib/opt.h"
+#include "lib/util.h"
 
 #define MAX_THREADS 64
 
@@ -68,50 +72,75 @@ static void *spin(void *arg)
 	return NULL;
 }
 
-static int parse_cpus(const char *list)
+static int parse_cpus(const struct opt_def *o, const char *list, void *field,
+		      char *err, size_t errlen)
 {
 	const char *p = list;
 
+	(void)o;
+	(void)field;
+	n_threads = 0;
 	while (*p) {
 		char *end;
-		long cpu = strtol(p, &end, 10);
+		long cpu;
 
-		if (end == p || cpu < 0 || cpu >= CPU_SETSIZE || n_threads == MAX_THREADS ||
-		    (*end && *end != ','))
-			return -1;
+		errno = 0;
+		cpu = strtol(p, &end, 10);
+		if (end == p || errno || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != ','))
+			return errf(err, errlen, "'%s' is not a list of CPU numbers", list);
+		if (n_threads == MAX_THREADS)
+			return errf(err, errlen, "more than %d CPUs in '%s'", MAX_THREADS, list);
 		threads[n_threads++].cpu = cpu;
 		p = *end ? end + 1 : end;
 	}
-	return n_threads ? 0 : -1;
+	if (!n_threads)
+		return errf(err, errlen, "no CPU in '%s'", list);
+	return 0;
 }
 
-static void usage(void)
-{
-	fprintf(stderr, "usage: bnb-spin --cpus CPU[,CPU...] [--iters N]\n");
-	exit(2);
-}
+struct spin_opts {
+	uint64_t iters;
+	bool cpus_given;
+};
+
+#define S(f) OPT_FIELD(struct spin_opts, f)
+
+static const struct opt_def options[] = {
+	{ "cpus", OPT_FUNC, 0, .parse = parse_cpus, .metavar = "CPU[,CPU...]",
+	  .flags = OPTF_REQUIRED,
+	  .help = "one thread per entry, pinned to that CPU (a CPU may repeat)" },
+	{ "iters", OPT_U64, S(iters), .min = 1, .max = 1000000000000LL, .def = "50000000",
+	  .help = "iterations of the hash each thread runs" },
+};
+
+static const struct opt_tool tool = {
+	.synopsis = "bnb-spin --cpus CPU[,CPU...] [--iters N]",
+	.about = "Compute-bound, cache-resident threads, each pinned to a CPU and timed on\n"
+		 "the guest's clock, from a common start (the time keeper's tests).\n"
+		 "Prints CSV thread,cpu,iters,elapsed_s and a '# summary' line.\n",
+	.opts = options,
+	.n = ARRAY_SIZE(options),
+};
 
 int main(int argc, char **argv)
 {
 	double t0, lo = 1e300, hi = 0;
 	uint64_t sink = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cpus") && i + 1 < argc) {
-			if (parse_cpus(argv[++i]))
-				usage();
-		} else if (!strcmp(argv[i], "--iters") && i + 1 < argc) {
-			char *end;
+	struct spin_opts o;
+	int first = opt_tool_main(&tool, argc, argv, &o, false);
 
-			iters = strtoull(argv[++i], &end, 10);
-			if (*end || !iters)
-				usage();
-		} else {
-			usage();
-		}
+	if (first < 0)
+		return 2;
+	if (first < argc) {
+		fprintf(stderr, "bnb-spin: unexpected argument '%s'\n", argv[first]);
+		return 2;
 	}
-	if (!n_threads)
-		usage();
+	if (!n_threads) {
+		fprintf(stderr, "bnb-spin: --cpus is required\n");
+		return 2;
+	}
+	iters = o.iters;
 	pthread_barrier_init(&ready, NULL, n_threads + 1);
 	for (int i = 0; i < n_threads; i++)
 		pthread_create(&threads[i].tid, NULL, spin, &threads[i]);
