@@ -2,7 +2,7 @@
 /*
  * What bnb-vm and its callers (the runner, the tests) agree on: its exit
  * statuses, the word it writes for each as status= in RUN_DIR/result, and
- * the accelerators it knows.
+ * the accelerators and timing modes it knows.
  */
 #ifndef BNB_LIB_VM_STATUS_H
 #define BNB_LIB_VM_STATUS_H
@@ -20,6 +20,16 @@ enum vm_status {
 /* Indexed like the choices "tcg|kvm" of --accel and the accel key. */
 enum vm_accel { ACCEL_TCG, ACCEL_KVM };
 #define VM_ACCEL_CHOICES "tcg|kvm"
+
+/*
+ * wall: multi-threaded TCG, guest time follows the host's clock.
+ * deterministic: icount (one host thread, 2^shift ns per instruction,
+ * idle time skipped); with the plugin its time keeper runs the vCPUs in
+ * parallel at the modelled instruction time (bench/plugin/timekeeper.h).
+ * Indexed like --timing's and the timing key's choices.
+ */
+enum vm_timing { TIMING_WALL, TIMING_DETERMINISTIC };
+#define VM_TIMING_CHOICES "wall|deterministic"
 
 /* "ok", "failed", ...: the result file's status= word; "?" when out of range. */
 const char *vm_status_word(int status);

@@ -433,6 +433,50 @@ static int line_of(const struct variant *v, const char *key, int section_line)
 	return s ? s->line : section_line;
 }
 
+/* A plugin option that asks for host-time delays, or NULL. */
+static const char *delay_option(const struct argv *opts)
+{
+	static const char *const delay_keys[] = { "delay=", "base_ns=", "cap_ns=" };
+	int i;
+	size_t k;
+
+	for (i = 0; i < opts->n; i++) {
+		if (!strcmp(opts->v[i], "delay=off"))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(delay_keys); k++)
+			if (!strncmp(opts->v[i], delay_keys[k], strlen(delay_keys[k])))
+				return opts->v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Deterministic timing is icount: TCG only, and the plugin's delays are
+ * host-time busy-waits that the guest's instruction-counting clock never
+ * sees, so they would cost host time and change nothing.
+ */
+static int check_timing(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	const char *opt = delay_option(&v->plugin_opts);
+
+	if (v->timing == TIMING_WALL) {
+		if (!v->icount_shift)
+			return 0;
+		return fail(ps, line_of(v, "icount_shift", section_line), "icount_shift",
+			    "variant '%s': icount_shift needs timing=deterministic", v->name);
+	}
+	if (v->accel != ACCEL_TCG)
+		return fail(ps, line_of(v, "timing", section_line), "timing",
+			    "variant '%s': timing=deterministic needs accel=tcg (icount is TCG's)",
+			    v->name);
+	if (opt)
+		return fail(ps, line_of(v, "plugin_opts", section_line), "plugin_opts",
+			    "variant '%s': '%s' with timing=deterministic: the plugin's delays are "
+			    "host-time busy-waits the guest's icount clock does not see, so they "
+			    "are off there", v->name, opt);
+	return 0;
+}
+
 /* Checks across keys, once a variant's fields are read. */
 static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
 {
@@ -444,6 +488,8 @@ static int check_variant(struct parse_state *ps, const struct variant *v, int se
 		return fail(ps, line_of(v, "latency", section_line), "latency",
 			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
 			    v->name);
+	if (check_timing(ps, v, section_line))
+		return -1;
 	if (!topo_validate(&v->topo, why, sizeof(why)))
 		return 0;
 	/* topology messages start with the field they are about */

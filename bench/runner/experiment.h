@@ -72,6 +72,8 @@ struct variant {
 	struct bnb_topology topo;	/* nodes, cpus, mem, distance */
 	bool hmat;
 	enum vm_accel accel;
+	enum vm_timing timing;
+	int icount_shift;		/* timing=deterministic: 2^N ns per instruction */
 	enum latency_want latency;
 	struct argv plugin_opts;	/* K=V words */
 	char *kernel;			/* "default" or a path */

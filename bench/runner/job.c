@@ -86,6 +86,10 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	argv_add(a, "%s", v->hmat ? "--hmat" : "--no-hmat");
 	argv_add(a, "--balancing=%s", v->balancing ? "on" : "off");
 	argv_add(a, "--accel=%s", v->accel == ACCEL_KVM ? "kvm" : "tcg");
+	if (v->timing == TIMING_DETERMINISTIC) {
+		argv_add(a, "--timing=deterministic");
+		argv_add(a, "--icount-shift=%d", v->icount_shift);
+	}
 	argv_add(a, "--timeout=%d", p->time_limit);
 	argv_add(a, "--run-dir=%s", tmp);
 	argv_add(a, "--agent-socket=%s/agent.sock", tmp);
@@ -94,6 +98,9 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	if (p->plugin[0]) {
 		argv_add(a, "--plugin=%s", p->plugin);
 		argv_add(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
+		/* under icount the delays would slow the host, not the guest */
+		if (v->timing == TIMING_DETERMINISTIC)
+			argv_add(a, "--plugin-opt=delay=off");
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
@@ -322,7 +329,8 @@ static int finish(const char *rundir, const struct job *j, struct status *s, dou
 static struct json_object *run_provenance(const struct variant *v, const struct run_plan *p)
 {
 	struct prov_inputs in = {
-		.kernel = p->kernel, .plugin = p->plugin, .timing = "wall",
+		.kernel = p->kernel, .plugin = p->plugin,
+		.timing = v->timing == TIMING_DETERMINISTIC ? "deterministic" : "wall",
 		.accel = v->accel == ACCEL_KVM ? "kvm" : "tcg",
 	};
 	char opts[1024] = "";

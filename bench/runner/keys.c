@@ -21,8 +21,10 @@
 #include "monitors.h"
 #include "plugin/args.h"
 
-/* The plugin arguments the runner derives itself. */
-static const char *const plugin_owned[] = { "nodes", "cpus", "mem_mib", "dist", "shm" };
+/* The plugin arguments the runner (or bnb-vm, from timing) derives itself. */
+static const char *const plugin_owned[] = {
+	"nodes", "cpus", "mem_mib", "dist", "shm", "icount_shift", "insn_ps", "timekeeper",
+};
 
 static int plugin_opt_word(const char *w, char *err, size_t errlen)
 {
@@ -230,6 +232,13 @@ static const struct opt_def keys[] = {
 	  .help = "HMAT latency/bandwidth tables from the distances" },
 	{ "accel", OPT_CHOICE, V(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
 	  .scope = KS_VARIANT, .help = "QEMU accelerator" },
+	{ "timing", OPT_CHOICE, V(timing), .choices = VM_TIMING_CHOICES, .def = "wall",
+	  .scope = KS_VARIANT,
+	  .help = "guest time: the host's clock (multi-threaded TCG), or deterministic: "
+		  "icount's, counting executed instructions (one host thread; the plugin's "
+		  "time keeper runs the vCPUs in parallel, its delays are off)" },
+	{ "icount_shift", OPT_INT, V(icount_shift), .min = 0, .max = 10, .def = "0",
+	  .scope = KS_VARIANT, .help = "timing=deterministic: 2^N ns of guest time per instruction" },
 	{ "latency", OPT_CHOICE, V(latency), .choices = "auto|emulated|off", .def = "auto",
 	  .scope = KS_VARIANT,
 	  .help = "emulated remote latency through the TCG plugin (auto: when it is built and "

@@ -14,15 +14,6 @@
 #include "lib/opt.h"
 #include "lib/vm_status.h"
 
-/*
- * wall: multi-threaded TCG, guest time follows the host's clock.
- * deterministic: icount (one host thread, 2^shift ns per instruction,
- * idle time skipped); with the plugin its time keeper runs the vCPUs in
- * parallel at the modelled instruction time (bench/plugin/timekeeper.h).
- */
-enum vm_timing { TIMING_WALL, TIMING_DETERMINISTIC };
-#define VM_TIMING_CHOICES "wall|deterministic"
-
 /* The plugin API version of the project's QEMU (bench/qemu patch 0002). */
 #define BNB_PLUGIN_API 5
 

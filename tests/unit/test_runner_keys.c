@@ -69,6 +69,8 @@ Test(keys, every_row_is_whole_and_its_default_parses)
 Test(keys, choices_are_in_enum_order)
 {
 	cr_assert_eq(parse_choice("kvm", key_lookup("accel")->choices, NULL, 0), ACCEL_KVM);
+	cr_assert_eq(parse_choice("deterministic", key_lookup("timing")->choices, NULL, 0),
+		     TIMING_DETERMINISTIC);
 	cr_assert_eq(parse_choice("off", key_lookup("latency")->choices, NULL, 0), LATENCY_OFF);
 	cr_assert_eq(parse_choice("emulated", key_lookup("latency")->choices, NULL, 0),
 		     LATENCY_EMULATED);
@@ -169,6 +171,25 @@ Test(args, variant_fields_become_launcher_options)
 	cr_assert_geq(find(&col, "--distance=10,16,22;16,10,16;22,17,10"), 0);
 	argv_free(&vm);
 	argv_free(&col);
+	experiment_free(&exp);
+}
+
+Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
+{
+	struct experiment exp;
+	struct argv vm = { 0 };
+
+	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n"
+	     "icount_shift = 2\n");
+	vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r");
+	cr_assert_lt(find(&vm, "--timing=deterministic"), 0);
+	cr_assert_lt(find(&vm, "--plugin-opt=delay=off"), 0);
+	argv_free(&vm);
+	vm_args(&vm, &exp.variants[1], &plan, NULL, "/t", "/r");
+	cr_assert_geq(find(&vm, "--timing=deterministic"), 0);
+	cr_assert_geq(find(&vm, "--icount-shift=2"), 0);
+	cr_assert_geq(find(&vm, "--plugin-opt=delay=off"), 0);
+	argv_free(&vm);
 	experiment_free(&exp);
 }
 
