@@ -45,6 +45,18 @@ void maps_add_pid(pid_t pid);
 void maps_set_pid_file(const char *path);
 void maps_emit(struct reply *r);
 
+/* main.c: one snapshot to fd; false when it could not be written */
+bool agent_answer(int fd, unsigned long long seq, bool maps);
+
+/* stream.c: sampling on the guest's clock (deterministic timing) */
+#define STREAM_MAX_MS	3600000
+struct stream_opts {
+	int interval_ms;	/* 0: answer requests instead */
+	int maps_every;		/* walk numa_maps every Nth instant, 0 never */
+};
+void agent_stream(int fd, const struct stream_opts *s);
+void stream_from_cmdline(const char *path, struct stream_opts *s);
+
 /* parse helpers shared by the readers */
 bool scan_u64(const char *s, const char **end, unsigned long long *val);
 

@@ -7,7 +7,9 @@
  *   bnb-agent [options] --stdio         serve stdin/stdout
  *
  * It blocks in read() until the host asks, answers one snapshot and goes
- * back to sleep: between requests it costs nothing.
+ * back to sleep: between requests it costs nothing. With --stream-ms (or
+ * bnb.agent_stream_ms= on the kernel command line) it samples on the
+ * guest's own clock instead and sends without being asked (stream.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +35,9 @@ struct agent_opts {
 	char *pid_file;
 	char *nodes_dir;
 	char *unix_path;
+	char *cmdline;
 	bool stdio;
+	struct stream_opts stream;
 };
 
 static int parse_pid(const struct opt_def *o, const char *value, void *field,
@@ -72,6 +76,15 @@ static const struct opt_def options[] = {
 	{ "unix-listen", OPT_STR, A(unix_path), .metavar = "PATH",
 	  .help = "serve a unix socket instead of a port (host tests)" },
 	{ "stdio", OPT_FLAG, A(stdio), .help = "serve stdin and stdout" },
+	{ "stream-ms", OPT_INT, A(stream.interval_ms), .min = 0, .max = STREAM_MAX_MS,
+	  .metavar = "MS", .def = "0",
+	  .help = "sample every MS of the guest's CLOCK_MONOTONIC and send unasked, sequence "
+		  "number = instant (deterministic timing); 0: answer requests" },
+	{ "maps-every", OPT_INT, A(stream.maps_every), .min = 0, .max = 1000000, .def = "10",
+	  .metavar = "N", .help = "with --stream-ms: walk numa_maps every Nth instant, 0 never" },
+	{ "cmdline", OPT_STR, A(cmdline), .metavar = "FILE", .def = "/proc/cmdline",
+	  .help = "without --stream-ms, take it from bnb.agent_stream_ms= (and "
+		  "bnb.agent_maps_every=) here" },
 };
 
 static const struct opt_tool tool = {
@@ -105,7 +118,7 @@ static bool write_all(int fd, const char *buf, size_t len)
 	return true;
 }
 
-static void answer(int fd, unsigned long long seq, bool maps)
+bool agent_answer(int fd, unsigned long long seq, bool maps)
 {
 	struct timespec now;
 
@@ -118,7 +131,7 @@ static void answer(int fd, unsigned long long seq, bool maps)
 	if (maps)
 		maps_emit(&reply);
 	reply_finish(&reply);
-	write_all(fd, reply.buf, reply.len);
+	return write_all(fd, reply.buf, reply.len);
 }
 
 /* "get SEQ FLAGS": anything else is ignored, the host will time out. */
@@ -131,9 +144,9 @@ static void handle_request(int fd, const char *line)
 		return;
 	end++;
 	if (!strcmp(end, BNB_WIRE_FLAG_MAPS))
-		answer(fd, seq, true);
+		agent_answer(fd, seq, true);
 	else if (!strcmp(end, BNB_WIRE_FLAG_NONE))
-		answer(fd, seq, false);
+		agent_answer(fd, seq, false);
 }
 
 /* Serve one connection until EOF or error; returns the read() result. */
@@ -172,7 +185,7 @@ static ssize_t serve(int in, int out)
  * A virtio-serial port reads 0 while no host is connected: poll for the
  * collector at a slow rate rather than spinning.
  */
-static int serve_port(const char *path)
+static int serve_port(const char *path, const struct stream_opts *s)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 
@@ -181,14 +194,17 @@ static int serve_port(const char *path)
 		return 1;
 	}
 	for (;;) {
-		if (serve(fd, fd) < 0 && errno != EAGAIN)
+		if (s->interval_ms) {
+			agent_stream(fd, s);	/* returns when a write fails */
+			sleep_ms(1000);
+		} else if (serve(fd, fd) < 0 && errno != EAGAIN)
 			sleep_ms(1000);
 		else
 			sleep_ms(100);
 	}
 }
 
-static int serve_unix(const char *path)
+static int serve_unix(const char *path, const struct stream_opts *s)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -211,7 +227,10 @@ static int serve_unix(const char *path)
 				continue;
 			return 1;
 		}
-		serve(fd, fd);
+		if (s->interval_ms)
+			agent_stream(fd, s);
+		else
+			serve(fd, fd);
 		close(fd);
 	}
 }
@@ -236,9 +255,15 @@ int main(int argc, char **argv)
 	if (meminfo_open(o.nodes_dir) == 0)
 		fprintf(stderr, "bnb-agent: no node meminfo under %s\n", o.nodes_dir);
 
+	if (!o.stream.interval_ms)
+		stream_from_cmdline(o.cmdline, &o.stream);
+	if (o.stdio && o.stream.interval_ms) {
+		agent_stream(1, &o.stream);
+		return 1;
+	}
 	if (o.stdio)
 		return serve(0, 1) < 0;
 	if (o.unix_path)
-		return serve_unix(o.unix_path);
-	return serve_port(argv[first]);
+		return serve_unix(o.unix_path, &o.stream);
+	return serve_port(argv[first], &o.stream);
 }

@@ -2,6 +2,7 @@
 /* Agent socket I/O; see conn.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,10 +127,11 @@ static int fill(struct conn *c, uint64_t deadline_ns)
 	return 1;
 }
 
-enum await_result conn_await(struct conn *c, unsigned long long seq,
-			     uint64_t deadline_ns, struct bnb_reply *r,
-			     char *why, size_t whylen, unsigned *stale,
-			     volatile sig_atomic_t *stop)
+/* A reply with a sequence number in lo..hi; others are dropped as stale. */
+static enum await_result await_range(struct conn *c, unsigned long long lo,
+				     unsigned long long hi, uint64_t deadline_ns,
+				     struct bnb_reply *r, char *why, size_t whylen,
+				     unsigned *stale, volatile sig_atomic_t *stop)
 {
 	for (;;) {
 		size_t n;
@@ -144,10 +146,10 @@ enum await_result conn_await(struct conn *c, unsigned long long seq,
 			consume(c, n);
 			if (bad)
 				return AWAIT_MALFORMED;
-			if (r->seq == seq)
+			if (r->seq >= lo && r->seq <= hi)
 				return AWAIT_OK;
-			snprintf(why, whylen, "dropped a reply to request %llu (waiting for %llu)",
-				 r->seq, seq);
+			snprintf(why, whylen, "dropped a reply numbered %llu (waiting for %llu)",
+				 r->seq, lo);
 			(*stale)++;
 			continue;
 		}
@@ -164,8 +166,24 @@ enum await_result conn_await(struct conn *c, unsigned long long seq,
 			return AWAIT_GONE;
 		}
 		if (got == 0 && now_ns() >= deadline_ns) {
-			snprintf(why, whylen, "no reply to request %llu", seq);
+			snprintf(why, whylen, "no reply numbered %llu", lo);
 			return AWAIT_TIMEOUT;
 		}
 	}
+}
+
+enum await_result conn_await(struct conn *c, unsigned long long seq,
+			     uint64_t deadline_ns, struct bnb_reply *r,
+			     char *why, size_t whylen, unsigned *stale,
+			     volatile sig_atomic_t *stop)
+{
+	return await_range(c, seq, seq, deadline_ns, r, why, whylen, stale, stop);
+}
+
+enum await_result conn_next(struct conn *c, unsigned long long min_seq,
+			    uint64_t deadline_ns, struct bnb_reply *r,
+			    char *why, size_t whylen, unsigned *stale,
+			    volatile sig_atomic_t *stop)
+{
+	return await_range(c, min_seq, ULLONG_MAX, deadline_ns, r, why, whylen, stale, stop);
 }

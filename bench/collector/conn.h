@@ -47,4 +47,13 @@ enum await_result conn_await(struct conn *c, unsigned long long seq,
 			     char *why, size_t whylen, unsigned *stale,
 			     volatile sig_atomic_t *stop);
 
+/*
+ * Streamed samples (the agent sends unasked, bnb_wire.h): wait for the
+ * next reply numbered min_seq or more; lower numbers are dropped as stale.
+ */
+enum await_result conn_next(struct conn *c, unsigned long long min_seq,
+			    uint64_t deadline_ns, struct bnb_reply *r,
+			    char *why, size_t whylen, unsigned *stale,
+			    volatile sig_atomic_t *stop);
+
 #endif /* BNB_COLLECTOR_CONN_H */

@@ -60,6 +60,10 @@ const struct opt_def collect_options[] = {
 	  .def = "10000", .help = "give up after no valid reply for this long" },
 	{ "samples", OPT_U64, S(max_samples), .min = 0, .max = 1LL << 62, .def = "0",
 	  .metavar = "N", .help = "stop after N samples (0: until the guest goes away)" },
+	{ "stream", OPT_FLAG, S(stream),
+	  .help = "the agent samples on the guest's clock and sends unasked (bnb-vm "
+		  "--agent-stream-ms, deterministic timing): only read, and t_s is guest "
+		  "time; --interval-ms and --pid-maps-every are then the agent's" },
 };
 const size_t collect_n_options = ARRAY_SIZE(collect_options);
 

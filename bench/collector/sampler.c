@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,65 @@ static const char *signal_name(int sig)
 	return sig == SIGINT ? "sigint" : sig == SIGTERM ? "sigterm" : "signal";
 }
 
+/*
+ * One streamed sample: the agent numbers its samples by the guest-clock
+ * instant, so a gap in the numbers is instants it missed (or replies we
+ * could not parse), counted as dropped.
+ */
+static const char *one_streamed(struct run *run, volatile sig_atomic_t *stop)
+{
+	const struct sampler_opts *o = run->o;
+	bool started = run->s.samples > 0;
+	uint64_t since = started ? run->last_good_ns : run->start_ns;
+	uint64_t limit = started ? o->stall_timeout_ms : o->start_timeout_ms;
+	char why[256];
+	uint64_t t;
+
+	/* a hostile guest may number a sample ULLONG_MAX: nothing comes after */
+	unsigned long long next = run->seq < ULLONG_MAX ? run->seq + 1 : ULLONG_MAX;
+
+	switch (conn_next(&run->conn, next, since + limit * 1000000ULL, &run->reply,
+			  why, sizeof(why), &run->stale, stop)) {
+	case AWAIT_OK:
+		if (started && run->reply.seq > next) {
+			run->info.dropped += run->reply.seq - next;
+			series_warn(&run->s, "samples %llu..%llu missing", next,
+				    run->reply.seq - 1);
+		}
+		run->seq = run->reply.seq;
+		t = now_ns();	/* nothing was asked: received is both */
+		good_sample(run, t, t);
+		return NULL;
+	case AWAIT_GONE:
+		return "agent-gone";
+	case AWAIT_INTERRUPTED:
+		return NULL;
+	case AWAIT_MALFORMED:
+		series_warn(&run->s, "%s", why);
+		return NULL;
+	case AWAIT_TIMEOUT:
+		break;
+	}
+	return started ? "agent-timeout" : "no-agent";
+}
+
+static const char *stream_loop(struct run *run, volatile sig_atomic_t *stop)
+{
+	const char *end;
+
+	for (;;) {
+		if (*stop)
+			return signal_name(*stop);
+		end = one_streamed(run, stop);
+		if (end)
+			return end;
+		if (run->csv.error)
+			return "write-error";
+		if (run->o->max_samples && run->s.samples >= run->o->max_samples)
+			return "max-samples";
+	}
+}
+
 static const char *loop(struct run *run, volatile sig_atomic_t *stop)
 {
 	const uint64_t interval = run->o->interval_ms * 1000000ULL;
@@ -191,6 +251,9 @@ static void finish(struct run *run, const char *end)
 	uint64_t t = now_ns();
 	double t_s = run->s.samples ? (t - run->s.t0_ns) / 1e9 : 0;
 
+	if (run->s.guest_clock)		/* no guest time after the last sample */
+		t_s = run->s.t_s;
+
 	if (!run->header_done) {
 		struct bnb_reply none = { 0 };
 
@@ -231,6 +294,7 @@ int sampler_run(const struct sampler_opts *o, volatile sig_atomic_t *stop)
 		return 1;
 	}
 	run.s.plugin.path = o->plugin_shm;
+	run.s.guest_clock = o->stream;
 	run.csv_file = open_csv(o->out_dir);
 	if (!run.csv_file)
 		return 1;
@@ -241,7 +305,7 @@ int sampler_run(const struct sampler_opts *o, volatile sig_atomic_t *stop)
 			*stop ? "interrupted" : strerror(errno));
 		end = *stop ? signal_name(*stop) : "connect-failed";
 	} else {
-		end = loop(&run, stop);
+		end = o->stream ? stream_loop(&run, stop) : loop(&run, stop);
 	}
 	finish(&run, end);
 	status = run.s.samples > 0 && clean_end(end) && !run.csv.error ? 0 : 1;

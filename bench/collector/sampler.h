@@ -4,6 +4,7 @@
 #define BNB_COLLECTOR_SAMPLER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,6 +25,7 @@ struct sampler_opts {
 	int start_timeout_ms;		/* first reply, the guest is booting */
 	int stall_timeout_ms;		/* then, no valid reply for this long */
 	uint64_t max_samples;		/* 0: until the guest goes away */
+	bool stream;			/* the agent sends on the guest's clock */
 };
 
 /* bnb-collect's options (options.c): --help, and parsing into struct sampler_opts. */

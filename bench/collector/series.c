@@ -222,7 +222,8 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 		p->work_seen = work_marks > 0;	/* this interval began before it */
 		/* it started within this interval: say in its middle */
 		if (p->work_seen)
-			p->t_work = s->t_s - (s->now.req_ns - s->prev.req_ns) / 2e9;
+			p->t_work = s->t_s - (s->guest_clock ? s->dt_s / 2 :
+					      (s->now.req_ns - s->prev.req_ns) / 2e9);
 		return;
 	}
 	p->work_local += p->d_local;
@@ -296,11 +297,14 @@ static void update_time(struct series *s, const struct sample_time *t)
 {
 	uint64_t mid = t->req_ns + (t->rep_ns - t->req_ns) / 2;
 
+	if (s->guest_clock)
+		mid = t->guest_ns;
 	if (s->samples == 0)
-		s->t0_ns = t->req_ns;
+		s->t0_ns = s->guest_clock ? t->guest_ns : t->req_ns;
 	s->prev = s->now;
 	s->now = *t;
-	s->t_s = (mid - s->t0_ns) / 1e9;
+	/* a hostile guest clock may go back: t_s then stays at 0 */
+	s->t_s = mid > s->t0_ns ? (mid - s->t0_ns) / 1e9 : 0;
 	s->dt_s = 0;
 	if (s->samples == 0)
 		return;

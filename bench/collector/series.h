@@ -44,10 +44,12 @@ struct series {
 	int pte, hint, local, migrated;	/* indexes of the model's counters */
 	uint64_t nodes;			/* nodes of the first reply */
 
-	uint64_t t0_ns;			/* host time of the first request */
+	bool guest_clock;		/* t_s is guest time (streamed samples) */
+	uint64_t t0_ns;			/* host time of the first request, or the
+					 * guest time of the first sample */
 	unsigned long long samples;	/* good samples so far */
 	struct sample_time now, prev;
-	double t_s;			/* sample midpoint since t0 */
+	double t_s;			/* sample midpoint (or guest instant) since t0 */
 	double dt_s;			/* since the previous sample */
 	double guest_t_s;		/* sum of dt_s: the guest's time since t0 */
 	const struct bnb_reply *reply;	/* the current sample's reply */

@@ -21,7 +21,12 @@
  *          /proc/PID/numa_maps of the followed processes (costly, so the
  *          host asks for it only every Nth sample).
  *
- * The agent never speaks unless asked.
+ * The agent never speaks unless asked, except in stream mode: started with
+ * --stream-ms MS (or bnb.agent_stream_ms=MS on the guest kernel's command
+ * line), it sends a reply at each instant k * MS of its CLOCK_MONOTONIC
+ * with SEQ = k, "maps" every Nth instant, and ignores requests. The host
+ * then only reads (deterministic timing: nothing host-timed reaches the
+ * guest).
  *
  * Reply (guest -> host), at most BNB_WIRE_MAX_REPLY bytes in total:
  *

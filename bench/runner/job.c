@@ -93,6 +93,9 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	argv_add(a, "--timeout=%d", p->time_limit);
 	argv_add(a, "--run-dir=%s", tmp);
 	argv_add(a, "--agent-socket=%s/agent.sock", tmp);
+	/* deterministic: the agent samples on the guest's clock, unasked */
+	if (v->timing == TIMING_DETERMINISTIC)
+		argv_add(a, "--agent-stream-ms=%d", v->interval_ms);
 	if (*v->append)
 		argv_add(a, "--append=%s", v->append);
 	if (p->plugin[0]) {
@@ -127,6 +130,11 @@ void collect_args(struct argv *a, const struct variant *v, const struct run_plan
 	argv_add(a, "--distance=%s", dist);
 	if (p->plugin[0])
 		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);
+	/* an interval of guest time takes 10-30x as long on the host there */
+	if (v->timing == TIMING_DETERMINISTIC) {
+		argv_add(a, "--stream");
+		argv_add(a, "--stall-timeout-ms=120000");
+	}
 }
 
 struct status {

@@ -82,6 +82,10 @@ const struct opt_def vm_options[] = {
 		  "directory, removed after a clean run)" },
 	{ "agent-socket", OPT_STR, CFG(agent_socket), .metavar = "PATH",
 	  .help = "add the port bnb.agent as a listening unix socket (the collector connects)" },
+	{ "agent-stream-ms", OPT_INT, CFG(agent_stream_ms), .min = 0, .max = 3600000, .def = "0",
+	  .metavar = "MS", .help = "the agent samples every MS of guest time and sends each "
+		  "sample unasked (bnb-collect --stream; bnb.agent_stream_ms= on the kernel "
+		  "command line); 0: it answers the collector's requests" },
 	{ "plugin", OPT_STR, CFG(plugin), .metavar = "SO",
 	  .help = "load the TCG plugin; the topology is appended to its arguments" },
 	{ "plugin-opt", OPT_FUNC, CFG(plugin_opts), .parse = parse_plugin_opt, .free = free_argv,

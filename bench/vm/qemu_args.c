@@ -174,13 +174,16 @@ static void add_smp(const struct bnb_topology *t, struct argv *a)
  */
 static void add_append(const struct vm_config *c, struct argv *a)
 {
-	char lpj[32] = "";
+	char lpj[32] = "", stream[48] = "";
 
 	if (c->lpj)
 		snprintf(lpj, sizeof(lpj), " lpj=%lu", c->lpj);
+	if (c->agent_stream_ms)
+		snprintf(stream, sizeof(stream), " bnb.agent_stream_ms=%d", c->agent_stream_ms);
 	argv_add(a, "-append");
 	argv_add(a, "console=ttyS0 loglevel=%d panic=-1 no_timer_check pty.legacy_count=0%s "
-		 "numa_balancing=%s%s%s", c->loglevel, lpj, c->balancing ? "enable" : "disable",
+		 "numa_balancing=%s%s%s%s%s", c->loglevel, lpj, c->balancing ? "enable" : "disable",
+		 c->timing == TIMING_DETERMINISTIC ? DETERMINISTIC_CMDLINE : "", stream,
 		 c->append ? " " : "", c->append ? c->append : "");
 }
 
@@ -189,6 +192,32 @@ static void add_append(const struct vm_config *c, struct argv *a)
  * instructions and jumps over idle time (sleep=off) instead of following
  * the host.
  */
+/*
+ * What else reaches a deterministic guest from the host: the CPU's random
+ * number instructions (TCG fills them from the host's generator: hidden,
+ * and -seed makes whatever QEMU still draws for the guest a fixed
+ * sequence) and the real-time clock (the VM's own clock, from a fixed
+ * date). The command line turns off user-space ASLR and tells the kernel
+ * not to trust the CPU's generator.
+ */
+static void add_pinned(const struct vm_config *c, struct argv *a)
+{
+	argv_add(a, "-cpu");
+	if (c->accel == ACCEL_KVM) {
+		argv_add(a, "host");
+		return;
+	}
+	if (c->timing == TIMING_WALL) {
+		argv_add(a, "max");
+		return;
+	}
+	argv_add(a, "max,rdrand=off,rdseed=off");
+	argv_add(a, "-rtc");
+	argv_add(a, "base=" DETERMINISTIC_DATE ",clock=vm");
+	argv_add(a, "-seed");
+	argv_add(a, "1");
+}
+
 static void add_accel(const struct vm_config *c, struct argv *a)
 {
 	argv_add(a, "-accel");
@@ -214,8 +243,7 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "-machine");
 	argv_add(a, "q35%s", c->hmat ? ",hmat=on" : "");
 	add_accel(c, a);
-	argv_add(a, "-cpu");
-	argv_add(a, "%s", c->accel == ACCEL_KVM ? "host" : "max");
+	add_pinned(c, a);
 	add_smp(t, a);
 	argv_add(a, "-m");
 	argv_add(a, "%lluM", (unsigned long long)(topo_total_mem(t) >> 20));

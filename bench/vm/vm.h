@@ -14,6 +14,10 @@
 #include "lib/opt.h"
 #include "lib/vm_status.h"
 
+/* Deterministic timing's fixed inputs (qemu_args.c add_pinned). */
+#define DETERMINISTIC_DATE	"2024-01-01T00:00:00"
+#define DETERMINISTIC_CMDLINE	" norandmaps random.trust_cpu=off random.trust_bootloader=off"
+
 /* The plugin API version of the project's QEMU (bench/qemu patch 0002). */
 #define BNB_PLUGIN_API 5
 
@@ -43,6 +47,7 @@ struct vm_config {
 	enum vm_accel accel;
 	enum vm_timing timing;
 	int icount_shift;		/* deterministic: 2^shift ns per instruction */
+	int agent_stream_ms;		/* the agent samples by itself every N ms; 0 asked */
 	uint64_t insn_ps;		/* deterministic: modelled instruction time, ps */
 	const struct vm_emulator *emu;	/* for the result file; may be NULL */
 	bool hmat;

@@ -287,6 +287,122 @@ Test(agent, hostile_agent)
 	cr_expect_eq(files, 2);
 }
 
+/* Column name of every data row (the end row too) into v; returns the rows. */
+static int column(const char *name, double *v, int max)
+{
+	char path[128], line[65536], *tok, *save;
+	int col = -1, i, rows = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/out/timeseries.csv", dir);
+	f = fopen(path, "r");
+	cr_assert(f);
+	while (fgets(line, sizeof(line), f) && rows < max) {
+		if (line[0] == '#')
+			continue;
+		if (col < 0) {		/* the header */
+			tok = strtok_r(line, ",\n", &save);
+			for (i = 0; tok; tok = strtok_r(NULL, ",\n", &save), i++)
+				if (!strcmp(tok, name))
+					col = i;
+			cr_assert_geq(col, 0, "no column %s", name);
+			continue;
+		}
+		for (i = 0, tok = line; i < col && tok; i++)
+			tok = strchr(tok, ',') ? strchr(tok, ',') + 1 : NULL;
+		v[rows++] = tok ? atof(tok) : -1;
+	}
+	fclose(f);
+	return rows;
+}
+
+static pid_t stream_collector(const char *samples)
+{
+	static char out[96];
+
+	snprintf(out, sizeof(out), "%s/out", dir);
+	char *const argv[] = {
+		BNB_BUILD_DIR "/bin/bnb-collect", "--socket", sock, "--out", out, "--stream",
+		"--stall-timeout-ms", "5000", "--samples", (char *)samples, NULL,
+	};
+	return spawn(argv);
+}
+
+/* The real agent sampling on its clock: the host only reads. */
+Test(agent, real_agent_streams_on_its_clock)
+{
+	char *const agent_argv[] = {
+		BNB_BUILD_DIR "/host-agent/bnb-agent", "--pid-file", "/nonexistent",
+		"--stream-ms", "20", "--maps-every", "2", "--unix-listen", sock, NULL,
+	};
+	pid_t agent = spawn(agent_argv);
+	pid_t col = stream_collector("6");
+	double t[8], guest[8], rtt[8];
+	struct json_object *j;
+	int i;
+
+	cr_expect_eq(wait_exit(col), 0);
+	kill(agent, SIGTERM);
+	waitpid(agent, NULL, 0);
+	j = summary();
+	cr_expect_eq(jint(j, "samples"), 6);
+	cr_expect_str_eq(jstr(j, "end"), "max-samples");
+	json_object_put(j);
+	cr_assert_eq(column("t_s", t, 8), 7);
+	column("guest_s", guest, 8);
+	column("rtt_us", rtt, 8);
+	for (i = 0; i < 6; i++) {
+		/* t_s is the agent's clock since its first sample */
+		/* (guest_s has 10 significant digits) */
+		cr_expect_float_eq(t[i], guest[i] - guest[0], 3e-5, "row %d", i);
+		cr_expect_eq(rtt[i], 0);
+	}
+	cr_expect_gt(t[5], 0.08);
+	cr_expect_float_eq(t[6], t[5], 1e-9, "the end row repeats the last guest time");
+}
+
+static void streamed(int fd, unsigned long long seq, unsigned long long guest_ns,
+		     unsigned long long pgfault)
+{
+	say(fd, "bnb 1 %llu %llu\nc pgfault %llu\nn 0 100 10\nend\n", seq, guest_ns, pgfault);
+}
+
+/* Gaps, stale and malformed samples, a clock going back: counted, not fatal. */
+Test(agent, hostile_streamer)
+{
+	int lfd = listen_on(sock), fd;
+	pid_t col = stream_collector("0");
+	double t[8];
+	char byte;
+	struct json_object *j;
+
+	fd = accept(lfd, NULL, NULL);
+	cr_assert_geq(fd, 0);
+	streamed(fd, 5, 500000000, 100);		/* sample 1, t 0 */
+	streamed(fd, 6, 600000000, 110);		/* sample 2, t 0.1 */
+	say(fd, "bnb 1 7 x\nend\n");			/* malformed */
+	streamed(fd, 4, 650000000, 120);		/* stale: dropped */
+	streamed(fd, 9, 900000000, 130);		/* 7, 8 missing: sample 3 */
+	streamed(fd, 10, 100000000, 140);		/* clock back: sample 4 */
+	usleep(200000);
+	/* it never asked anything */
+	cr_expect_lt(recv(fd, &byte, 1, MSG_DONTWAIT), 1);
+	close(fd);
+	close(lfd);
+
+	cr_expect_eq(wait_exit(col), 0);
+	j = summary();
+	cr_expect_eq(jint(j, "samples"), 4);
+	cr_expect_eq(jint(j, "dropped"), 2);
+	cr_expect_str_eq(jstr(j, "end"), "agent-gone");
+	cr_expect_eq(jint(json_object_object_get(j, "counters"), "pgfault"), 40);
+	json_object_put(j);
+	cr_assert_eq(column("t_s", t, 8), 5);
+	cr_expect_float_eq(t[1], 0.1, 1e-9);
+	cr_expect_float_eq(t[2], 0.4, 1e-9);
+	cr_expect_float_eq(t[3], 0, 1e-9);
+}
+
 /* A truncated reply, then silence: the collector gives up on its own. */
 Test(agent, silent_agent)
 {

@@ -177,7 +177,7 @@ Test(args, variant_fields_become_launcher_options)
 Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 {
 	struct experiment exp;
-	struct argv vm = { 0 };
+	struct argv vm = { 0 }, col = { 0 };
 
 	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n"
 	     "icount_shift = 2\n");
@@ -185,7 +185,14 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 	cr_assert_lt(find(&vm, "--timing=deterministic"), 0);
 	cr_assert_lt(find(&vm, "--plugin-opt=delay=off"), 0);
 	argv_free(&vm);
+	collect_args(&col, &exp.variants[0], &plan, "/t", "/r");
+	cr_assert_lt(find(&col, "--stream"), 0);
+	argv_free(&col);
+	collect_args(&col, &exp.variants[1], &plan, "/t", "/r");
+	cr_assert_geq(find(&col, "--stream"), 0);
+	argv_free(&col);
 	vm_args(&vm, &exp.variants[1], &plan, NULL, "/t", "/r");
+	cr_assert_geq(find(&vm, "--agent-stream-ms=100"), 0);
 	cr_assert_geq(find(&vm, "--timing=deterministic"), 0);
 	cr_assert_geq(find(&vm, "--icount-shift=2"), 0);
 	cr_assert_geq(find(&vm, "--plugin-opt=delay=off"), 0);

@@ -374,6 +374,26 @@ Test(qemu_args, tcg_multithreaded_by_default)
 	cr_assert_neq(find_arg("name=opt/bnb/cmd,file=/r/cmd"), -1);
 }
 
+Test(qemu_args, deterministic_pins_what_the_host_would_vary)
+{
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("max"), -1);
+	cr_assert_eq(find_arg("-rtc"), -1);
+	cr_assert_eq(find_arg("-seed"), -1);
+	cr_assert_null(strstr(args.v[args.n - 1], "norandmaps"));
+	argv_free(&args);
+	cfg.timing = TIMING_DETERMINISTIC;
+	cfg.agent_stream_ms = 250;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("max,rdrand=off,rdseed=off"), -1);
+	cr_assert_neq(find_arg("base=2024-01-01T00:00:00,clock=vm"), -1);
+	cr_assert_neq(find_arg("-seed"), -1);
+	cr_assert_neq(find_arg("shift=0,sleep=off,align=off"), -1);
+	cr_assert_not_null(strstr(args.v[args.n - 1],
+				  " norandmaps random.trust_cpu=off random.trust_bootloader=off "
+				  "bnb.agent_stream_ms=250"));
+}
+
 Test(qemu_args, a_socket_per_node_when_balanced)
 {
 	cfg.topo.cpus[0] = cfg.topo.cpus[1] = 2;
