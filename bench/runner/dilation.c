@@ -121,6 +121,13 @@ double dilation_ratio(double host_rate, double guest_rate)
 	return host_rate / guest_rate;
 }
 
+double icount_dilation(int vcpus, int shift, bool keeper, unsigned long hw_insn_ps)
+{
+	double insn_ns = (double)(1ULL << shift) * (keeper ? vcpus : 1);
+
+	return insn_ns * 1000 / hw_insn_ps;
+}
+
 int scan_scale_parse(const char *value, struct scan_scale *s)
 {
 	double f;

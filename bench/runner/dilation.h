@@ -34,6 +34,14 @@ void host_cmd_free(struct host_cmd *c);
 /* host / guest, or NAN unless both are finite and positive. */
 double dilation_ratio(double host_rate, double guest_rate);
 
+/*
+ * Deterministic timing's D, fixed by the configuration rather than
+ * measured: with the time keeper (keeper) every vCPU runs at vcpus x
+ * 2^shift ns per instruction of guest time (the least bnb-vm allows),
+ * without it one busy vCPU runs at 2^shift ns; hardware at hw_insn_ps.
+ */
+double icount_dilation(int vcpus, int shift, bool keeper, unsigned long hw_insn_ps);
+
 /* The scale_scan key: off, auto (the measured dilation) or a factor. */
 enum scan_scale_mode { SCALE_OFF, SCALE_AUTO, SCALE_FIXED };
 struct scan_scale {

@@ -19,6 +19,7 @@
 #include "lib/signals.h"
 #include "monitors.h"
 #include "outcome.h"
+#include "plugin/timekeeper.h"
 #include "provenance.h"
 #include "results.h"
 #include "runner.h"
@@ -404,13 +405,35 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	return 0;
 }
 
-/* The run's scale_scan; auto needs the host rate measured. */
-static int plan_scan(const struct variant *v, struct scan_plan *sp, double rate,
-		     const char *free_line, const char *host_why, char *why, size_t whylen)
+/* hw_insn_ps= among the plugin options (checked when read), else its default. */
+static unsigned long hw_insn_ps(const struct variant *v)
+{
+	static const char key[] = "hw_insn_ps=";
+
+	for (int i = 0; i < v->plugin_opts.n; i++)
+		if (!strncmp(v->plugin_opts.v[i], key, strlen(key)))
+			return strtoul(v->plugin_opts.v[i] + strlen(key), NULL, 10);
+	return BNB_TK_DEF_HW_INSN_PS;
+}
+
+/*
+ * The run's scale_scan; auto needs the host rate measured, except under
+ * deterministic timing, where D is set by the configuration and does not
+ * vary: auto is then that D.
+ */
+static int plan_scan(const struct variant *v, const struct run_plan *p, struct scan_plan *sp,
+		     double rate, const char *free_line, const char *host_why,
+		     char *why, size_t whylen)
 {
 	sp->scale = v->scale_scan;
 	sp->host_rate = rate;
 	sp->free_line = free_line;
+	if (sp->scale.mode == SCALE_AUTO && v->timing == TIMING_DETERMINISTIC) {
+		sp->scale.mode = SCALE_FIXED;
+		sp->scale.factor = icount_dilation(topo_total_cpus(&v->topo), v->icount_shift,
+						   p->plugin[0], hw_insn_ps(v));
+		return 0;
+	}
 	if (sp->scale.mode != SCALE_AUTO || !isnan(rate))
 		return 0;
 	snprintf(why, whylen, "scale_scan=auto needs the dilation, not measured: %.400s", host_why);
@@ -440,7 +463,7 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	snprintf(s.latency_why, sizeof(s.latency_why), "%s", p.latency_why);
 	s.host_rate = host_rate(dir, v, p.time_limit, free_line, sizeof(free_line),
 				s.dilation_why, sizeof(s.dilation_why));
-	if (plan_scan(v, &sp, s.host_rate, free_line, s.dilation_why, s.reason,
+	if (plan_scan(v, &p, &sp, s.host_rate, free_line, s.dilation_why, s.reason,
 		      sizeof(s.reason))) {
 		s.state = "failed";
 		return finish(rundir, j, &s, start);

@@ -290,7 +290,7 @@ static const struct opt_def keys[] = {
 	{ "scale_scan", OPT_FUNC, V(scale_scan), .parse = parse_scale, .metavar = "off|auto|X",
 	  .def = "off", .scope = KS_VARIANT,
 	  .help = "multiply scan_delay_ms, scan_period_min_ms and scan_period_max_ms by the "
-		  "time dilation: off, auto (measured per run) or a factor" },
+		  "time dilation: off, auto (measured per run; the configured D under timing=deterministic) or a factor" },
 	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work",
 	  .def = "convergence", .scope = KS_EXPERIMENT,
 	  .help = "([global] only) what the sweep report optimises" },

@@ -57,6 +57,14 @@ Test(dilation, ratio)
 	cr_assert(isnan(dilation_ratio(INFINITY, 253)));
 }
 
+Test(dilation, deterministic_d_is_the_configured_instruction_time)
+{
+	cr_assert_float_eq(icount_dilation(2, 0, true, 300), 2000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(2, 0, false, 300), 1000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(4, 1, true, 300), 8000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(1, 3, true, 1000), 8.0, 1e-9);
+}
+
 Test(dilation, scale_key_parsing)
 {
 	static const char *const bad[] = {
