@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "model.h"
 
 #define MAX_LIST (BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES)
 
@@ -26,7 +27,8 @@ struct parse_ctx {
 	unsigned long cpus[BNB_SHM_MAX_NODES + 1];
 	unsigned long mem[BNB_SHM_MAX_NODES + 1];
 	unsigned long dist[MAX_LIST + 1];
-	int n_cpus, n_mem, n_dist;
+	unsigned long lat[MAX_LIST + 1];
+	int n_cpus, n_mem, n_dist, n_lat;
 	bool have_nodes;
 	bool keeper_on, keeper_off;	/* timekeeper= as given */
 };
@@ -124,10 +126,12 @@ static int opt_nodes(struct parse_ctx *c, const struct option_desc *o, const cha
 static int opt_list(struct parse_ctx *c, const struct option_desc *o, const char *v)
 {
 	unsigned long *out = !strcmp(o->key, "cpus") ? c->cpus :
-			     !strcmp(o->key, "mem_mib") ? c->mem : c->dist;
-	int *n = out == c->cpus ? &c->n_cpus : out == c->mem ? &c->n_mem : &c->n_dist;
+			     !strcmp(o->key, "mem_mib") ? c->mem :
+			     !strcmp(o->key, "lat") ? c->lat : c->dist;
+	int *n = out == c->cpus ? &c->n_cpus : out == c->mem ? &c->n_mem :
+		 out == c->lat ? &c->n_lat : &c->n_dist;
 
-	*n = parse_list(v, out, out == c->dist ? MAX_LIST : BNB_SHM_MAX_NODES);
+	*n = parse_list(v, out, out == c->dist || out == c->lat ? MAX_LIST : BNB_SHM_MAX_NODES);
 	return *n < 0 ? bad(c, o, v) : 0;
 }
 
@@ -160,6 +164,14 @@ static int opt_base(struct parse_ctx *c, const struct option_desc *o, const char
 	if (!strcmp(v, "auto"))
 		return c->a->base_ns = 0, 0;
 	return opt_num(c, o, v);
+}
+
+static int opt_name(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	if (!*v || strlen(v) >= sizeof(c->a->model_name) || strpbrk(v, ",= "))
+		return bad(c, o, v);
+	strcpy(c->a->model_name, v);
+	return 0;
 }
 
 static int opt_delay(struct parse_ctx *c, const struct option_desc *o, const char *v)
@@ -249,6 +261,15 @@ static const struct option_desc options[] = {
 	{ "hw_insn_ps", opt_num, ARG(hw_insn_ps), 1, 1000000, "picoseconds 1..1000000" },
 	{ "tk_quantum_ns", opt_num, ARG(tk_quantum_ns), 1, 1000000000, "nanoseconds 1..1e9" },
 	{ "tk_batch", opt_num, ARG(tk_batch), 64, 1UL << 24, "instructions 64..16777216" },
+	{ "model", opt_bool, ARG(model), 0, 0, "on or off" },
+	{ "model_name", opt_name, 0, 0, 0, "a word of up to 31 characters" },
+	{ "lat_ns", opt_num, ARG(lat_ns), 1, 100000, "nanoseconds 1..100000" },
+	{ "lat", opt_list, 0, 0, 0, "a row-major latency matrix in ns split by ':'" },
+	{ "node_mbs", opt_num, ARG(node_mbs), 1, 100000000, "MB/s 1..1e8" },
+	{ "link_mbs", opt_num, ARG(link_mbs), 1, 100000000, "MB/s 1..1e8" },
+	{ "hw_cpus", opt_num, ARG(hw_cpus), 1, 4096, "CPUs per node 1..4096" },
+	{ "mlp", opt_num, ARG(mlp), 1, 256, "misses in flight 1..256" },
+	{ "window_ns", opt_num, ARG(window_ns), 1, 100000000, "nanoseconds 1..1e8" },
 };
 
 static int parse_one(struct parse_ctx *c, const char *arg)
@@ -299,6 +320,60 @@ static int check_topology(struct parse_ctx *c)
 	return 0;
 }
 
+/* lat= is optional; when given it must fit the topology, in ns. */
+static int check_lat(struct parse_ctx *c)
+{
+	unsigned int n = c->a->n_nodes;
+
+	if (!c->n_lat)
+		return 0;
+	if (c->n_lat != (int)(n * n))
+		return fail(c, "bnb-plugin: lat= must hold nodes*nodes values (%u nodes), not %d", n, c->n_lat);
+	for (unsigned int i = 0; i < n * n; i++) {
+		if (c->lat[i] < 1 || c->lat[i] > 100000)
+			return fail(c, "bnb-plugin: lat: row %u column %u is %lu; want 1..100000 ns",
+				    i / n, i % n, c->lat[i]);
+		c->a->lat[i / n][i % n] = c->lat[i];
+	}
+	c->a->have_lat = true;
+	return 0;
+}
+
+static int check_model(struct parse_ctx *c)
+{
+	struct bnb_model_params p;
+	char why[200];
+
+	if (!c->a->model)
+		return 0;
+	if (!c->a->timekeeper)
+		return fail(c, "bnb-plugin: model=on needs the time keeper (icount_shift=: bnb-vm --timing deterministic)");
+	bnb_args_model(c->a, &p);
+	if (bnb_model_check(&p, why, sizeof(why)))
+		return fail(c, "bnb-plugin: %s", why);
+	return 0;
+}
+
+void bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->n_nodes = a->n_nodes;
+	for (unsigned int i = 0; i < a->n_nodes; i++)
+		p->cpus[i] = a->cpus[i];
+	if (a->have_lat) {
+		for (unsigned int i = 0; i < a->n_nodes; i++)
+			for (unsigned int j = 0; j < a->n_nodes; j++)
+				p->lat_ps[i][j] = (uint64_t)a->lat[i][j] * 1000;
+	} else {
+		bnb_model_lat_from_dist(p, (uint64_t)a->lat_ns * 1000, a->dist);
+	}
+	p->node_mbs = a->node_mbs;
+	p->link_mbs = a->link_mbs;
+	p->hw_cpus_per_node = a->hw_cpus;
+	p->mlp = a->mlp;
+	p->window_ps = (uint64_t)a->window_ns * 1000;
+}
+
 static void set_defaults(struct bnb_plugin_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -319,6 +394,13 @@ static void set_defaults(struct bnb_plugin_args *a)
 	a->hw_insn_ps = BNB_DEF_HW_INSN_PS;
 	a->tk_quantum_ns = BNB_DEF_TK_QUANTUM_NS;
 	a->tk_batch = BNB_DEF_TK_BATCH;
+	a->lat_ns = BNB_DEF_LAT_NS;
+	a->node_mbs = BNB_DEF_NODE_MBS;
+	a->link_mbs = BNB_DEF_LINK_MBS;
+	a->hw_cpus = BNB_DEF_HW_CPUS;
+	a->mlp = BNB_DEF_MLP;
+	a->window_ns = BNB_DEF_WINDOW_NS;
+	strcpy(a->model_name, "default");
 }
 
 int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
@@ -332,7 +414,9 @@ int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 			return -1;
 	if (c.keeper_on && !a->have_icount)
 		return fail(&c, "bnb-plugin: timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
-	return check_topology(&c);
+	if (check_topology(&c) || check_lat(&c))
+		return -1;
+	return check_model(&c);
 }
 
 unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a)

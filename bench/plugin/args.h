@@ -47,6 +47,17 @@ struct bnb_plugin_args {
 	unsigned long hw_insn_ps;			/* hardware instruction time, for D */
 	unsigned long tk_quantum_ns;			/* lag bound */
 	unsigned long tk_batch;				/* instructions per sync */
+	/* machine model (model.h), deterministic timing only */
+	bool model;					/* misses cost the model's stall */
+	unsigned long lat_ns;				/* local miss latency */
+	bool have_lat;					/* lat= gave the whole matrix */
+	uint32_t lat[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];	/* ns, row = initiator */
+	unsigned long node_mbs;				/* one node's memory bandwidth */
+	unsigned long link_mbs;				/* one link's bandwidth */
+	unsigned long hw_cpus;				/* modelled machine's CPUs per node */
+	unsigned long mlp;				/* sequential misses in flight */
+	unsigned long window_ns;			/* bandwidth sharing window */
+	char model_name[32];				/* what the launcher called it */
 };
 
 /* Defaults; see bench/plugin/README.md for how they were chosen. */
@@ -58,6 +69,13 @@ struct bnb_plugin_args {
 #define BNB_DEF_HW_INSN_PS	300	/* 0.3 ns, BNB_TK_DEF_HW_INSN_PS */
 #define BNB_DEF_TK_QUANTUM_NS	100000
 #define BNB_DEF_TK_BATCH	16384
+/* Model defaults: the 2-socket class of docs/machine-model.md. */
+#define BNB_DEF_LAT_NS		108	/* MLC idle latency, 2-socket Intel */
+#define BNB_DEF_NODE_MBS	69300	/* local read bandwidth, 2-socket Xeon */
+#define BNB_DEF_LINK_MBS	34400	/* remote read bandwidth, same machine */
+#define BNB_DEF_HW_CPUS		16	/* cores per socket of that class */
+#define BNB_DEF_MLP		10	/* line fill buffers per core */
+#define BNB_DEF_WINDOW_NS	20000	/* longer than the keeper's lag in hw time */
 
 /*
  * Parse argv ("key=value" each).  A key given twice keeps the last value,
@@ -68,5 +86,9 @@ int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 		   char *err, size_t errlen);
 
 unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a);
+
+struct bnb_model_params;
+/* The model's parameters from the arguments (checked by bnb_args_parse). */
+void bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p);
 
 #endif /* BNB_PLUGIN_ARGS_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../bench/plugin/args.h"
+#include "../../bench/plugin/model.h"
 
 static struct bnb_plugin_args a;
 static char err[512];
@@ -141,4 +142,32 @@ Test(plugin_args, time_keeper_follows_icount)
 	expect_error(PARSE(TOPO2, "timekeeper=on"), "needs icount_shift=");
 	expect_error(PARSE(TOPO2, "icount_shift=11"), "icount_shift=11");
 	expect_error(PARSE(TOPO2, "tk_batch=8"), "tk_batch=8");
+}
+
+Test(plugin_args, model_from_distances_or_a_table)
+{
+	struct bnb_model_params p;
+
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "lat_ns=100",
+			   "node_mbs=20000", "link_mbs=10000", "hw_cpus=8", "mlp=6"), 0, "%s", err);
+	bnb_args_model(&a, &p);
+	cr_assert_eq(p.lat_ps[0][0], 100000);
+	cr_assert_eq(p.lat_ps[0][1], 200000, "100 ns x 20/10");
+	cr_assert_eq(p.node_mbs, 20000);
+	cr_assert_eq(p.hw_cpus_per_node, 8);
+	cr_assert_eq(p.mlp, 6);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:150:160:95"), 0, "%s", err);
+	bnb_args_model(&a, &p);
+	cr_assert_eq(p.lat_ps[1][0], 160000, "the table wins over distances");
+}
+
+Test(plugin_args, model_bad_input_refused)
+{
+	expect_error(PARSE(TOPO2, "model=on"), "model=on needs the time keeper");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:150:160"), "lat= must hold");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:80:160:95"),
+		     "below the local");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=0:150:160:95"), "lat: row 0");
+	expect_error(PARSE(TOPO2, "node_mbs=0"), "node_mbs=0");
+	expect_error(PARSE(TOPO2, "lat_ns=0"), "lat_ns=0");
 }

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - the machine model: what a model-cache miss costs on the
+ * modelled NUMA machine, in hardware picoseconds.
+ *
+ * A miss by a vCPU on node i to memory on node j costs the largest of
+ *
+ *	latency	 lat[i][j], or lat[i][j] / mlp when the miss continues one of
+ *		 the vCPU's streams (the line after one it missed recently):
+ *		 a core keeps up to mlp sequential misses in flight, while a
+ *		 dependent miss (a pointer chase) waits for the one before;
+ *	memory	 one line at node j's bandwidth share: node j serves
+ *		 node_mbs, shared equally by the vCPUs that missed to it in
+ *		 the same window of hardware time (or the one before, so
+ *		 that a vCPU arriving first in a window still sees who
+ *		 shares it);
+ *	link	 for i != j, one line at the i->j link's share: link_mbs,
+ *		 shared by the vCPUs of node i missing to node j in the window.
+ *
+ * Bandwidth per CPU: a guest node with fewer vCPUs than the modelled
+ * machine's node (hw_cpus_per_node) gets the machine's bandwidth per CPU
+ * times its vCPUs, so that k guest threads contend as k of the machine's
+ * would.  Links scale with the initiating node's vCPUs.
+ *
+ * Windows are counted per node and per link in a small ring indexed by
+ * window number, so vCPUs whose local times lag each other by up to a
+ * few windows still meet; the window should be longer than the time
+ * keeper's lag bound in hardware time.
+ *
+ * Everything is integer picoseconds of the modelled hardware; the caller
+ * scales the stall into guest time (D, timekeeper.h) with
+ * bnb_model_scale().  No QEMU calls, no locking (one caller at a time:
+ * the time keeper's single TCG thread).  Unit-tested against
+ * hand-computed durations (tests/unit/test_plugin_model.c).
+ */
+#ifndef BNB_PLUGIN_MODEL_H
+#define BNB_PLUGIN_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bnb_plugin_shm.h"
+
+#define BNB_MODEL_LINE		64		/* bytes per miss */
+#define BNB_MODEL_STREAMS	4		/* streams tracked per vCPU */
+#define BNB_MODEL_RING		8		/* windows remembered */
+#define BNB_MODEL_MAX_NODES	BNB_SHM_MAX_NODES
+
+struct bnb_model_params {
+	unsigned int n_nodes;
+	unsigned int cpus[BNB_MODEL_MAX_NODES];	/* guest vCPUs per node */
+	uint64_t lat_ps[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES];
+	uint64_t node_mbs;			/* one node's memory, MB/s */
+	uint64_t link_mbs;			/* one link, each direction, MB/s */
+	unsigned int hw_cpus_per_node;		/* modelled machine's CPUs per node */
+	unsigned int mlp;			/* sequential misses in flight per CPU */
+	uint64_t window_ps;			/* bandwidth sharing window */
+};
+
+struct bnb_model_win {
+	uint64_t tag;				/* window number + 1; 0 = unused */
+	unsigned int users;			/* vCPUs that missed in it */
+};
+
+/* One node's memory or one link: who used it in recent windows. */
+struct bnb_model_res {
+	uint64_t line_ps;			/* one line at full bandwidth */
+	struct bnb_model_win ring[BNB_MODEL_RING];
+};
+
+struct bnb_model_vcpu {
+	unsigned int node;
+	unsigned int next_stream;		/* tracker to replace next */
+	uint64_t stream[BNB_MODEL_STREAMS];	/* last line of each stream */
+	uint64_t seen_mem[BNB_MODEL_MAX_NODES];	/* window + 1 last counted */
+	uint64_t seen_link[BNB_MODEL_MAX_NODES];
+	/* figures */
+	uint64_t misses, seq_misses, stall_ps;
+	uint64_t lat_ps, bw_ps;			/* stall set by latency, by bandwidth */
+};
+
+struct bnb_model {
+	struct bnb_model_params p;
+	unsigned int n_vcpus;
+	struct bnb_model_vcpu *v;
+	struct bnb_model_res *mem;		/* n_nodes */
+	struct bnb_model_res *link;		/* n_nodes * n_nodes, [i * n + j] */
+};
+
+/* 0, or -1 with the reason in err (naming the parameter). */
+int bnb_model_check(const struct bnb_model_params *p, char *err, size_t errlen);
+
+/* Latencies from a local latency and a SLIT matrix: local * d / 10. */
+void bnb_model_lat_from_dist(struct bnb_model_params *p, uint64_t local_ps,
+			     const uint8_t dist[][BNB_SHM_MAX_NODES]);
+
+/* vCPUs are numbered node by node, p->cpus[] of each.  -1 on ENOMEM. */
+int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p);
+void bnb_model_free(struct bnb_model *m);
+
+/*
+ * vCPU v, at hardware time now_ps of its own, missed line (address / 64)
+ * on memory node mem: returns the stall in hardware ps.
+ */
+uint64_t bnb_model_miss(struct bnb_model *m, unsigned int v, unsigned int mem,
+			uint64_t line, uint64_t now_ps);
+
+/*
+ * ps * num / den with the remainder carried in *carry, so that a run's
+ * sum is exact: hardware stall into guest time (num/den = D).
+ */
+static inline uint64_t bnb_model_scale(uint64_t *carry, uint64_t ps,
+				       uint64_t num, uint64_t den)
+{
+	unsigned __int128 t = (unsigned __int128)ps * num + *carry;
+
+	*carry = (uint64_t)(t % den);
+	return (uint64_t)(t / den);
+}
+
+#endif /* BNB_PLUGIN_MODEL_H */

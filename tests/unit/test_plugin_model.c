@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine model against durations computed by hand.  Each vCPU's
+ * hardware time advances by the stalls the model returns (instruction
+ * time left out), as the time keeper would advance it.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "../../bench/plugin/model.h"
+
+#define NS	1000ULL		/* ps */
+#define LINES	1000
+
+static struct bnb_model m;
+static uint64_t now[4];
+
+/* nodes x cpus_per_node vCPUs, SLIT 10 local / 20 remote, 1 us windows. */
+static void setup(unsigned int nodes, unsigned int cpus_per_node, unsigned int hw_cpus,
+		  uint64_t local_ns, uint64_t node_mbs, uint64_t link_mbs)
+{
+	struct bnb_model_params p = {
+		.n_nodes = nodes, .node_mbs = node_mbs, .link_mbs = link_mbs,
+		.hw_cpus_per_node = hw_cpus, .mlp = 10, .window_ps = 1000 * NS,
+	};
+	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	char err[256];
+
+	for (unsigned int i = 0; i < nodes; i++) {
+		p.cpus[i] = cpus_per_node;
+		for (unsigned int j = 0; j < nodes; j++)
+			dist[i][j] = i == j ? 10 : 20;
+	}
+	bnb_model_lat_from_dist(&p, local_ns * NS, dist);
+	cr_assert_eq(bnb_model_check(&p, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(bnb_model_init(&m, &p), 0);
+	memset(now, 0, sizeof(now));
+}
+
+static void teardown(void)
+{
+	bnb_model_free(&m);
+}
+
+static void miss(unsigned int v, unsigned int node, uint64_t line)
+{
+	now[v] += bnb_model_miss(&m, v, node, line, now[v]);
+}
+
+static void stream(unsigned int v, unsigned int node, uint64_t first, unsigned int lines)
+{
+	for (unsigned int i = 0; i < lines; i++)
+		miss(v, node, first + i);
+}
+
+TestSuite(model, .fini = teardown);
+
+Test(model, stream_overlaps_up_to_mlp)
+{
+	setup(1, 1, 1, 100, 1000000, 0);	/* 64 ps a line: latency-bound */
+	stream(0, 0, 1000, LINES);
+	/* the first miss waits in full, the rest overlap 10 at a time */
+	cr_assert_eq(now[0], 100 * NS + (LINES - 1) * 10 * NS);
+	cr_assert_eq(m.v[0].seq_misses, LINES - 1);
+}
+
+Test(model, chase_pays_full_latency)
+{
+	setup(1, 1, 1, 100, 1000000, 0);
+	for (unsigned int i = 0; i < LINES; i++)
+		miss(0, 0, 1000 + (uint64_t)i * 37 % 4099 * 3);	/* never the next line */
+	cr_assert_eq(now[0], LINES * 100 * NS);
+	cr_assert_eq(m.v[0].seq_misses, 0);
+}
+
+Test(model, remote_chase_pays_distance_ratio)
+{
+	setup(2, 1, 1, 100, 1000000, 1000000);
+	for (unsigned int i = 0; i < LINES; i++)
+		miss(0, 1, (uint64_t)i * 2);
+	cr_assert_eq(now[0], LINES * 200 * NS);
+}
+
+Test(model, two_vcpus_share_a_node)
+{
+	/* 6400 MB/s for 2 CPUs: 10 ns a line alone, 20 ns when shared */
+	setup(1, 2, 2, 50, 6400, 0);
+	stream(0, 0, 0, LINES);
+	cr_assert_eq(now[0], 50 * NS + (LINES - 1) * 10 * NS, "alone: bandwidth-bound at 10 ns");
+
+	teardown();
+	setup(1, 2, 2, 50, 6400, 0);
+	for (unsigned int i = 0; i < LINES; i++) {
+		miss(0, 0, i);
+		miss(1, 0, 100000 + i);
+	}
+	cr_assert_eq(now[0], 50 * NS + (LINES - 1) * 20 * NS, "shared: half the bandwidth each");
+	cr_assert_eq(now[1], now[0]);
+}
+
+Test(model, vcpus_of_other_windows_do_not_share)
+{
+	setup(1, 2, 2, 50, 6400, 0);
+	stream(0, 0, 0, LINES);			/* ends near 10 us */
+	now[1] = 100000 * NS;			/* far later */
+	stream(1, 0, 100000, LINES);
+	cr_assert_eq(now[1] - 100000 * NS, 50 * NS + (LINES - 1) * 10 * NS);
+}
+
+Test(model, remote_stream_limited_by_link)
+{
+	/* node 12800 MB/s (5 ns), link 1600 MB/s (40 ns), remote lat/mlp 20 ns */
+	setup(2, 1, 1, 100, 12800, 1600);
+	stream(0, 1, 0, LINES);
+	cr_assert_eq(now[0], 200 * NS + (LINES - 1) * 40 * NS);
+	stream(1, 1, 5000, LINES);
+	cr_assert_eq(now[1], 100 * NS + (LINES - 1) * 10 * NS, "local: latency-bound");
+}
+
+Test(model, bandwidth_per_cpu_kept)
+{
+	/* a 12-CPU node of 38400 MB/s is 3200 MB/s per CPU: 20 ns a line */
+	setup(2, 1, 12, 100, 38400, 38400);
+	stream(0, 0, 0, LINES);
+	cr_assert_eq(now[0], 100 * NS + (LINES - 1) * 20 * NS);
+}
+
+Test(model, scale_is_exact_over_a_run)
+{
+	uint64_t carry = 0, sum = 0;
+
+	for (int i = 0; i < 3000; i++)
+		sum += bnb_model_scale(&carry, 1, 20, 3);
+	cr_assert_eq(sum, 20000);
+}
+
+static void expect_refused(struct bnb_model_params *p, const char *what)
+{
+	char err[256];
+
+	cr_assert_eq(bnb_model_check(p, err, sizeof(err)), -1, "accepted: %s", what);
+	cr_assert_not_null(strstr(err, what), "'%s' does not name %s", err, what);
+}
+
+Test(model, bad_parameters_refused)
+{
+	struct bnb_model_params p = {
+		.n_nodes = 2, .node_mbs = 1000, .link_mbs = 500, .hw_cpus_per_node = 1,
+		.mlp = 4, .window_ps = 1000, .cpus = { 1, 1 },
+		.lat_ps = { { 100, 200 }, { 200, 100 } },
+	};
+	struct bnb_model_params q;
+	char err[256];
+
+	cr_assert_eq(bnb_model_check(&p, err, sizeof(err)), 0, "%s", err);
+	q = p; q.node_mbs = 0;
+	expect_refused(&q, "node bandwidth");
+	q = p; q.link_mbs = 0;
+	expect_refused(&q, "link bandwidth");
+	q = p; q.lat_ps[1][1] = 0;
+	expect_refused(&q, "latency 1->1");
+	q = p; q.lat_ps[0][1] = 50;
+	expect_refused(&q, "below the local");
+	q = p; q.mlp = 0;
+	expect_refused(&q, "mlp");
+}
