@@ -392,7 +392,11 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	collected = !access(log, R_OK);
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
 	judge(rundir, wstatus, killed, &o, collected, s);
-	if (p->plugin[0]) {
+	if (p->plugin[0] && v->timing == TIMING_DETERMINISTIC) {
+		s->latency = "uniform";
+		snprintf(s->latency_why, sizeof(s->latency_why), "deterministic timing: the plugin "
+			 "counts accesses and keeps time, its host-time delays are off");
+	} else if (p->plugin[0]) {
 		char shm[PATH_MAX * 2];
 
 		snprintf(shm, sizeof(shm), "%s/plugin.shm", rundir);

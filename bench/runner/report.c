@@ -21,6 +21,44 @@
 
 #define MAX_REPS 1024
 
+/* Did every finished run of R have deterministic timing? */
+static bool all_deterministic(const struct results *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++) {
+		if (r->runs[i].status != RUN_OK)
+			continue;
+		if (strcmp(variant_timing(r, r->runs[i].variant), "deterministic"))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* Under icount the scanner's periods are guest time: they count work. */
+static const char *deterministic_note(const struct describe *d, int n, const double *scaled,
+				      int n_scaled, char *buf, size_t len)
+{
+	struct describe s;
+	int i = snprintf(buf, len, "Time dilation: deterministic timing, so guest time "
+			 "counts executed instructions and the scanner's periods pass in step "
+			 "with the guest's work, whatever the host does. The workload ran %.1fx "
+			 "slower in guest time than natively on the host (%d runs, %.1f..%.1fx). ",
+			 d->mean, n, d->min, d->max);
+
+	if (!n_scaled) {
+		snprintf(buf + i, len - i, "Scan periods are not scaled: scale_scan=auto scales "
+			 "them by the time keeper's D to mean hardware time.");
+		return buf;
+	}
+	stats_describe(scaled, n_scaled, &s);
+	snprintf(buf + i, len - i, "%d runs scaled the scan periods by %.2fx (scale_scan: the "
+		 "time keeper's D) to scan as often per unit of work as hardware would.",
+		 n_scaled, s.mean);
+	return buf;
+}
+
 /*
  * The dilation D measured in R's finished runs (host rate / guest rate of
  * the same workload) and what it means for the scanner, into BUF.
@@ -52,6 +90,8 @@ const char *time_dilation_note(const struct results *r, char *buf, size_t len)
 		return buf;
 	}
 	stats_describe(v, n, &d);
+	if (all_deterministic(r))
+		return deterministic_note(&d, n, scaled, n_scaled, buf, len);
 	i = snprintf(buf, len, "Time dilation: the workload ran %.0fx slower in the guest "
 		     "than natively on the host (host rate / guest rate, %d runs, %.0f..%.0fx). "
 		     "Guest timers run at host speed, so ", d.mean, n, d.min, d.max);
