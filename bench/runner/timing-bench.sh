@@ -58,8 +58,10 @@ phase() {
 
 experiment stream "nodes = 2
 cpus = 1" "stream --size 8M --iterations 24 --placement misplaced --node 0"
+# one second of numa02 on 4 vCPUs; a 100 ms scan delay lets balancing act in it
 experiment numa02 "nodes = 2
-cpus = 2" "numa02 --size 16M --iterations 5 --interval-ms 500 --placement free"
+cpus = 2
+sysctl.scan_delay_ms = 100" "numa02 --size 16M --iterations 4 --interval-ms 250 --placement free"
 
 case $what in
 quiet|all)

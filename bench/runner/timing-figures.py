@@ -122,7 +122,7 @@ def detect_table(root, phases):
             if not off or not on:
                 continue
             mde, diff = detectable(off, on, metric_name(phase))
-            print(f"| {phase} | {mode} | {pct(mde, 2)} | {pct(diff, 2)} |")
+            print(f"| {phase} | {mode} | {pct(mde)} | {pct(diff)} |")
 
 
 def loaded_table(phases):
