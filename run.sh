@@ -53,6 +53,7 @@ needs=run
 case ${1:-} in
 compare) [ $# -ge 3 ] || usage_error "compare [--out DIR] DIR_A DIR_B [DIR...]"; needs=tools ;;
 plot | report) [ $# -eq 2 ] || usage_error "$1 DIR"; needs=tools ;;
+reference) case " $* " in *" --table "* | *" --table="* | *" --help "* | *" -h "*) needs=tools ;; esac ;;
 esac
 
 step "installing packages" "make deps" bench/deps.sh

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "reference.h"
 #include "report.h"
 #include "runner.h"
 
@@ -40,6 +41,9 @@ static void usage(FILE *out)
 		"       bnb-run compare [--out DIR] DIR_A DIR_B [DIR...]\n"
 		"                               report to stdout and DIR (default a new\n"
 		"                               results/<UTC time>-compare-A+B...)\n"
+		"       bnb-run reference [--quick] [--out DIR] [--reps N]\n"
+		"                               the reference suite: upstream autonuma programs\n"
+		"                               against published figures (bench/runner/README.md)\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"
 		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
 		"       bnb-run job DIR ID      run job ID of DIR/jobs.tsv (used by --jobs)\n"
@@ -101,6 +105,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "reference"))
+		return cmd_reference(argc - 1, argv + 1);
 	if (!strcmp(cmd, "plot") || !strcmp(cmd, "report") ||
 	    !strcmp(cmd, "job")) {
 		int want = !strcmp(cmd, "plot") || !strcmp(cmd, "report") ? 3 : 4;

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reference suite: published autonuma-benchmark figures from real
+ * machines (bench/experiments/reference/published.ini) and the guest's
+ * results held against them, as ratios and orderings.
+ */
+#ifndef BNB_REFERENCE_H
+#define BNB_REFERENCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+
+/* The four variants of every reference experiment, by section name. */
+enum ref_variant { RV_OFF, RV_ON, RV_HARD, RV_INVERSE, RV_N };
+extern const char *const ref_variant_names[RV_N];
+
+#define REF_NAME_MAX	48
+#define REF_MACHINES	4
+#define REF_PROGRAMS	8
+#define REF_RATIOS	4
+#define REF_ORDERS	8
+
+struct ref_machine {
+	char name[REF_NAME_MAX];
+	char source[128];
+	char what[256];
+	int nodes, cpus;
+};
+
+/* "a < b", or "a <= b" (holds within the tolerance). */
+struct ref_order {
+	enum ref_variant a, b;
+	bool or_equal;
+};
+
+struct ref_program {
+	char name[REF_NAME_MAX];
+	double elapsed[REF_MACHINES][RV_N];	/* seconds; NAN: not published */
+	double sys[REF_MACHINES][RV_N];		/* system CPU seconds; NAN */
+	double busy_cpus[REF_MACHINES];		/* NAN: not given */
+	struct ref_order order[REF_ORDERS];
+	int n_order;
+};
+
+/* num/den, published by one machine. */
+struct ref_ratio {
+	enum ref_variant num, den;
+	int machine;
+};
+
+/* vmstat totals of one published suite run. */
+struct ref_rates {
+	int machine;		/* -1: none in the file */
+	char source[128];
+	double seconds, pte_updates, hint_faults;
+};
+
+struct ref_published {
+	char path[512];
+	double tolerance;	/* "<=": a <= b * (1 + tolerance) */
+	double within;		/* a ratio holds within this factor */
+	struct ref_machine machine[REF_MACHINES];
+	int n_machines;
+	struct ref_ratio ratio[REF_RATIOS];
+	int n_ratios;
+	struct ref_program prog[REF_PROGRAMS];
+	int n_progs;
+	struct ref_rates rates;
+};
+
+/* Read PATH; on error writes "PATH: [section] key 'k': why". */
+int ref_published_load(const char *path, struct ref_published *p, char *err, size_t errlen);
+const struct ref_program *ref_program_find(const struct ref_published *p, const char *name);
+/* The published value of ratio R for PROG, NAN when a figure is missing. */
+double ref_published_ratio(const struct ref_program *prog, const struct ref_ratio *r);
+
+/* What one guest topology measured for one program. */
+struct ref_measured {
+	double mean[RV_N];	/* mean work_s of finished runs, NAN: none */
+	int n[RV_N];
+	/* per hardware-equivalent second (guest seconds / D), NAN: unknown */
+	double pte_per_s[RV_N], hints_per_s[RV_N];
+	int vcpus;
+};
+
+enum ref_verdict { REF_UNKNOWN = -1, REF_NO = 0, REF_YES = 1 };
+
+/* One ratio: measured next to published; holds within the factor. */
+struct ref_ratio_eval {
+	double measured, published;
+	enum ref_verdict holds;
+};
+
+struct ref_order_eval {
+	enum ref_verdict holds;
+};
+
+struct ref_eval {
+	struct ref_ratio_eval ratio[REF_RATIOS];
+	struct ref_order_eval order[REF_ORDERS];
+};
+
+void ref_evaluate(const struct ref_published *p, const struct ref_program *prog,
+		  const struct ref_measured *m, struct ref_eval *e);
+/* "HARD_BIND <= on" */
+const char *ref_order_text(const struct ref_order *o, char *buf, size_t len);
+const char *ref_ratio_text(const struct ref_ratio *r, char *buf, size_t len);
+
+/* The published suite's rates per CPU-second, NAN without [rates]. */
+double ref_rate_per_cpu(const struct ref_published *p, double count);
+
+/* `bnb-run reference [--quick] [--out DIR] | --table DIR` */
+int cmd_reference(int argc, char **argv);
+
+#endif

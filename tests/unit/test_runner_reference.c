@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reference suite's published figures and evaluation: the shipped
+ * data file read as the reference file gives it, ratios within the factor,
+ * orderings with and without the tolerance, and bad data files refused
+ * with the section and key named.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reference.h"
+
+#define SHIPPED BNB_SRC_DIR "/bench/experiments/reference/published.ini"
+
+static struct ref_published pub;
+
+static void load_shipped(void)
+{
+	char err[1024];
+
+	cr_assert_eq(ref_published_load(SHIPPED, &pub, err, sizeof(err)), 0, "%s", err);
+}
+
+static int ratio_index(const char *name)
+{
+	char b[64];
+
+	for (int i = 0; i < pub.n_ratios; i++)
+		if (!strcmp(ref_ratio_text(&pub.ratio[i], b, sizeof(b)), name))
+			return i;
+	cr_assert_fail("no ratio %s", name);
+	return -1;
+}
+
+Test(reference, shipped_file_holds_the_reference_figures, .init = load_shipped)
+{
+	const struct ref_program *n02 = ref_program_find(&pub, "numa02");
+
+	cr_assert_not_null(n02);
+	cr_assert_eq(pub.n_progs, 4);
+	cr_assert_not_null(ref_program_find(&pub, "numa01_THREAD_ALLOC"));
+	cr_assert_not_null(ref_program_find(&pub, "numa02_SMT"));
+	/* on/off from the 4-node box: balancenuma-v10r3 49.77 s, off 176.81 s */
+	cr_assert_float_eq(ref_published_ratio(n02, &pub.ratio[ratio_index("on/off")]),
+			   49.77 / 176.81, 1e-9);
+	/* the bounds from the 8-node box: plain 147.04, HARD_BIND 26.94, INVERSE 349.10 */
+	cr_assert_float_eq(ref_published_ratio(n02, &pub.ratio[ratio_index("off/HARD_BIND")]),
+			   147.04 / 26.94, 1e-9);
+	cr_assert_float_eq(ref_published_ratio(n02,
+			   &pub.ratio[ratio_index("INVERSE_BIND/HARD_BIND")]), 349.10 / 26.94, 1e-9);
+	for (int i = 0; i < pub.n_machines; i++)
+		cr_assert(strlen(pub.machine[i].source) > 10, "machine %s has no source",
+			  pub.machine[i].name);
+	for (int i = 0; i < pub.n_progs; i++)
+		cr_assert_gt(pub.prog[i].n_order, 0, "%s lists no ordering", pub.prog[i].name);
+}
+
+Test(reference, published_rates_per_cpu_second, .init = load_shipped)
+{
+	/* 301,160,396 PTE updates in 3843 s on 48 CPUs */
+	cr_assert_float_eq(ref_rate_per_cpu(&pub, pub.rates.pte_updates),
+			   301160396.0 / 3843 / 48, 1e-6);
+	cr_assert_float_eq(ref_rate_per_cpu(&pub, pub.rates.hint_faults),
+			   3189624.0 / 3843 / 48, 1e-9);
+}
+
+static struct ref_measured measured(double off, double on, double hard, double inverse)
+{
+	struct ref_measured m = { .mean = { [RV_OFF] = off, [RV_ON] = on, [RV_HARD] = hard,
+					    [RV_INVERSE] = inverse } };
+	return m;
+}
+
+Test(reference, numa02_in_the_published_order, .init = load_shipped)
+{
+	const struct ref_program *n02 = ref_program_find(&pub, "numa02");
+	struct ref_measured m = measured(50, 11, 10, 51);
+	struct ref_eval e;
+
+	ref_evaluate(&pub, n02, &m, &e);
+	for (int i = 0; i < n02->n_order; i++)
+		cr_assert_eq(e.order[i].holds, REF_YES, "ordering %d", i);
+	/* off/HARD_BIND 5.0 against 5.46: within 2x */
+	cr_assert_float_eq(e.ratio[ratio_index("off/HARD_BIND")].measured, 5.0, 1e-12);
+	cr_assert_eq(e.ratio[ratio_index("off/HARD_BIND")].holds, REF_YES);
+	/* INVERSE_BIND/HARD_BIND 5.1 against 12.96: more than 2x off */
+	cr_assert_eq(e.ratio[ratio_index("INVERSE_BIND/HARD_BIND")].holds, REF_NO);
+	/* on/off 0.22 against 0.28 */
+	cr_assert_eq(e.ratio[ratio_index("on/off")].holds, REF_YES);
+}
+
+Test(reference, or_equal_holds_within_the_tolerance_only, .init = load_shipped)
+{
+	const struct ref_program *n02 = ref_program_find(&pub, "numa02");
+	struct ref_measured close = measured(50, 10.4, 10, 51);
+	struct ref_measured far = measured(50, 10.6, 10, 51);
+	struct ref_eval e;
+	char b[64];
+	int le = -1;
+
+	for (int i = 0; i < n02->n_order; i++)
+		if (!strcmp(ref_order_text(&n02->order[i], b, sizeof(b)), "HARD_BIND <= on"))
+			le = i;
+	cr_assert_geq(le, 0);
+	ref_evaluate(&pub, n02, &close, &e);
+	cr_assert_eq(e.order[le].holds, REF_YES, "10 <= 10.4 * 1.05");
+	ref_evaluate(&pub, n02, &far, &e);
+	cr_assert_eq(e.order[le].holds, REF_YES, "HARD_BIND faster is fine");
+	far = measured(50, 10, 10.6, 51);
+	ref_evaluate(&pub, n02, &far, &e);
+	cr_assert_eq(e.order[le].holds, REF_NO, "10.6 > 10 * 1.05");
+}
+
+Test(reference, strict_order_fails_on_a_tie_and_missing_is_unknown, .init = load_shipped)
+{
+	const struct ref_program *n01 = ref_program_find(&pub, "numa01");
+	struct ref_measured m = measured(20, 20, 10, NAN);
+	struct ref_eval e;
+	char b[64];
+
+	ref_evaluate(&pub, n01, &m, &e);
+	for (int i = 0; i < n01->n_order; i++) {
+		const char *t = ref_order_text(&n01->order[i], b, sizeof(b));
+
+		if (!strcmp(t, "on < off"))
+			cr_assert_eq(e.order[i].holds, REF_NO);
+		if (!strcmp(t, "off < INVERSE_BIND"))
+			cr_assert_eq(e.order[i].holds, REF_UNKNOWN);
+	}
+	cr_assert_eq(e.ratio[ratio_index("INVERSE_BIND/HARD_BIND")].holds, REF_UNKNOWN);
+}
+
+/* Load TEXT as a data file; the error, or "" when it loaded. */
+static const char *load_text(const char *text)
+{
+	static char err[1024];
+	char path[] = "/tmp/bnb-test-reference-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+	err[0] = 0;
+	ref_published_load(path, &pub, err, sizeof(err));
+	unlink(path);
+	return err;
+}
+
+#define MACHINE "[machine m]\nsource = x\nnodes = 4\ncpus = 8\n[ratio on/off]\nmachine = m\n"
+
+Test(reference, bad_data_is_refused_naming_the_key)
+{
+	cr_assert_str_empty(load_text(MACHINE "[program p]\nm.on = 1\nm.off = 2\norder = on < off\n"));
+	cr_assert_float_eq(pub.prog[0].elapsed[0][RV_OFF], 2, 1e-12);
+	cr_assert(strstr(load_text(MACHINE "[program p]\nm.of = 1\n"), "[program p] key 'm.of'"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\nx.on = 1\n"), "no [machine]"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\nm.on = -1\n"), "positive"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\norder = on > off\n"), "key 'order'"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\norder = on < on\n"), "different"));
+	cr_assert(strstr(load_text(MACHINE "[ratio on/xx]\nmachine = m\n"), "VARIANT/VARIANT"));
+	cr_assert(strstr(load_text("[program p]\n"), "no [program] or no [ratio]"));
+	cr_assert(strstr(load_text(MACHINE "[evaluation]\nwithin = 0.5\n"), "at least 1"));
+}
