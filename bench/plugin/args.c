@@ -135,11 +135,12 @@ static int opt_list(struct parse_ctx *c, const struct option_desc *o, const char
 	return *n < 0 ? bad(c, o, v) : 0;
 }
 
+/* Every path field is PATH_MAX long. */
 static int opt_path(struct parse_ctx *c, const struct option_desc *o, const char *v)
 {
-	if (!*v || strlen(v) >= sizeof(c->a->shm_path))
+	if (!*v || strlen(v) >= PATH_MAX)
 		return bad(c, o, v);
-	strcpy(c->a->shm_path, v);
+	strcpy(FIELD(o, c, char), v);
 	return 0;
 }
 
@@ -243,7 +244,9 @@ static const struct option_desc options[] = {
 	{ "cpus", opt_list, 0, 0, 0, "vCPU counts split by ':'" },
 	{ "mem_mib", opt_list, 0, 0, 0, "MiB sizes split by ':'" },
 	{ "dist", opt_list, 0, 0, 0, "a row-major distance matrix split by ':'" },
-	{ "shm", opt_path, 0, 0, 0, "a file path" },
+	{ "shm", opt_path, ARG(shm_path), 0, 0, "a file path" },
+	{ "ksym", opt_path, ARG(ksym_map), 0, 0, "the guest kernel's System.map" },
+	{ "ksym_out", opt_path, ARG(ksym_out), 0, 0, "a file path" },
 	{ "count", opt_bool, ARG(count), 0, 0, "on or off" },
 	{ "delay", opt_delay, 0, 0, 0, "on, off or always" },
 	{ "verbose", opt_bool, ARG(verbose), 0, 0, "on or off" },

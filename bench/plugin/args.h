@@ -28,6 +28,8 @@ struct bnb_plugin_args {
 	uint64_t mem_bytes[BNB_SHM_MAX_NODES];		/* RAM per node */
 	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	char shm_path[PATH_MAX];			/* "" = private counters */
+	char ksym_map[PATH_MAX];			/* System.map: NUMA work by function */
+	char ksym_out[PATH_MAX];			/* where it is written at exit */
 	bool count;					/* count accesses per node */
 	enum bnb_delay_mode delay;			/* delay remote misses */
 	unsigned long base_ns;				/* local miss latency, 0 = measured */

@@ -29,6 +29,7 @@
 #include "cache.h"
 #include "clock.h"
 #include "delay.h"
+#include "ksym_qemu.h"
 #include "mapcheck.h"
 #include "timing.h"
 #include "bnb_marker.h"
@@ -330,6 +331,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
 	bnb_timing_translate(tb);
+	bnb_ksym_translate(tb);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint8_t bytes[BNB_MARKER_LEN];
@@ -368,6 +370,7 @@ static void print_summary(void)
 static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
 {
 	bnb_timing_publish();
+	bnb_ksym_write();
 	shm_set_state(BNB_SHM_EXITED);
 	if (args.verbose)
 		print_summary();
@@ -442,6 +445,8 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 	for (unsigned int i = 0; i < n_vcpus; i++)
 		vcpus[i].ctr = (struct bnb_shm_vcpu *)((char *)shm + shm->header_size +
 						       i * shm->vcpu_stride);
+	if (bnb_ksym_setup(&args, n_vcpus, err, errlen))
+		return -1;
 	return bnb_timing_setup(&args, n_vcpus, shm, err, errlen);
 }
 
