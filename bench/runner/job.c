@@ -22,6 +22,7 @@
 #include "plugin/timekeeper.h"
 #include "provenance.h"
 #include "results.h"
+#include "numawork.h"
 #include "runner.h"
 #include "wlout.h"
 
@@ -105,6 +106,7 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		/* under icount the delays would slow the host, not the guest */
 		if (v->timing == TIMING_DETERMINISTIC)
 			argv_add(a, "--plugin-opt=delay=off");
+		numawork_plugin_args(a, p->kernel, rundir);
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}

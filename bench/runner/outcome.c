@@ -7,6 +7,7 @@
 
 #include "bnb_monitor.h"
 #include "monitors.h"
+#include "numawork.h"
 #include "outcome.h"
 #include "provenance.h"
 #include "runsummary.h"
@@ -64,6 +65,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 		o->found = !extract_run(o->extractor, out, workload, &o->x, o->why,
 					sizeof(o->why));
 	add_all(&o->x, &mon);
+	numawork_add(rundir, &o->x);
 	if (prov) {
 		prov_end(prov);
 		prov_add_guest(prov, out);

@@ -104,7 +104,7 @@ static double mean(const double *x, int n)
 static void measure_rates(const struct results *r, int var, struct ref_measured *m)
 {
 	const struct variant *v = find_variant(&r->exp, ref_variant_names[var]);
-	double pte[64], hints[64];
+	double pte[64], hints[64], share[64];
 	int n = 0;
 
 	for (int i = 0; i < r->n_runs && n < 64; i++) {
@@ -115,10 +115,12 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 			continue;
 		hw_s = run->m[M_WORK_S] / run_dilation(run, v);
 		pte[n] = run->m[M_PTE_UPDATES] / hw_s;
-		hints[n++] = run->m[M_HINT_FAULTS] / hw_s;
+		hints[n] = run->m[M_HINT_FAULTS] / hw_s;
+		share[n++] = run_metric(run, "numa_work_hw_s") / (hw_s * m->vcpus);
 	}
 	m->pte_per_s[var] = mean(pte, n);
 	m->hints_per_s[var] = mean(hints, n);
+	m->work_share[var] = mean(share, n);
 }
 
 static void measure(const struct results *r, struct ref_measured *m)
@@ -126,13 +128,13 @@ static void measure(const struct results *r, struct ref_measured *m)
 	double x[256];
 
 	memset(m, 0, sizeof(*m));
+	if (r->exp.n_variants)
+		m->vcpus = topo_total_cpus(&r->exp.variants[0].topo);
 	for (int var = 0; var < RV_N; var++) {
 		m->n[var] = results_values(r, ref_variant_names[var], M_WORK_S, x, 256);
 		m->mean[var] = mean(x, m->n[var]);
 		measure_rates(r, var, m);
 	}
-	if (r->exp.n_variants)
-		m->vcpus = topo_total_cpus(&r->exp.variants[0].topo);
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -203,6 +205,7 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 		json_object_object_add(means, ref_variant_names[v], jnum(m->mean[v]));
 		json_object_object_add(rv, "pte_updates_per_hw_s", jnum(m->pte_per_s[v]));
 		json_object_object_add(rv, "hint_faults_per_hw_s", jnum(m->hints_per_s[v]));
+		json_object_object_add(rv, "numa_work_share", jnum(m->work_share[v]));
 		json_object_object_add(rates, ref_variant_names[v], rv);
 	}
 	json_object_object_add(o, "work_s_mean", means);
@@ -246,6 +249,36 @@ static void count(struct ref_table *t, const struct ref_program *prog, const str
 	}
 }
 
+static const char *pct(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%.3f %%", v * 100);
+	return buf;
+}
+
+/* The balancer's own work against the published system time. */
+static void md_work(struct ref_table *t, const struct ref_measured *ms, const bool *have)
+{
+	const struct ref_published *p = t->p;
+	int m = p->rates.machine < 0 ? 0 : p->rates.machine;
+	char b[4][32];
+
+	fprintf(t->md, "\nThe balancer's own work (numa_work_hw_s: the kernel's scan, "
+		"hinting-fault and migration functions, bench/plugin/ksym.h) over the vCPUs' "
+		"hardware-equivalent time; published: system CPU seconds over the CPUs' "
+		"elapsed time on %s:\n\n| program | guest on | guest off | published on | "
+		"published off |\n|---|---|---|---|---|\n", p->machine[m].name);
+	for (int i = 0; i < p->n_progs; i++) {
+		if (!have[i])
+			continue;
+		fprintf(t->md, "| %s | %s | %s | %s | %s |\n", p->prog[i].name,
+			pct(ms[i].work_share[RV_ON], b[0], 32), pct(ms[i].work_share[RV_OFF], b[1], 32),
+			pct(ref_sys_share(&p->prog[i], m, RV_ON), b[2], 32),
+			pct(ref_sys_share(&p->prog[i], m, RV_OFF), b[3], 32));
+	}
+}
+
 /* The rates of item 7 for one topology: off and on, against 2012's. */
 static void md_rates(struct ref_table *t, const char *topo, const struct ref_measured *ms,
 		     const bool *have)
@@ -274,6 +307,7 @@ static void md_rates(struct ref_table *t, const char *topo, const struct ref_mea
 	fprintf(t->md, "| published (2012, balancing on) | | %s | | %s |\n",
 		fmt(ref_rate_per_cpu(p, p->rates.pte_updates), b[0], 32),
 		fmt(ref_rate_per_cpu(p, p->rates.hint_faults), b[1], 32));
+	md_work(t, ms, have);
 }
 
 static void table_topology(struct ref_table *t, const char *topo, struct json_object *arr)
@@ -294,9 +328,8 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 		if (access(dir, F_OK) || results_load(dir, &r, err, sizeof(err)))
 			continue;
 		if (!found++) {
-			fprintf(t->md, "\n## %s: %d nodes x %d vCPUs, %s\n\n| program |", topo,
-				r.exp.variants[0].topo.nodes, topo_total_cpus(&r.exp.variants[0].topo),
-				r.exp.name);
+			fprintf(t->md, "\n## %s: %d nodes, %d vCPUs\n\n| program |", topo,
+				r.exp.variants[0].topo.nodes, topo_total_cpus(&r.exp.variants[0].topo));
 			for (int v = 0; v < RV_N; v++)
 				fprintf(t->md, " %s s |", ref_variant_names[v]);
 			for (int k = 0; k < t->p->n_ratios; k++)

@@ -82,6 +82,9 @@ struct ref_measured {
 	int n[RV_N];
 	/* per hardware-equivalent second (guest seconds / D), NAN: unknown */
 	double pte_per_s[RV_N], hints_per_s[RV_N];
+	/* the balancer's own work (numa_work_hw_s) over the vCPUs'
+	 * hardware-equivalent time of the workload, NAN: not measured */
+	double work_share[RV_N];
 	int vcpus;
 };
 
@@ -107,6 +110,10 @@ void ref_evaluate(const struct ref_published *p, const struct ref_program *prog,
 /* "HARD_BIND <= on" */
 const char *ref_order_text(const struct ref_order *o, char *buf, size_t len);
 const char *ref_ratio_text(const struct ref_ratio *r, char *buf, size_t len);
+
+/* PROG's published system time over its CPUs' elapsed time on machine
+ * M (sys / (elapsed * busy_cpus)), NAN when not published. */
+double ref_sys_share(const struct ref_program *prog, int m, enum ref_variant v);
 
 /* The published suite's rates per CPU-second, NAN without [rates]. */
 double ref_rate_per_cpu(const struct ref_published *p, double count);

@@ -389,3 +389,8 @@ double ref_rate_per_cpu(const struct ref_published *p, double count)
 		return NAN;
 	return count / p->rates.seconds / p->machine[p->rates.machine].cpus;
 }
+
+double ref_sys_share(const struct ref_program *prog, int m, enum ref_variant v)
+{
+	return prog->sys[m][v] / (prog->elapsed[m][v] * prog->busy_cpus[m]);
+}
