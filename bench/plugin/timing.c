@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ksym_qemu.h"
 #include "timing.h"
 
 static struct bnb_timekeeper tk;
@@ -101,6 +102,7 @@ static void on_halt(unsigned int v, void *udata)
 void bnb_timing_charge(unsigned int v, uint64_t ps)
 {
 	bnb_tk_charge(&tk, v, ps);
+	bnb_ksym_charge(v, ps);		/* to the NUMA work running, if any */
 }
 
 /* hlt, mwait, mwaitx: the instructions that halt an x86 CPU. */
