@@ -35,6 +35,7 @@ struct ref_opts {
 	char *out;
 	char *table;
 	char *published;
+	char *suite;
 	int reps;
 	bool no_plots;
 };
@@ -51,6 +52,9 @@ static const struct opt_def ref_options[] = {
 		  "is resumed: finished experiments are kept" },
 	{ "table", OPT_STR, RO(table), .metavar = "DIR",
 	  .help = "only redraw DIR's reference table from the runs it holds" },
+	{ "suite", OPT_STR, RO(suite), .metavar = "DIR",
+	  .help = "the experiments TOPO-PROGRAM.ini and calibration/ from DIR (default "
+		  REF_DIR "), e.g. a copy with timing = deterministic" },
 	{ "published", OPT_STR, RO(published), .metavar = "FILE",
 	  .help = "published figures (default " REF_DIR "/published.ini)" },
 	{ "no-plots", OPT_FLAG, RO(no_plots), .help = "skip gnuplot" },
@@ -437,6 +441,13 @@ static int run_one(const char *experiment, const char *dir, const struct ref_opt
 	return cmd_run(&ro);
 }
 
+static const char *suite_dir(const struct ref_opts *o)
+{
+	static char def[PATH_MAX];
+
+	return o->suite ? o->suite : root_path(def, sizeof(def), REF_DIR);
+}
+
 /*
  * Calibrations (the machine model's, when shipped): every .ini of
  * REF_DIR/calibration, run once into OUT/calibration-NAME before the
@@ -444,12 +455,12 @@ static int run_one(const char *experiment, const char *dir, const struct ref_opt
  */
 static int run_calibrations(const char *out, const struct ref_opts *o)
 {
-	char cdir[PATH_MAX], exp[PATH_MAX * 2], dir[PATH_MAX * 2];
+	char cdir[PATH_MAX + 16], exp[PATH_MAX * 2], dir[PATH_MAX * 2];
 	struct dirent *de;
 	int rc = 0;
 	DIR *d;
 
-	root_path(cdir, sizeof(cdir), REF_DIR "/calibration");
+	snprintf(cdir, sizeof(cdir), "%s/calibration", suite_dir(o));
 	d = opendir(cdir);
 	if (!d)
 		return 0;
@@ -475,11 +486,11 @@ static int run_suite(const char *out, const struct ref_published *p, const struc
 		return 130;
 	for (size_t t = 0; t < n_topo; t++)
 		for (int i = 0; i < p->n_progs; i++) {
-			char rel[256], exp[PATH_MAX], dir[PATH_MAX + 256];
+			char exp[PATH_MAX + 256], dir[PATH_MAX + 256];
 			int one;
 
-			snprintf(rel, sizeof(rel), REF_DIR "/%s-%s.ini", topologies[t], p->prog[i].name);
-			root_path(exp, sizeof(exp), rel);
+			snprintf(exp, sizeof(exp), "%s/%s-%s.ini", suite_dir(o), topologies[t],
+				 p->prog[i].name);
 			snprintf(dir, sizeof(dir), "%s/%s-%s", out, topologies[t], p->prog[i].name);
 			one = run_one(exp, dir, o, reps);
 			table_write(out, p, false);
@@ -523,7 +534,7 @@ int cmd_reference(int argc, char **argv)
 	first = opt_getopt(ref_options, ARRAY_SIZE(ref_options), argc, argv, &o, false, err,
 			   sizeof(err));
 	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		printf("usage: bnb-run reference [--quick] [--out DIR] [--reps N]\n"
+		printf("usage: bnb-run reference [--quick] [--out DIR] [--reps N] [--suite DIR]\n"
 		       "       bnb-run reference --table DIR\n\n");
 		opt_usage(stdout, ref_options, ARRAY_SIZE(ref_options), "--");
 		rc = 0;
