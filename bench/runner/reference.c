@@ -108,7 +108,7 @@ static double mean(const double *x, int n)
 static void measure_rates(const struct results *r, int var, struct ref_measured *m)
 {
 	const struct variant *v = find_variant(&r->exp, ref_variant_names[var]);
-	double pte[64], hints[64], share[64];
+	double pte[64], hints[64], share[64], d[64];
 	int n = 0;
 
 	for (int i = 0; i < r->n_runs && n < 64; i++) {
@@ -117,7 +117,8 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 
 		if (run->status != RUN_OK || strcmp(run->variant, ref_variant_names[var]))
 			continue;
-		hw_s = run->m[M_WORK_S] / run_dilation(run, v);
+		d[n] = run_dilation(run, v);
+		hw_s = run->m[M_WORK_S] / d[n];
 		pte[n] = run->m[M_PTE_UPDATES] / hw_s;
 		hints[n] = run->m[M_HINT_FAULTS] / hw_s;
 		share[n++] = run_metric(run, "numa_work_hw_s") / (hw_s * m->vcpus);
@@ -125,6 +126,7 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 	m->pte_per_s[var] = mean(pte, n);
 	m->hints_per_s[var] = mean(hints, n);
 	m->work_share[var] = mean(share, n);
+	m->dilation[var] = mean(d, n);
 }
 
 static void measure(const struct results *r, struct ref_measured *m)
@@ -210,6 +212,7 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 		json_object_object_add(rv, "pte_updates_per_hw_s", jnum(m->pte_per_s[v]));
 		json_object_object_add(rv, "hint_faults_per_hw_s", jnum(m->hints_per_s[v]));
 		json_object_object_add(rv, "numa_work_share", jnum(m->work_share[v]));
+		json_object_object_add(rv, "dilation", jnum(m->dilation[v]));
 		json_object_object_add(rates, ref_variant_names[v], rv);
 	}
 	json_object_object_add(o, "work_s_mean", means);
@@ -288,12 +291,12 @@ static void md_rates(struct ref_table *t, const char *topo, const struct ref_mea
 		     const bool *have)
 {
 	const struct ref_published *p = t->p;
-	char b[4][32];
+	char b[5][32];
 
 	fprintf(t->md, "\nPTE updates and hint faults per hardware-equivalent second "
 		"(guest seconds / D), per vCPU, %s; published: %s per CPU-second "
-		"(%s, %s):\n\n| program | PTE updates off | on | hint faults off | on |\n"
-		"|---|---|---|---|---|\n", topo,
+		"(%s, %s):\n\n| program | PTE updates off | on | hint faults off | on | D on |\n"
+		"|---|---|---|---|---|---|\n", topo,
 		p->rates.machine < 0 ? "-" : "the 2012 suite's vmstat totals",
 		p->rates.machine < 0 ? "-" : p->machine[p->rates.machine].name,
 		p->rates.source);
@@ -303,12 +306,12 @@ static void md_rates(struct ref_table *t, const char *topo, const struct ref_mea
 
 		if (!have[i])
 			continue;
-		fprintf(t->md, "| %s | %s | %s | %s | %s |\n", p->prog[i].name,
+		fprintf(t->md, "| %s | %s | %s | %s | %s | %s |\n", p->prog[i].name,
 			fmt(m->pte_per_s[RV_OFF] / c, b[0], 32), fmt(m->pte_per_s[RV_ON] / c, b[1], 32),
 			fmt(m->hints_per_s[RV_OFF] / c, b[2], 32),
-			fmt(m->hints_per_s[RV_ON] / c, b[3], 32));
+			fmt(m->hints_per_s[RV_ON] / c, b[3], 32), fmt(m->dilation[RV_ON], b[4], 32));
 	}
-	fprintf(t->md, "| published (2012, balancing on) | | %s | | %s |\n",
+	fprintf(t->md, "| published (2012, balancing on) | | %s | | %s | 1 |\n",
 		fmt(ref_rate_per_cpu(p, p->rates.pte_updates), b[0], 32),
 		fmt(ref_rate_per_cpu(p, p->rates.hint_faults), b[1], 32));
 	md_work(t, ms, have);

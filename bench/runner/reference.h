@@ -85,6 +85,7 @@ struct ref_measured {
 	/* the balancer's own work (numa_work_hw_s) over the vCPUs'
 	 * hardware-equivalent time of the workload, NAN: not measured */
 	double work_share[RV_N];
+	double dilation[RV_N];	/* mean D of the runs, NAN: unknown */
 	int vcpus;
 };
 
