@@ -193,10 +193,12 @@ static const struct {
 		      "guest.uname_*", NULL } },
 	{ "balancing", { "guest.cmdline", "guest.sysctl.kernel.numa_balancing", NULL } },
 	{ "append", { "guest.cmdline", NULL } },
-	{ "latency", { "plugin*", NULL } },
+	/* bnb-vm picks the QEMU and the plugin build by plugin, accel and timing */
+	{ "latency", { "plugin*", "qemu*", NULL } },
 	{ "plugin_opts", { "plugin_opts", NULL } },
-	{ "accel", { "accel", "plugin*", NULL } },
-	{ "timing", { "timing", NULL } },
+	{ "accel", { "accel", "plugin*", "qemu*", NULL } },
+	{ "timing", { "timing", "icount_shift", "insn_ps", "plugin*", "qemu*", NULL } },
+	{ "icount_shift", { "icount_shift", "insn_ps", NULL } },
 	{ "scale_scan", { "guest.sysctl.kernel.numa_balancing_scan_*",
 			  "guest.debugfs.numa_balancing.scan_*", NULL } },
 };

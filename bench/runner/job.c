@@ -336,25 +336,6 @@ static int finish(const char *rundir, const struct job *j, struct status *s, dou
 	return strcmp(s->state, "incomplete") ? 1 : 130;
 }
 
-/* What produced this run, as far as the host knows before it starts. */
-static struct json_object *run_provenance(const struct variant *v, const struct run_plan *p)
-{
-	struct prov_inputs in = {
-		.kernel = p->kernel, .plugin = p->plugin,
-		.timing = v->timing == TIMING_DETERMINISTIC ? "deterministic" : "wall",
-		.accel = v->accel == ACCEL_KVM ? "kvm" : "tcg",
-	};
-	char opts[1024] = "";
-	size_t used = 0;
-	int i;
-
-	for (i = 0; i < v->plugin_opts.n && used < sizeof(opts); i++)
-		used += (size_t)snprintf(opts + used, sizeof(opts) - used, "%s%s", i ? " " : "",
-					 v->plugin_opts.v[i]);
-	in.plugin_opts = opts;
-	return prov_start(&in);
-}
-
 static int launch(const struct variant *v, const struct run_plan *p,
 		  const struct scan_plan *sp, const char *rundir, const struct job *j,
 		  struct status *s, double start)
@@ -371,7 +352,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 		snprintf(s->reason, sizeof(s->reason), "mkdtemp: %s", strerror(errno));
 		return -1;
 	}
-	prov = run_provenance(v, p);
+	prov = prov_start(p->kernel);
 	collect_args(&col, v, p, tmp, rundir);
 	if (vm_args(&vm, v, p, sp, tmp, rundir)) {
 		snprintf(s->reason, sizeof(s->reason), "out of memory building the guest command");

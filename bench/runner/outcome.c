@@ -68,6 +68,9 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 	numawork_add(rundir, &o->x);
 	if (prov) {
 		prov_end(prov);
+		snprintf(out, sizeof(out), "%s/result", rundir);
+		prov_add_vm(prov, out);
+		snprintf(out, sizeof(out), "%s/out.log", rundir);
 		prov_add_guest(prov, out);
 	}
 	run_summary_add(rundir, prov, &o->x, totals);

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bnb_monitor.h"
+#include "lib/util.h"
 #include "provenance.h"
 #include "results.h"
 #include "runner.h"
@@ -164,34 +166,92 @@ static void kernel_items(struct json_object *o, const char *kernel)
 	put(o, "kernel_config_hash", prov_hash_files(cfg, hash, sizeof(hash)));
 }
 
-static void qemu_items(struct json_object *o, const char *qemu)
+/*
+ * What bnb-vm ran, from its result file (bench/vm, docs/HACKING.md): the
+ * emulator (path, upstream version, cache key, patch series hash), the
+ * accelerator, the timing mode and, deterministic, its clock, and the
+ * plugin build QEMU loaded with its options. The runner's own guesses
+ * would miss bnb-vm's choices (which QEMU, which plugin build).
+ */
+static const char *value_of(struct json_object *o, const char *key)
 {
-	static char cached[256], cached_for[PATH_MAX];
-	char cmd[PATH_MAX + 64], q[PATH_MAX + 16];
+	struct json_object *v;
 
-	if (!qemu)
-		qemu = "qemu-system-x86_64";
-	if (strcmp(cached_for, qemu)) {	/* once per binary per process */
-		snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", quoted(qemu, q, sizeof(q)));
-		first_line(cmd, cached, sizeof(cached));
-		snprintf(cached_for, sizeof(cached_for), "%s", qemu);
-	}
-	put(o, "qemu", qemu);
-	put(o, "qemu_version", cached);
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return json_object_get_string(v);
 }
 
-static void plugin_items(struct json_object *o, const char *plugin, const char *opts)
-{
-	const char *files[2] = { plugin, NULL };
-	char hash[32];
+static const char *const vm_keys[] = {
+	"accel", "timing", "icount_shift", "insn_ps", "qemu", "qemu_version", "qemu_key",
+	"qemu_patches", "plugin", "plugin_api", "plugin_opts",
+};
 
-	if (!plugin || !*plugin) {
-		put(o, "plugin", "none");
+/* Keys every run has; the others only where they apply (deterministic, plugin). */
+static bool vm_key_always(const char *key)
+{
+	return !strncmp(key, "qemu", 4) || !strcmp(key, "accel") || !strcmp(key, "timing") ||
+	       !strcmp(key, "plugin");
+}
+
+/*
+ * The counters file (shm=) is the run's own path: a different one in
+ * every run says nothing about what produced the numbers.
+ */
+static void drop_run_paths(char *opts)
+{
+	char out[4096] = "", *tok, *save = NULL;
+	size_t used = 0;
+
+	for (tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (strncmp(tok, "shm=", 4) && used < sizeof(out))
+			used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s",
+						 used ? " " : "", tok);
+	strcpy(opts, used ? out : "none");
+}
+
+/*
+ * bnb-vm knows the version of the QEMU builds it made; for another QEMU
+ * (Debian's, for the 7.2 plugin build) ask the binary it ran.
+ */
+static void qemu_version(struct json_object *prov)
+{
+	static char cached[64], cached_for[PATH_MAX];
+	char cmd[PATH_MAX + 64], q[PATH_MAX + 16], line[256];
+	const char *qemu = value_of(prov, "qemu"), *version = value_of(prov, "qemu_version");
+
+	if (!qemu || !version || strcmp(version, UNKNOWN) || access(qemu, X_OK))
 		return;
+	if (strcmp(cached_for, qemu)) {	/* once per binary per process */
+		snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", quoted(qemu, q, sizeof(q)));
+		first_line(cmd, line, sizeof(line));
+		/* "QEMU emulator version 7.2.22 (Debian ...)": the number, as bnb-vm has it */
+		if (sscanf(line, "QEMU emulator version %63s", cached) != 1)
+			cached[0] = 0;
+		snprintf(cached_for, sizeof(cached_for), "%s", qemu);
 	}
-	put(o, "plugin", plugin);
-	put(o, "plugin_hash", prov_hash_files(files, hash, sizeof(hash)));
-	put(o, "plugin_opts", opts && *opts ? opts : "none");
+	put(prov, "qemu_version", cached);
+}
+
+void prov_add_vm(struct json_object *prov, const char *result)
+{
+	const char *files[2] = { NULL, NULL };
+	char value[4096], hash[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vm_keys); i++) {
+		if (kv_get(result, vm_keys[i], value, sizeof(value)))
+			value[0] = 0;
+		if (value[0] && !strcmp(vm_keys[i], "plugin_opts"))
+			drop_run_paths(value);
+		if (value[0] || vm_key_always(vm_keys[i]))
+			put(prov, vm_keys[i], value);
+	}
+	qemu_version(prov);
+	if (kv_get(result, "plugin", value, sizeof(value)) || !strcmp(value, "none"))
+		return;
+	files[0] = value;
+	put(prov, "plugin_hash", prov_hash_files(files, hash, sizeof(hash)));
 }
 
 static void harness_items(struct json_object *o)
@@ -240,15 +300,11 @@ static void loadavg(struct json_object *o, const char *key)
 	put(o, key, out);
 }
 
-struct json_object *prov_start(const struct prov_inputs *in)
+struct json_object *prov_start(const char *kernel)
 {
 	struct json_object *o = json_object_new_object();
 
-	kernel_items(o, in->kernel);
-	qemu_items(o, in->qemu);
-	plugin_items(o, in->plugin, in->plugin_opts);
-	put(o, "timing", in->timing);
-	put(o, "accel", in->accel);
+	kernel_items(o, kernel);
 	harness_items(o);
 	host_items(o);
 	loadavg(o, "host_loadavg_start");
@@ -310,15 +366,6 @@ static bool ignored_key(const char *key, const char *const *ignored)
 			return true;
 	}
 	return false;
-}
-
-static const char *value_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return json_object_get_string(v);
 }
 
 static int add_diff(struct prov_diff *out, int n, int max, const char *key, const char *a,

@@ -3,9 +3,10 @@
  * Provenance: what produced a run's numbers, kept in the run's
  * summary.json under "provenance" as flat "key": "value" strings so that
  * compare can list every difference between folders. Host side: the
- * kernel's build key, series and config hashes, QEMU, the plugin and its
- * options, the timing mode, the harness's git describe, the host CPU and
- * its load average at the start and the end. Guest side (bnb-monitor
+ * kernel's build key, series and config hashes, the harness's git
+ * describe, the host CPU and its load average at the start and the end;
+ * from bnb-vm's result file: QEMU, the plugin build and its options, the
+ * accelerator and the timing mode. Guest side (bnb-monitor
  * --provenance): uname -r/-v, the kernel command line and every NUMA
  * balancing knob as the workload started.
  */
@@ -16,17 +17,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct prov_inputs {
-	const char *kernel;		/* the bzImage booted */
-	const char *qemu;		/* the QEMU binary, NULL: qemu-system-x86_64 */
-	const char *plugin;		/* "" or NULL: none */
-	const char *plugin_opts;	/* as the experiment gave them */
-	const char *timing;		/* wall | deterministic */
-	const char *accel;
-};
-
-/* The host's provenance at the start of a run. */
-struct json_object *prov_start(const struct prov_inputs *in);
+/* The host's provenance at the start of a run that boots KERNEL. */
+struct json_object *prov_start(const char *kernel);
+/* What bnb-vm says it ran, from its RESULT file ("unknown" where absent). */
+void prov_add_vm(struct json_object *prov, const char *result);
 /* Add what is known at the end (load average). */
 void prov_end(struct json_object *prov);
 /* Add the guest's "# bnb-prov: key=value" lines of OUTLOG, as guest.KEY. */

@@ -300,6 +300,29 @@ static enum vm_status classify(const struct outcome *o, int wstatus, char *reaso
 	return VM_LAUNCH_ERROR;
 }
 
+/*
+ * The plugin as QEMU loaded it: the build chosen for the emulator's plugin
+ * API and the options after the topology, space-separated.
+ */
+static void write_plugin(const struct vm_config *c, char *text, size_t len)
+{
+	int i, n;
+
+	if (!c->plugin) {
+		snprintf(text, len, "plugin=none\n");
+		return;
+	}
+	n = snprintf(text, len, "plugin=%s\n", c->plugin);
+	if (c->emu && c->emu->project && n < (int)len)	/* known for our builds only */
+		n += snprintf(text + n, len - n, "plugin_api=%d\n", c->emu->plugin_api);
+	if (n < (int)len)
+		n += snprintf(text + n, len - n, "plugin_opts=");
+	for (i = 0; i < c->plugin_opts.n && n < (int)len; i++)
+		n += snprintf(text + n, len - n, "%s%s", i ? " " : "", c->plugin_opts.v[i]);
+	if (n < (int)len)
+		snprintf(text + n, len - n, "%s\n", c->plugin_opts.n ? "" : "none");
+}
+
 static void write_result(const struct vm_config *c, enum vm_status st,
 			 const struct outcome *o, const char *reason, long wall_ms)
 {
@@ -318,10 +341,12 @@ static void write_result(const struct vm_config *c, enum vm_status st,
 		n += snprintf(text + n, sizeof(text) - n, "icount_shift=%d\ninsn_ps=%llu\n",
 			      c->icount_shift, (unsigned long long)c->insn_ps);
 	/* which emulator ran: path, version, cache key, patch series hash */
-	if (c->emu)
-		snprintf(text + n, sizeof(text) - n,
-			 "qemu=%s\nqemu_version=%s\nqemu_key=%s\nqemu_patches=%s\n",
-			 c->emu->path, c->emu->version, c->emu->key, c->emu->patch_hash);
+	if (c->emu && n < (int)sizeof(text))
+		n += snprintf(text + n, sizeof(text) - n,
+			      "qemu=%s\nqemu_version=%s\nqemu_key=%s\nqemu_patches=%s\n",
+			      c->emu->path, c->emu->version, c->emu->key, c->emu->patch_hash);
+	if (n < (int)sizeof(text))
+		write_plugin(c, text + n, sizeof(text) - n);
 	snprintf(path, sizeof(path), "%s/result", c->run_dir);
 	if (write_file(path, text))
 		perror("bnb-vm: result");

@@ -85,8 +85,14 @@ check "provenance: the kernel build key" \
 	test "$(json "$r/summary.json" provenance kernel_key)" = "$(basename "$(readlink -f "$BNB_ROOT/build/kernel")")"
 check "provenance: every numa_balancing sysctl as the run started" \
 	test "$(json "$r/summary.json" provenance guest.sysctl.kernel.numa_balancing)" = 1
-check "provenance: QEMU's version" \
-	grep -q 'QEMU emulator version' <<< "$(json "$r/summary.json" provenance qemu_version)"
+qemu=$(json "$r/summary.json" provenance qemu)
+qemu_version=$(json "$r/summary.json" provenance qemu_version)
+check "provenance: the QEMU bnb-vm ran ($qemu), from its result file" grep -qxF "qemu=$qemu" "$r/result"
+check "provenance: its version ($qemu_version), as the binary says" \
+	grep -qF "version $qemu_version" <<< "$("$qemu" --version | head -1)"
+check "provenance: the timing mode bnb-vm used" \
+	grep -qx "timing=$(json "$r/summary.json" provenance timing)" "$r/result"
+check "provenance: no plugin (latency = off)" test "$(json "$r/summary.json" provenance plugin)" = none
 check "provenance: the harness's git describe" \
 	test -n "$(json "$r/summary.json" provenance harness)"
 r=$out/runs/perfstat/rep1

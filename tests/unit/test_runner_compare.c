@@ -50,6 +50,10 @@ static void decorate(const char *dir, double elapsed, const char *harness, const
 			xm_add(&x, "elapsed_s", "s", elapsed + rep, BETTER_LOWER);
 			json_object_object_add(p, "harness", json_object_new_string(harness));
 			json_object_object_add(p, "kernel_key", json_object_new_string(key));
+			/* as bnb-vm's result file gives it: C ran another QEMU */
+			json_object_object_add(p, "qemu_version",
+					       json_object_new_string(elapsed > 10 ? "10.1.0" :
+								      "10.0.0"));
 			json_object_object_add(p, "guest.sysctl.kernel.numa_balancing_scan_delay_ms",
 					       json_object_new_string(v ? delay : "1000"));
 			json_object_object_add(p, "host_loadavg_start",
@@ -153,21 +157,48 @@ Test(compare, provenance_beyond_the_experiment)
 	const char *d[3] = { dirs[0], dirs[1], dirs[2] };
 	char err[512];
 	struct cmp c;
-	int i, harness = 0, kernel = 0, delay = 0, load = 0;
+	int i, harness = 0, kernel = 0, delay = 0, load = 0, qemu = 0;
 
 	cr_assert_eq(cmp_load(&c, d, 3, err, sizeof(err)), 0, "%s", err);
 	cmp_provenance(&c);
 	for (i = 0; i < c.n_warn; i++) {
 		cr_assert_eq(c.warn[i].dir, 2, "A and B agree, only C differs: %s", c.warn[i].d.key);
+		qemu += !strcmp(c.warn[i].d.key, "qemu_version");
 		harness += !strcmp(c.warn[i].d.key, "harness");
 		kernel += !strcmp(c.warn[i].d.key, "kernel_key");
 		delay += !!strstr(c.warn[i].d.key, "scan_delay");
 		load += !!strstr(c.warn[i].d.key, "loadavg");
 	}
 	cr_assert_eq(harness, 2, "one warning per variant");
+	cr_assert_eq(qemu, 2, "the emulator is part of what produced the numbers");
 	cr_assert_eq(kernel, 2);
 	cr_assert_eq(delay, 0, "the experiment sets the scan delay: no warning");
 	cr_assert_eq(load, 0, "load is reported, not warned about");
+	cmp_free(&c);
+}
+
+/* Turning the plugin off makes bnb-vm run another QEMU: explained, not warned. */
+Test(compare, provenance_explained_by_the_latency_key)
+{
+	const char *d[3] = { dirs[0], dirs[1], dirs[2] };
+	char err[512], cmd[PATH_MAX + 64];
+	struct cmp c;
+	int i, qemu_on = 0, qemu_off = 0;
+
+	snprintf(cmd, sizeof(cmd), "printf 'latency = off\\n' >> '%s/experiment.ini'", dirs[2]);
+	sh(cmd);
+	cr_assert_eq(cmp_load(&c, d, 3, err, sizeof(err)), 0, "%s", err);
+	cmp_provenance(&c);
+	for (i = 0; i < c.n_warn; i++) {
+		if (strcmp(c.warn[i].d.key, "qemu_version"))
+			continue;
+		if (!strcmp(c.pairs[c.warn[i].pair].name[0], "on"))
+			qemu_on++;
+		else
+			qemu_off++;
+	}
+	cr_assert_eq(qemu_on, 0, "C's \"on\" sets latency = off: its QEMU differs by design");
+	cr_assert_eq(qemu_off, 1, "C's \"off\" sets nothing of the kind");
 	cmp_free(&c);
 }
 

@@ -35,8 +35,7 @@ static void setup(void)
 		 "cd cache/kernels/0123456789abcdef && echo kernel > bzImage && echo CONFIG_X=y > .config && "
 		 "printf 'source=debian:x\\ncompiler=gcc 12\\nfragments=/elsewhere/kernel/config/guest.config\\n"
 		 "patches=0001-a.patch 0002-b.patch\\n' > info && cd %s && "
-		 "printf '#!/bin/sh\\necho QEMU emulator version 9.9.9\\necho second\\n' > qemu && "
-		 "chmod +x qemu", tmp, tmp);
+		 "echo plugin-build > bnb-plugin.so", tmp, tmp);
 	run(cmd);
 }
 
@@ -74,15 +73,11 @@ static void expected_hash(const char *files, char *out)
 
 Test(provenance, kernel_and_host)
 {
-	struct prov_inputs in = { .plugin = "", .timing = "wall", .accel = "tcg" };
-	char kernel[128], qemu[128], want[32];
+	char kernel[128], want[32];
 	struct json_object *p;
 
 	snprintf(kernel, sizeof(kernel), "%s/cache/kernels/0123456789abcdef/bzImage", tmp);
-	in.kernel = kernel;
-	snprintf(qemu, sizeof(qemu), "%s/qemu", tmp);
-	in.qemu = qemu;
-	p = prov_start(&in);
+	p = prov_start(kernel);
 	cr_assert_str_eq(get(p, "kernel_key"), "0123456789abcdef");
 	cr_assert_str_eq(get(p, "kernel_source"), "debian:x");
 	cr_assert_str_eq(get(p, "kernel_patches"), "0001-a.patch 0002-b.patch");
@@ -93,9 +88,6 @@ Test(provenance, kernel_and_host)
 			 "the fragment the info file names, as it is in this tree");
 	expected_hash("cache/kernels/0123456789abcdef/.config", want);
 	cr_assert_str_eq(get(p, "kernel_config_hash"), want);
-	cr_assert_str_eq(get(p, "qemu_version"), "QEMU emulator version 9.9.9");
-	cr_assert_str_eq(get(p, "plugin"), "none");
-	cr_assert_str_eq(get(p, "timing"), "wall");
 	cr_assert_neq(strlen(get(p, "host_cpu")), 0);
 	cr_assert_eq(strspn(get(p, "host_loadavg_start"), "0123456789. "),
 		     strlen(get(p, "host_loadavg_start")));
@@ -106,10 +98,65 @@ Test(provenance, kernel_and_host)
 
 Test(provenance, unknown_kernel)
 {
-	struct prov_inputs in = { .kernel = "/nonexistent/bzImage", .timing = "wall" };
-	struct json_object *p = prov_start(&in);
+	struct json_object *p = prov_start("/nonexistent/bzImage");
 
 	cr_assert_str_eq(get(p, "kernel_key"), "unknown");
+	json_object_put(p);
+}
+
+static bool has(struct json_object *o, const char *key)
+{
+	return json_object_object_get_ex(o, key, NULL);
+}
+
+/* What bnb-vm ran comes from its result file, not from the runner's guesses. */
+Test(provenance, from_the_launchers_result)
+{
+	char path[256], cmd[1024], want[32];
+	struct json_object *p = json_object_new_object();
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/result", tmp);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "status=ok\naccel=tcg\ntiming=deterministic\nicount_shift=3\n"
+		"insn_ps=8000\nqemu=/c/qemu/abc/bin/qemu-system-x86_64\nqemu_version=10.0.0\n"
+		"qemu_key=abc\nqemu_patches=f00d\nplugin=%s/bnb-plugin.so\nplugin_api=5\n"
+		"plugin_opts=delay=on shm=/dev/shm/x\n", tmp);
+	fclose(f);
+	prov_add_vm(p, path);
+	cr_assert_str_eq(get(p, "qemu"), "/c/qemu/abc/bin/qemu-system-x86_64");
+	cr_assert_str_eq(get(p, "qemu_version"), "10.0.0");
+	cr_assert_str_eq(get(p, "qemu_key"), "abc");
+	cr_assert_str_eq(get(p, "qemu_patches"), "f00d");
+	cr_assert_str_eq(get(p, "timing"), "deterministic");
+	cr_assert_str_eq(get(p, "icount_shift"), "3");
+	cr_assert_str_eq(get(p, "insn_ps"), "8000");
+	cr_assert_str_eq(get(p, "plugin_api"), "5");
+	cr_assert_str_eq(get(p, "plugin_opts"), "delay=on", "the run's own shm path left out");
+	snprintf(cmd, sizeof(cmd), "bnb-plugin.so");
+	expected_hash(cmd, want);
+	cr_assert_str_eq(get(p, "plugin_hash"), want, "the build QEMU loaded");
+	json_object_put(p);
+
+	/* wall, no plugin; a launch that wrote no emulator says unknown */
+	p = json_object_new_object();
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs("status=launch-error\naccel=tcg\ntiming=wall\nplugin=none\n", f);
+	fclose(f);
+	prov_add_vm(p, path);
+	cr_assert_str_eq(get(p, "plugin"), "none");
+	cr_assert_str_eq(get(p, "qemu_version"), "unknown");
+	cr_assert(!has(p, "icount_shift") && !has(p, "plugin_hash") && !has(p, "plugin_opts"));
+	json_object_put(p);
+
+	/* no result file at all */
+	p = json_object_new_object();
+	snprintf(path, sizeof(path), "%s/none", tmp);
+	prov_add_vm(p, path);
+	cr_assert_str_eq(get(p, "timing"), "unknown");
+	cr_assert_str_eq(get(p, "qemu"), "unknown");
 	json_object_put(p);
 }
 
