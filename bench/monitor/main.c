@@ -193,7 +193,7 @@ static void tick(struct monitors *m, double now)
 		trace_tick(m->trace, now);
 }
 
-/* Returns the CPU time perf used, 0 without it. */
+/* Returns the CPU time perf used while COMMAND ran, 0 without it. */
 static double stop_monitors(struct monitors *m, double now)
 {
 	double perf_cpu = 0;
@@ -316,10 +316,12 @@ int main(int argc, char **argv)
 	if (write(go, "g", 1) != 1)
 		kill(child, SIGKILL);
 	close(go);
+	own_cpu = self_cpu();
 	status = wait_child(child, &m, &set, o.interval_ms, t0);
 	end = mon_now();
+	/* what watching cost while COMMAND ran: not the setup, drain or printing */
+	own_cpu = self_cpu() - own_cpu;
 	perf_cpu = stop_monitors(&m, end);
-	own_cpu = self_cpu();	/* what watching cost, before the printing */
 	print_files(o.out);
 	printf(BNB_MON_DONE "elapsed_s=%.6f exit=%d monitor_cpu_s=%.3f perf_cpu_s=%.3f\n",
 	       end - t0, exit_code(status), own_cpu, perf_cpu);

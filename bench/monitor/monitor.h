@@ -51,7 +51,18 @@ extern const unsigned int trace_n_reasons;
 struct mon_task {
 	pid_t pid, tid;
 };
-int tasks_of(const char *proc, pid_t root, struct mon_task *out, int max);
+/* What one walk of /proc found, so that the next reads new PIDs only. */
+#define MON_MAX_PROCS 4096
+struct proc_link {
+	pid_t pid, ppid;
+};
+struct proc_tree {
+	char proc[128];
+	int n;
+	struct proc_link links[MON_MAX_PROCS];	/* sorted by pid */
+};
+void proc_tree_init(struct proc_tree *pt, const char *proc);
+int tasks_of(struct proc_tree *pt, pid_t root, struct mon_task *out, int max);
 
 /* /proc/PID/task/TID/sched of every task, one row each per interval. */
 struct sched_mon;
@@ -64,13 +75,17 @@ void sched_stop(struct sched_mon *s);
 struct sched_fields {
 	long long scan_period, preferred_nid, scan_seq, pages_migrated, total_faults;
 };
-int sched_parse(FILE *f, struct sched_fields *out);
+/* Parse the text of one /proc/PID/sched; -1 when none of the fields is there. */
+int sched_parse(const char *text, struct sched_fields *out);
+/* The task's name from that text's first line, printable, no CSV separators. */
+void sched_comm(const char *text, char *buf, size_t len);
+#define SCHED_TEXT_MAX 16384
 
 /* perf stat -I over the whole system while the command runs. */
 struct perf_mon;
 struct perf_mon *perfstat_start(const char *perf, const char *dir, const char *events,
 				unsigned int interval_ms, char *err, size_t errlen);
-/* Stop perf; returns the CPU time (user + system, s) perf used. */
+/* Stop perf; returns the CPU time (user + system, s) perf used since it was enabled. */
 double perfstat_stop(struct perf_mon *p);
 
 /* "# bnb-prov: key=value" lines: kernel, command line, NUMA sysctls. */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,7 +23,30 @@
 struct perf_mon {
 	pid_t pid;
 	int ctl, ack;
+	double cpu_at_start;	/* perf's start under TCG takes seconds of CPU */
 };
+
+/* User + system CPU seconds of PID so far, from /proc/PID/stat; 0 if gone. */
+static double cpu_of(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long utime, stime;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')');	/* fields 14 and 15 (utime, stime), after the comm */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &utime, &stime) != 2)
+		return 0;
+	return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
 
 static void close_pair(int fds[2])
 {
@@ -89,8 +111,10 @@ struct perf_mon *perfstat_start(const char *perf, const char *dir, const char *e
 	close(ack[1]);
 	p->ctl = ctl[1];
 	p->ack = ack[0];
-	if (write(p->ctl, "enable\n", 7) == 7 && !wait_ack(p->ack))
+	if (write(p->ctl, "enable\n", 7) == 7 && !wait_ack(p->ack)) {
+		p->cpu_at_start = cpu_of(p->pid);
 		return p;
+	}
 	kill(p->pid, SIGKILL);
 	waitpid(p->pid, &status, 0);
 	snprintf(err, errlen, "perf stat -e %s did not start (is perf in the guest, are the "
@@ -108,16 +132,13 @@ fail:
 
 double perfstat_stop(struct perf_mon *p)
 {
-	struct rusage ru = { 0 };
-	double cpu;
+	double cpu = cpu_of(p->pid) - p->cpu_at_start;	/* before its last interval */
 	int status;
 
 	kill(p->pid, SIGINT);
-	wait4(p->pid, &status, 0, &ru);
-	cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	waitpid(p->pid, &status, 0);
 	close(p->ctl);
 	close(p->ack);
 	free(p);
-	return cpu;
+	return cpu > 0 ? cpu : 0;
 }

@@ -95,24 +95,30 @@ Test(monitor, trace_lines_that_are_not_ours)
 
 Test(monitor, proc_sched_from_the_guest)
 {
+	static char text[SCHED_TEXT_MAX];
 	struct sched_fields sf;
+	char comm[32];
 	FILE *f = fixture("sched.txt");
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
 
-	cr_assert_eq(sched_parse(f, &sf), 0);
-	/* sched_parse reads to the end: both tasks' values, the last wins */
 	fclose(f);
+	text[n] = 0;
+	cr_assert_eq(sched_parse(text, &sf), 0);
+	/* two tasks' files in one: both tasks' values, the last wins */
 	cr_assert_eq(sf.scan_period, 572);
 	cr_assert_eq(sf.preferred_nid, 0);
 	cr_assert_eq(sf.scan_seq, 5);
 	cr_assert_eq(sf.total_faults, 8);
-	f = fmemopen("numa_scan_period   :   1000\nse.nr_migrations : 3\n", 41, "r");
-	cr_assert_eq(sched_parse(f, &sf), 0);
-	cr_assert_eq(sf.scan_period, 1000);
+	sched_comm(text, comm, sizeof(comm));
+	cr_assert_str_eq(comm, "autonuma");
+	cr_assert_eq(sched_parse("numa_scan_period   :   1000\nse.nr_migrations : 3", &sf), 0);
+	cr_assert_eq(sf.scan_period, 1000, "the last line needs no newline");
 	cr_assert_eq(sf.preferred_nid, -1, "absent");
-	fclose(f);
-	f = fmemopen("nothing here\n", 13, "r");
-	cr_assert_eq(sched_parse(f, &sf), -1);
-	fclose(f);
+	cr_assert_eq(sched_parse("numa_scan_period_x : 5\nnuma_scan_period : x\n", &sf), -1,
+		     "a longer name or no number is not the field");
+	cr_assert_eq(sched_parse("nothing here\n", &sf), -1);
+	sched_comm("a (b), c (12, #threads: 1)\nx", comm, sizeof(comm));
+	cr_assert_str_eq(comm, "a (b)_ c", "the name ends at the last \" (\"; no commas");
 }
 
 static void mkfile(const char *root, const char *rel, const char *text)
@@ -132,6 +138,7 @@ static void mkfile(const char *root, const char *rel, const char *text)
 Test(monitor, tasks_of_the_command)
 {
 	char root[] = "/tmp/bnb-test-proc-XXXXXX", cmd[128];
+	static struct proc_tree pt;
 	struct mon_task t[16];
 	int n, i, seen13 = 0, seen12 = 0;
 
@@ -146,7 +153,8 @@ Test(monitor, tasks_of_the_command)
 	mkfile(root, "12/task/12/stat", "");
 	mkfile(root, "14/stat", "14 (grandchild) S 11 10 10\n");
 	mkfile(root, "14/task/14/stat", "");
-	n = tasks_of(root, 10, t, 16);
+	proc_tree_init(&pt, root);
+	n = tasks_of(&pt, 10, t, 16);
 	for (i = 0; i < n; i++) {
 		seen13 += t[i].pid == 11 && t[i].tid == 13;
 		seen12 += t[i].pid == 12;
@@ -154,7 +162,22 @@ Test(monitor, tasks_of_the_command)
 	cr_assert_eq(n, 4, "sh, both threads of a) b, the grandchild");
 	cr_assert_eq(seen13, 1);
 	cr_assert_eq(seen12, 0, "not a descendant");
-	cr_assert_eq(tasks_of(root, 10, t, 2), 2, "bounded by the caller");
+	cr_assert_eq(tasks_of(&pt, 10, t, 2), 2, "bounded by the caller");
+
+	/* the next walk reads new PIDs only: 12's stat is not read again */
+	mkfile(root, "12/stat", "12 (other) S 10 12 12\n");
+	mkfile(root, "15/stat", "15 (new) S 14 10 10\n");
+	mkfile(root, "15/task/15/stat", "");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/11", root);
+	cr_assert_eq(system(cmd), 0);
+	n = tasks_of(&pt, 10, t, 16);
+	cr_assert_eq(n, 1, "only sh: 11 has gone, and with it the way to 14 and 15 (%d)", n);
+	mkfile(root, "11/stat", "11 (back) S 10 10 10\n");
+	mkfile(root, "11/task/11/stat", "");
+	n = tasks_of(&pt, 10, t, 16);
+	cr_assert_eq(n, 4, "sh, 11 read anew, 14, 15 (not 12, whose parent was cached)");
+	for (i = 0; i < n; i++)
+		cr_assert_neq(t[i].pid, 12);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	cr_assert_eq(system(cmd), 0);
 }
