@@ -80,6 +80,8 @@ enum bnb_shm_map_status {
 						 * default set once the map check passed */
 #define BNB_SHM_F_CACHE		(1u << 2)	/* model cache filter enabled */
 #define BNB_SHM_F_TIMEKEEPER	(1u << 3)	/* the time keeper runs (icount) */
+#define BNB_SHM_F_MODEL		(1u << 4)	/* misses cost the machine model's
+						 * stall (bench/plugin/model.h) */
 
 /* Accesses seen while the guest touched memory of one node to check the map. */
 struct bnb_shm_map_check {
@@ -130,6 +132,16 @@ struct bnb_shm_header {
 	uint64_t tk_syncs;
 	uint64_t tk_lag_max_ps;		/* largest spread of busy vCPUs' local times */
 	uint64_t tk_lag_sum_ps;		/* summed over syncs: mean = sum / syncs */
+	/* machine model (BNB_SHM_F_MODEL): fixed at start; zero in older files */
+	char model_name[32];		/* the launcher's name for the parameters */
+	uint64_t model_node_mbs;	/* one node's bandwidth, modelled machine */
+	uint64_t model_link_mbs;	/* one link's bandwidth */
+	uint64_t model_window_ps;	/* bandwidth sharing window, hardware time */
+	uint32_t model_hw_cpus;		/* modelled machine's CPUs per node */
+	uint32_t model_mlp;		/* sequential misses in flight per CPU */
+	uint32_t model_lat_from_dist;	/* 1: latency = lat[0][0] x SLIT / 10 */
+	uint32_t model_pad;
+	uint32_t model_lat_ns[16][16];	/* latency, row = initiator (first 16 nodes) */
 };
 
 struct bnb_shm_vcpu {
@@ -148,6 +160,11 @@ struct bnb_shm_vcpu {
 	uint64_t tk_stall_ps;			/* stalls charged to it */
 	uint64_t tk_catchup_ps;			/* idle time skipped on resume */
 	uint64_t tk_yields;			/* turns ended for leading too far */
+	/* machine model (BNB_SHM_F_MODEL), in hardware ps before scaling by D */
+	uint64_t model_misses;			/* misses charged by the model */
+	uint64_t model_seq_misses;		/* of those, continuing a stream */
+	uint64_t model_lat_ps;			/* stall of misses bound by latency */
+	uint64_t model_bw_ps;			/* stall of misses bound by bandwidth */
 } __attribute__((aligned(BNB_SHM_LINE)));
 
 _Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,

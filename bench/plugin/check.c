@@ -211,6 +211,39 @@ static void print_timekeeper(const struct bnb_shm_header *h)
 	}
 }
 
+/*
+ * The machine model's parameters and what it charged: stall_share is the
+ * model's stall over the vCPUs' busy time (local time less idle skipped).
+ */
+static void print_model(const struct bnb_shm_header *h)
+{
+	uint64_t stall = 0, busy = 0;
+
+	if (!(h->flags & BNB_SHM_F_MODEL))
+		return;
+	printf("model_name=%.31s\nmodel_node_mbs=%llu\nmodel_link_mbs=%llu\n"
+	       "model_hw_cpus=%u\nmodel_mlp=%u\nmodel_window_ns=%.0f\nmodel_lat_from=%s\n",
+	       h->model_name, (unsigned long long)h->model_node_mbs,
+	       (unsigned long long)h->model_link_mbs, h->model_hw_cpus, h->model_mlp,
+	       h->model_window_ps / 1e3, h->model_lat_from_dist ? "distance" : "table");
+	for (unsigned int i = 0; i < h->n_nodes && i < 16; i++)
+		for (unsigned int j = 0; j < h->n_nodes && j < 16; j++)
+			printf("model_lat_ns_%u_%u=%u\n", i, j, h->model_lat_ns[i][j]);
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		stall += bnb_shm_load(&c->tk_stall_ps);
+		busy += bnb_shm_load(&c->tk_local_ps) - bnb_shm_load(&c->tk_catchup_ps);
+		printf("vcpu%u_model_misses=%llu\nvcpu%u_model_seq_misses=%llu\n"
+		       "vcpu%u_model_lat_hw_ns=%.0f\nvcpu%u_model_bw_hw_ns=%.0f\n",
+		       v, (unsigned long long)bnb_shm_load(&c->model_misses),
+		       v, (unsigned long long)bnb_shm_load(&c->model_seq_misses),
+		       v, bnb_shm_load(&c->model_lat_ps) / 1e3,
+		       v, bnb_shm_load(&c->model_bw_ps) / 1e3);
+	}
+	printf("model_stall_share=%.4f\n", busy ? (double)stall / busy : 0.0);
+}
+
 static int report(const struct bnb_shm_header *h)
 {
 	char msg[BNB_SHM_MSG_LEN];
@@ -219,6 +252,7 @@ static int report(const struct bnb_shm_header *h)
 	print_header(h, msg, sizeof(msg), &status);
 	print_counters(h);
 	print_timekeeper(h);
+	print_model(h);
 	if (status == BNB_MAP_OK)
 		return EXIT_MAP_OK;
 	if (status == BNB_MAP_FAILED) {

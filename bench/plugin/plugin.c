@@ -8,7 +8,9 @@
  * model-cache miss to another node, busy-waits on the host clock for
  * base * (distance - 10) / 10 (delay.h says what base is).  Nothing on
  * that path locks or enters the kernel.  Marker instructions (bnb_marker.h) drive the map check.
- * Under deterministic timing the time keeper (timing.h) runs beside it.
+ * Under deterministic timing the time keeper (timing.h) runs beside it,
+ * and with model=on a miss instead costs the machine model's stall
+ * (model.h), charged to the vCPU's local time: no waiting on the host.
  *
  * Built twice (qemu.h): against the plugin API of the project's QEMU
  * (build/qemu/include/qemu-plugin.h, version 5), and as
@@ -31,6 +33,7 @@
 #include "delay.h"
 #include "ksym_qemu.h"
 #include "mapcheck.h"
+#include "model.h"
 #include "timing.h"
 #include "bnb_marker.h"
 
@@ -55,6 +58,8 @@ static size_t shm_bytes;
 static struct vcpu *vcpus;
 static unsigned int n_vcpus;
 static bool use_cache;
+static bool use_model;		/* misses charge the model's stall (model.h) */
+static struct bnb_model model;
 static bool delay_live;		/* remote misses pay; see enum bnb_delay_mode */
 static uint32_t delay_mult[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 static uint64_t ns_per_tick_q16;	/* host ns per tick, 16 fraction bits */
@@ -108,7 +113,24 @@ static uint32_t shm_flags(void)
 	return (args.count ? BNB_SHM_F_COUNT : 0) |
 	       (delay_live ? BNB_SHM_F_DELAY : 0) |
 	       (use_cache ? BNB_SHM_F_CACHE : 0) |
-	       (args.timekeeper ? BNB_SHM_F_TIMEKEEPER : 0);
+	       (args.timekeeper ? BNB_SHM_F_TIMEKEEPER : 0) |
+	       (use_model ? BNB_SHM_F_MODEL : 0);
+}
+
+static void shm_model_params(void)
+{
+	const struct bnb_model_params *p = &model.p;
+
+	snprintf(shm->model_name, sizeof(shm->model_name), "%s", args.model_name);
+	shm->model_node_mbs = p->node_mbs;
+	shm->model_link_mbs = p->link_mbs;
+	shm->model_window_ps = p->window_ps;
+	shm->model_hw_cpus = p->hw_cpus_per_node;
+	shm->model_mlp = p->mlp;
+	shm->model_lat_from_dist = !args.have_lat;
+	for (unsigned int i = 0; i < args.n_nodes && i < 16; i++)
+		for (unsigned int j = 0; j < args.n_nodes && j < 16; j++)
+			shm->model_lat_ns[i][j] = p->lat_ps[i][j] / 1000;
 }
 
 static int shm_create(char *err, size_t errlen)
@@ -142,6 +164,8 @@ static int shm_create(char *err, size_t errlen)
 	for (unsigned int i = 0; i < args.n_nodes; i++)
 		for (unsigned int j = 0; j < args.n_nodes; j++)
 			shm->distance[i][j] = args.dist[i][j];
+	if (use_model)
+		shm_model_params();
 	/* readers test magic first: publish it last */
 	__atomic_store_n(&shm->magic, BNB_SHM_MAGIC, __ATOMIC_RELEASE);
 	return 0;
@@ -162,6 +186,20 @@ static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
 		return;	/* interrupts and the kernel touch other nodes' memory */
 	v->calib_total++;
 	v->calib_on += node == v->calib_node;
+}
+
+/* Charge a miss the model's stall, in the vCPU's own time; publish. */
+static void model_charge(struct vcpu *v, unsigned int vi, uint64_t addr, int node)
+{
+	uint64_t now = bnb_timing_hw_now_ps(vi);
+	const struct bnb_model_vcpu *m = &model.v[vi];
+
+	bnb_timing_charge_hw(vi, bnb_model_miss(&model, vi, node,
+						addr >> BNB_CACHE_LINE_SHIFT, now));
+	v->ctr->model_misses = m->misses;
+	v->ctr->model_seq_misses = m->seq_misses;
+	v->ctr->model_lat_ps = m->lat_ps;
+	v->ctr->model_bw_ps = m->bw_ps;
 }
 
 /* Wait for a remote miss and account it; returns the ticks waited. */
@@ -218,6 +256,10 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		if (bnb_cache_access(&v->cache, addr))
 			return;
 		v->ctr->misses[node]++;
+	}
+	if (use_model) {
+		model_charge(v, vcpu_index, addr, node);
+		return;
 	}
 	if (node == v->node)
 		return;
@@ -423,6 +465,19 @@ static int setup_vcpus(char *err, size_t errlen)
 	return 0;
 }
 
+static int setup_model(char *err, size_t errlen)
+{
+	struct bnb_model_params p;
+
+	use_model = args.model;
+	if (!use_model)
+		return 0;
+	bnb_args_model(&args, &p);	/* checked by bnb_args_parse */
+	if (bnb_model_init(&model, &p))
+		return snprintf(err, errlen, "bnb-plugin: model: out of memory"), -1;
+	return 0;
+}
+
 static int install(const qemu_info_t *info, int argc, char **argv,
 		   char *err, size_t errlen)
 {
@@ -440,7 +495,8 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 	bnb_addrmap_build(&amap, args.map, args.n_nodes, args.mem_bytes);
 	bnb_mapcheck_init(&mapcheck, args.n_nodes, args.map_min_pct);
 	setup_delays();
-	if (setup_vcpus(err, errlen) || shm_create(err, errlen))
+	if (setup_vcpus(err, errlen) || setup_model(err, errlen) ||
+	    shm_create(err, errlen))
 		return -1;
 	for (unsigned int i = 0; i < n_vcpus; i++)
 		vcpus[i].ctr = (struct bnb_shm_vcpu *)((char *)shm + shm->header_size +
@@ -464,8 +520,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	register_callbacks(id);
 	shm_set_state(BNB_SHM_RUNNING);
 	if (args.verbose)
-		fprintf(stderr, "bnb-plugin: %u nodes, %u vCPUs, count=%d delay=%d base_ns=%lu cap_ns=%lu cache=%luKiB/%lu-way map=%s\n",
-			args.n_nodes, n_vcpus, args.count, args.delay,
+		fprintf(stderr, "bnb-plugin: %u nodes, %u vCPUs, count=%d delay=%d model=%d base_ns=%lu cap_ns=%lu cache=%luKiB/%lu-way map=%s\n",
+			args.n_nodes, n_vcpus, args.count, args.delay, use_model,
 			args.base_ns, args.cap_ns, use_cache ? args.cache_kib : 0,
 			args.cache_ways, args.map == BNB_MAP_QEMU72 ? "qemu72" : "linear");
 	return 0;

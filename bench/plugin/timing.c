@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ksym_qemu.h"
+#include "model.h"
 #include "timing.h"
 
 static struct bnb_timekeeper tk;
@@ -29,6 +30,7 @@ static const void *time_handle;
 static struct qemu_plugin_scoreboard *board;
 static qemu_plugin_u64 slot;		/* per vCPU: instructions since its batch */
 static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
+static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of charge_hw's scaling */
 static uint64_t batch;
 static struct bnb_shm_header *shm;
 
@@ -103,6 +105,19 @@ void bnb_timing_charge(unsigned int v, uint64_t ps)
 {
 	bnb_tk_charge(&tk, v, ps);
 	bnb_ksym_charge(v, ps);		/* to the NUMA work running, if any */
+}
+
+uint64_t bnb_timing_hw_now_ps(unsigned int v)
+{
+	uint64_t unpulled = qemu_plugin_u64_get(slot, v) - pulled[v];
+	unsigned __int128 local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
+
+	return (uint64_t)(local * tk.p.hw_insn_ps / tk.p.insn_ps);
+}
+
+void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps)
+{
+	bnb_timing_charge(v, bnb_model_scale(&carry[v], hw_ps, tk.p.insn_ps, tk.p.hw_insn_ps));
 }
 
 /* hlt, mwait, mwaitx: the instructions that halt an x86 CPU. */

@@ -32,6 +32,8 @@ static inline int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int
 }
 static inline void bnb_timing_translate(struct qemu_plugin_tb *tb) { }
 static inline void bnb_timing_charge(unsigned int v, uint64_t ps) { }
+static inline uint64_t bnb_timing_hw_now_ps(unsigned int v) { return 0; }
+static inline void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps) { }
 static inline void bnb_timing_publish(void) { }
 #else
 
@@ -50,6 +52,19 @@ void bnb_timing_translate(struct qemu_plugin_tb *tb);
  * delays v's local time, and the clock once v leads.
  */
 void bnb_timing_charge(unsigned int v, uint64_t ps);
+
+/*
+ * vCPU v's local time in hardware ps (its local time / D), counting the
+ * instructions of its current batch: what the machine model's windows
+ * are measured in.
+ */
+uint64_t bnb_timing_hw_now_ps(unsigned int v);
+
+/*
+ * Charge hw_ps of hardware time to vCPU v: scaled by D, the remainder
+ * carried per vCPU so that the sum over a run is exact.
+ */
+void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps);
 
 /* Bring the figures in the counters file up to date (at exit). */
 void bnb_timing_publish(void);
