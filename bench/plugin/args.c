@@ -351,6 +351,8 @@ static int check_model(struct parse_ctx *c)
 		return 0;
 	if (!c->a->timekeeper)
 		return fail(c, "bnb-plugin: model=on needs the time keeper (icount_shift=: bnb-vm --timing deterministic)");
+	if (c->a->delay == BNB_DELAY_OFF)
+		return fail(c, "bnb-plugin: model=on charges misses once the map check passed (delay=on) or from boot (delay=always), not with delay=off");
 	bnb_args_model(c->a, &p);
 	if (bnb_model_check(&p, why, sizeof(why)))
 		return fail(c, "bnb-plugin: %s", why);

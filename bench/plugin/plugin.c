@@ -222,7 +222,8 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		      uint64_t vaddr, void *udata)
 {
 	bool delaying = __atomic_load_n(&delay_live, __ATOMIC_RELAXED);
-	uint64_t now = delaying ? bnb_ticks() : 0;
+	bool spinning = delaying && !use_model;	/* the model waits for nothing */
+	uint64_t now = spinning ? bnb_ticks() : 0;
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	bool store = qemu_plugin_mem_is_store(info);
 	struct vcpu *v;
@@ -232,7 +233,7 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	if (__builtin_expect(vcpu_index >= n_vcpus, 0))
 		return;
 	v = &vcpus[vcpu_index];
-	if (delaying)
+	if (spinning)
 		bnb_delay_observe(&v->delay, now);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
 		if (__builtin_expect(v->calib_node >= 0, 0))

@@ -14,6 +14,7 @@
 #include "lib/err.h"
 #include "lib/path.h"
 #include "vm.h"
+#include "../plugin/machine.h"
 #include "../plugin/timekeeper.h"
 
 #define KVM_PROBE_TIMEOUT_S 30
@@ -81,6 +82,76 @@ static int finish_timing(struct vm_cli *cli, char *err, size_t errlen)
 	if (bnb_tk_check(&p, err, errlen))
 		return errf_prefix(err, errlen, "--insn-time");
 	c->insn_ps = p.insn_ps;
+	return 0;
+}
+
+static void add_opt(void *ctx, const char *kv)
+{
+	argv_add(ctx, "%s", kv);
+}
+
+/* Model keys with the class they refine; a mode that cannot honour them is refused. */
+static int model_keys_given(const struct vm_cli *cli)
+{
+	return cli->mem_latency || cli->mem_latencies || cli->node_bw || cli->link_bw ||
+	       cli->machine_cpus || cli->mlp;
+}
+
+static void apply_overrides(const struct vm_cli *cli, struct bnb_machine *m)
+{
+	if (cli->mem_latency) {
+		m->lat_ns = cli->mem_latency;
+		m->remote_lat_ns = 0;	/* the distances give the rest */
+	}
+	if (cli->node_bw)
+		m->node_mbs = cli->node_bw;
+	if (cli->link_bw)
+		m->link_mbs = cli->link_bw;
+	if (cli->machine_cpus)
+		m->hw_cpus = cli->machine_cpus;
+	if (cli->mlp)
+		m->mlp = cli->mlp;
+}
+
+/*
+ * --machine CLASS: the plugin's model options go before --plugin-opt's,
+ * so that those can refine them.  The model's rules (machine.c, model.c)
+ * are checked here, before anything runs.
+ */
+static int finish_machine(struct vm_cli *cli, char *err, size_t errlen)
+{
+	struct vm_config *c = &cli->cfg;
+	struct bnb_machine_cfg mc = { .lat_table = cli->mem_latencies };
+	const struct bnb_machine *m = bnb_machine_find(cli->machine);
+	struct argv opts = { 0 };
+
+	if (!m && strcmp(cli->machine, "off"))
+		return errf(err, errlen, "--machine %s: want " BNB_MACHINE_NAMES, cli->machine);
+	if (!m)
+		return model_keys_given(cli) ?
+			errf(err, errlen, "--mem-latency, --mem-latencies, --node-bandwidth, --link-bandwidth, "
+			     "--machine-cpus and --mlp need --machine") : 0;
+	if (c->timing != TIMING_DETERMINISTIC || !c->plugin)
+		return errf(err, errlen, "--machine needs --timing deterministic and --plugin: "
+			    "its stalls are charged to the vCPUs' own time by the plugin's time keeper");
+	mc.m = *m;
+	apply_overrides(cli, &mc.m);
+	mc.n_nodes = c->topo.nodes;
+	for (int i = 0; i < c->topo.nodes; i++) {
+		mc.cpus[i] = c->topo.cpus[i];
+		for (int j = 0; j < c->topo.nodes; j++)
+			mc.dist[i][j] = c->topo.dist[i][j];
+	}
+	if (bnb_machine_plugin_opts(&mc, add_opt, &opts, err, errlen)) {
+		argv_free(&opts);
+		if (cli->mem_latencies && strstr(err, "latenc"))
+			return errf_prefix(err, errlen, "--mem-latencies");
+		return errf_prefix(err, errlen, "--machine %s", cli->machine);
+	}
+	for (int i = 0; i < c->plugin_opts.n; i++)
+		argv_add(&opts, "%s", c->plugin_opts.v[i]);
+	argv_free(&c->plugin_opts);
+	c->plugin_opts = opts;
 	return 0;
 }
 
@@ -283,6 +354,7 @@ int main(int argc, char **argv)
 
 	rc = opt_tool_help(vm_cli_parse(&l.cli, argc, argv, err, sizeof(err)), &vm_tool);
 	if (rc < 0 || finish_timing(&l.cli, err, sizeof(err)) ||
+	    finish_machine(&l.cli, err, sizeof(err)) ||
 	    choose_emulator(&l, err, sizeof(err))) {
 		prog_error("%s", err);
 		return VM_USAGE;

@@ -164,6 +164,7 @@ Test(plugin_args, model_from_distances_or_a_table)
 Test(plugin_args, model_bad_input_refused)
 {
 	expect_error(PARSE(TOPO2, "model=on"), "model=on needs the time keeper");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "delay=off"), "not with delay=off");
 	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:150:160"), "lat= must hold");
 	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:80:160:95"),
 		     "below the local");
