@@ -27,6 +27,30 @@ const struct bnb_machine *bnb_machine_find(const char *name)
 	return NULL;
 }
 
+const struct bnb_machine *bnb_machine_at(unsigned int i)
+{
+	if (!i || i > sizeof(machines) / sizeof(machines[0]))
+		return NULL;
+	return &machines[i - 1];
+}
+
+void bnb_machine_refine(struct bnb_machine *m, unsigned long lat_ns, unsigned long node_mbs,
+			unsigned long link_mbs, unsigned long hw_cpus, unsigned long mlp)
+{
+	if (lat_ns) {
+		m->lat_ns = lat_ns;
+		m->remote_lat_ns = 0;	/* the distances give the rest */
+	}
+	if (node_mbs)
+		m->node_mbs = node_mbs;
+	if (link_mbs)
+		m->link_mbs = link_mbs;
+	if (hw_cpus)
+		m->hw_cpus = hw_cpus;
+	if (mlp)
+		m->mlp = mlp;
+}
+
 /* "a,b;c,d" (rows split by ';' or '/') into lat_ps; -1 with err. */
 static int parse_table(const char *s, unsigned int n, struct bnb_model_params *p,
 		       char *err, size_t errlen)

@@ -37,6 +37,13 @@ struct bnb_machine_cfg {
 /* The class called name ("2socket", "4node"), or NULL (also for "off"). */
 const struct bnb_machine *bnb_machine_find(const char *name);
 
+/* The class at index i of BNB_MACHINE_NAMES, or NULL for 0 ("off"). */
+const struct bnb_machine *bnb_machine_at(unsigned int i);
+
+/* Apply what was asked (0: keep the class's); a local latency drops the class's remote one. */
+void bnb_machine_refine(struct bnb_machine *m, unsigned long lat_ns, unsigned long node_mbs,
+			unsigned long link_mbs, unsigned long hw_cpus, unsigned long mlp);
+
 /*
  * Check cfg by the model's rules and hand each plugin option (K=V, the
  * model's keys and delay=on) to add.  0, or -1 with err naming what was

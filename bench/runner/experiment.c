@@ -17,6 +17,7 @@
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "plugin/machine.h"
 
 /*
  * Sections with a fixed name and the keys they may hold; every other
@@ -29,6 +30,7 @@ static const struct fixed_section {
 	size_t off;		/* its struct section in struct experiment */
 } fixed_sections[] = {
 	{ "global", KS_VARIANT | KS_EXPERIMENT, offsetof(struct experiment, global) },
+	{ "machine", KS_MACHINE, offsetof(struct experiment, machine) },
 };
 
 /* The struct a scope's keys fill (variant keys fill each variant). */
@@ -263,7 +265,7 @@ static void put(struct variant *v, const char *key, const char *value, int line)
 	s->line = line;
 }
 
-/* [global], then the section's own keys; defaults come with the fill. */
+/* [machine], [global], then the section's own keys; defaults come with the fill. */
 static void inherit(const struct experiment *exp, const struct section *sec,
 		    struct variant *v)
 {
@@ -272,6 +274,9 @@ static void inherit(const struct experiment *exp, const struct section *sec,
 	memset(v, 0, sizeof(*v));
 	snprintf(v->base, sizeof(v->base), "%s", sec->name);
 	snprintf(v->name, sizeof(v->name), "%s", sec->name);
+	for (j = 0; j < exp->machine.n_settings; j++)
+		put(v, exp->machine.settings[j].key, exp->machine.settings[j].value,
+		    exp->machine.settings[j].line);
 	for (j = 0; j < exp->global.n_settings; j++)
 		put(v, exp->global.settings[j].key, exp->global.settings[j].value,
 		    exp->global.settings[j].line);
@@ -477,6 +482,52 @@ static int check_timing(struct parse_state *ps, const struct variant *v, int sec
 	return 0;
 }
 
+static void no_opt(void *ctx, const char *kv)
+{
+}
+
+/*
+ * [machine]: the model charges the vCPUs' own time through the plugin's
+ * time keeper, so it needs both; its parameters must fit the variant's
+ * topology (the same rules bnb-vm --machine applies).
+ */
+static int check_machine(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	static const char *const refine_keys[] = { "latency_ns", "latencies", "node_bandwidth_mbs",
+		"link_bandwidth_mbs", "cpus_per_node", "mlp" };
+	struct bnb_machine_cfg mc = { .n_nodes = v->topo.nodes };
+	const char *bad_key;
+	char why[ERRLEN];
+	size_t k;
+
+	if (!v->machine) {
+		for (k = 0; k < ARRAY_SIZE(refine_keys); k++)
+			if (find_setting(v->settings, v->n_settings, refine_keys[k]))
+				return fail(ps, line_of(v, refine_keys[k], section_line), refine_keys[k],
+					    "refines the machine model: set model= in [machine]");
+		return 0;
+	}
+	if (v->timing != TIMING_DETERMINISTIC || v->latency == LATENCY_OFF)
+		return fail(ps, line_of(v, "model", section_line), "model",
+			    "variant '%s': the machine model needs timing=deterministic and the "
+			    "plugin (latency=auto or emulated): its stalls go into the vCPUs' own "
+			    "time", v->name);
+	mc.m = *bnb_machine_at(v->machine);
+	bnb_machine_refine(&mc.m, v->mem_latency_ns, v->node_mbs, v->link_mbs,
+			   v->machine_cpus, v->mlp);
+	mc.lat_table = *v->mem_latencies ? v->mem_latencies : NULL;
+	for (int i = 0; i < v->topo.nodes; i++) {
+		mc.cpus[i] = v->topo.cpus[i];
+		for (int j = 0; j < v->topo.nodes; j++)
+			mc.dist[i][j] = v->topo.dist[i][j];
+	}
+	if (!bnb_machine_plugin_opts(&mc, no_opt, NULL, why, sizeof(why)))
+		return 0;
+	bad_key = mc.lat_table && strstr(why, "latenc") ? "latencies" : "model";
+	return fail(ps, line_of(v, bad_key, section_line), bad_key, "variant '%s': %s",
+		    v->name, why);
+}
+
 /* Checks across keys, once a variant's fields are read. */
 static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
 {
@@ -488,7 +539,7 @@ static int check_variant(struct parse_state *ps, const struct variant *v, int se
 		return fail(ps, line_of(v, "latency", section_line), "latency",
 			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
 			    v->name);
-	if (check_timing(ps, v, section_line))
+	if (check_timing(ps, v, section_line) || check_machine(ps, v, section_line))
 		return -1;
 	if (!topo_validate(&v->topo, why, sizeof(why)))
 		return 0;
@@ -519,7 +570,8 @@ static int fill_variant(struct parse_state *ps, struct variant *v, int section_l
 	char where[EXP_NAME_MAX * 2 + 16];
 
 	snprintf(where, sizeof(where), "variant '%s': ", v->name);
-	if (fill_scope(ps, v->settings, v->n_settings, KS_VARIANT, v, section_line, where))
+	if (fill_scope(ps, v->settings, v->n_settings, KS_VARIANT | KS_MACHINE, v,
+		       section_line, where))
 		return -1;
 	gather_sysctls(v);
 	return check_variant(ps, v, section_line);
@@ -633,6 +685,7 @@ void experiment_free(struct experiment *exp)
 			opt_free_one(&t[k], exp);
 
 	section_free(&exp->global);
+	section_free(&exp->machine);
 	for (i = 0; i < exp->n_sections; i++)
 		section_free(&exp->sections[i]);
 	for (i = 0; i < exp->n_variants; i++)

@@ -92,12 +92,17 @@ struct variant {
 	struct scan_scale scale_scan;
 	struct sysctl_setting sysctls[EXP_MAX_SETTINGS];
 	int n_sysctls;
+	/* [machine]: the machine model (bench/plugin/machine.h); 0: the class's */
+	int machine;			/* index in BNB_MACHINE_NAMES; 0 = off */
+	int mem_latency_ns, node_mbs, link_mbs, machine_cpus, mlp;
+	char mem_latencies[1024];	/* "" or a matrix in ns */
 };
 
 struct experiment {
 	char *path;
 	char name[EXP_NAME_MAX];	/* file name without .ini */
 	struct section global;
+	struct section machine;
 	struct section *sections;
 	int n_sections;
 	struct variant *variants;

@@ -25,6 +25,7 @@
 #include "numawork.h"
 #include "runner.h"
 #include "wlout.h"
+#include "plugin/machine.h"
 
 #define PROGRESS_EVERY_S 10
 #define WATCHDOG_SLACK_S 60	/* beyond the launcher's own --timeout */
@@ -66,6 +67,26 @@ pid_t runner_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
+/* [machine]: bnb-vm's --machine and the parameters that refine it. */
+static void machine_args(struct argv *a, const struct variant *v)
+{
+	if (!v->machine)
+		return;
+	argv_add(a, "--machine=%s", bnb_machine_at(v->machine)->name);
+	if (v->mem_latency_ns)
+		argv_add(a, "--mem-latency=%d", v->mem_latency_ns);
+	if (*v->mem_latencies)
+		argv_add(a, "--mem-latencies=%s", v->mem_latencies);
+	if (v->node_mbs)
+		argv_add(a, "--node-bandwidth=%d", v->node_mbs);
+	if (v->link_mbs)
+		argv_add(a, "--link-bandwidth=%d", v->link_mbs);
+	if (v->machine_cpus)
+		argv_add(a, "--machine-cpus=%d", v->machine_cpus);
+	if (v->mlp)
+		argv_add(a, "--mlp=%d", v->mlp);
+}
+
 int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	    const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
@@ -103,13 +124,15 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	if (p->plugin[0]) {
 		argv_add(a, "--plugin=%s", p->plugin);
 		argv_add(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
-		/* under icount the delays would slow the host, not the guest */
-		if (v->timing == TIMING_DETERMINISTIC)
+		/* under icount the delays would slow the host, not the guest;
+		 * the machine model charges the guest instead */
+		if (v->timing == TIMING_DETERMINISTIC && !v->machine)
 			argv_add(a, "--plugin-opt=delay=off");
 		numawork_plugin_args(a, p->kernel, rundir);
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
+	machine_args(a, v);
 	cmd = guest_command(v, p->plugin[0], sp);
 	if (!cmd)
 		return -1;

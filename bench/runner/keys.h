@@ -18,6 +18,7 @@
 enum key_scope {
 	KS_VARIANT = 1,		/* [global] or a variant section; fills struct variant */
 	KS_EXPERIMENT = 2,	/* [global] only; fills struct experiment */
+	KS_MACHINE = 4,		/* [machine] only; fills every struct variant */
 };
 
 #define SYSCTL_PREFIX "sysctl."

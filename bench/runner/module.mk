@@ -7,7 +7,7 @@ RUNNER_SRCS := keys.c experiment.c sweep.c stats.c csv.c wlout.c results.c \
 	reference.c reference_eval.c numawork.c
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
-	$(BUILD)/obj/bench/plugin/args.o $(BUILD)/obj/bench/plugin/model.o
+	$(BUILD)/obj/bench/plugin/args.o $(BUILD)/obj/bench/plugin/model.o $(BUILD)/obj/bench/plugin/machine.o
 RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto) -lnuma
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
 

@@ -97,22 +97,6 @@ static int model_keys_given(const struct vm_cli *cli)
 	       cli->machine_cpus || cli->mlp;
 }
 
-static void apply_overrides(const struct vm_cli *cli, struct bnb_machine *m)
-{
-	if (cli->mem_latency) {
-		m->lat_ns = cli->mem_latency;
-		m->remote_lat_ns = 0;	/* the distances give the rest */
-	}
-	if (cli->node_bw)
-		m->node_mbs = cli->node_bw;
-	if (cli->link_bw)
-		m->link_mbs = cli->link_bw;
-	if (cli->machine_cpus)
-		m->hw_cpus = cli->machine_cpus;
-	if (cli->mlp)
-		m->mlp = cli->mlp;
-}
-
 /*
  * --machine CLASS: the plugin's model options go before --plugin-opt's,
  * so that those can refine them.  The model's rules (machine.c, model.c)
@@ -135,7 +119,8 @@ static int finish_machine(struct vm_cli *cli, char *err, size_t errlen)
 		return errf(err, errlen, "--machine needs --timing deterministic and --plugin: "
 			    "its stalls are charged to the vCPUs' own time by the plugin's time keeper");
 	mc.m = *m;
-	apply_overrides(cli, &mc.m);
+	bnb_machine_refine(&mc.m, cli->mem_latency, cli->node_bw, cli->link_bw,
+			   cli->machine_cpus, cli->mlp);
 	mc.n_nodes = c->topo.nodes;
 	for (int i = 0; i < c->topo.nodes; i++) {
 		mc.cpus[i] = c->topo.cpus[i];

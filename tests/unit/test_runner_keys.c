@@ -55,7 +55,8 @@ Test(keys, every_row_is_whole_and_its_default_parses)
 	t = key_table(&n);
 	for (i = 0; i < n; i++) {
 		cr_assert(t[i].help && *t[i].help, "'%s' has no help", t[i].name);
-		cr_assert(t[i].scope == KS_VARIANT || t[i].scope == KS_EXPERIMENT, "'%s'", t[i].name);
+		cr_assert(t[i].scope == KS_VARIANT || t[i].scope == KS_EXPERIMENT ||
+			  t[i].scope == KS_MACHINE, "'%s'", t[i].name);
 		cr_assert(t[i].type != OPT_FUNC || t[i].metavar, "'%s' needs a metavar", t[i].name);
 		cr_assert(t[i].type != OPT_FLAG, "'%s': a key always has a value", t[i].name);
 		if (t[i].def)
