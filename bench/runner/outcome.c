@@ -7,6 +7,7 @@
 
 #include "bnb_monitor.h"
 #include "monitors.h"
+#include "modelrun.h"
 #include "numawork.h"
 #include "outcome.h"
 #include "provenance.h"
@@ -66,6 +67,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 					sizeof(o->why));
 	add_all(&o->x, &mon);
 	numawork_add(rundir, &o->x);
+	modelrun_add(rundir, &o->x);
 	if (prov) {
 		prov_end(prov);
 		snprintf(out, sizeof(out), "%s/result", rundir);

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modelrun.c - the machine model's charges per run; see modelrun.h.
+ * The counters file is the guest's work and read as untrusted: its
+ * header is checked before any vCPU record is touched.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bnb_plugin_shm.h"
+#include "modelrun.h"
+#include "results.h"
+
+struct model_sums {
+	uint64_t stall_ps, busy_ps, misses, lat_ps, bw_ps;
+};
+
+static void sum_vcpus(const struct bnb_shm_header *h, struct model_sums *s)
+{
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+		uint64_t local = bnb_shm_load(&c->tk_local_ps);
+		uint64_t idle = bnb_shm_load(&c->tk_catchup_ps);
+
+		s->stall_ps += bnb_shm_load(&c->tk_stall_ps);
+		s->busy_ps += local > idle ? local - idle : 0;
+		s->misses += bnb_shm_load(&c->model_misses);
+		s->lat_ps += bnb_shm_load(&c->model_lat_ps);
+		s->bw_ps += bnb_shm_load(&c->model_bw_ps);
+	}
+}
+
+static bool header_ok(const struct bnb_shm_header *h, size_t size)
+{
+	return size >= BNB_SHM_HEADER_SIZE && h->magic == BNB_SHM_MAGIC &&
+	       h->version == BNB_SHM_VERSION && h->header_size == BNB_SHM_HEADER_SIZE &&
+	       h->vcpu_stride >= sizeof(struct bnb_shm_vcpu) && h->n_vcpus <= BNB_SHM_MAX_VCPUS &&
+	       size >= h->header_size + (size_t)h->n_vcpus * h->vcpu_stride &&
+	       (h->flags & BNB_SHM_F_MODEL);
+}
+
+void modelrun_add(const char *rundir, struct xmetrics *x)
+{
+	struct model_sums s = { 0 };
+	char path[PATH_MAX];
+	struct stat st;
+	void *map;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", rundir, MODELRUN_SHM);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size < BNB_SHM_HEADER_SIZE) {
+		close(fd);
+		return;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	if (header_ok(map, st.st_size)) {
+		sum_vcpus(map, &s);
+		if (s.busy_ps)
+			xm_add(x, "model_stall_share", "", (double)s.stall_ps / s.busy_ps, BETTER_NONE);
+		xm_add(x, "model_stall_s", "s", s.stall_ps / 1e12, BETTER_LOWER);
+		xm_add(x, "model_misses", "", s.misses, BETTER_NONE);
+		if (s.lat_ps + s.bw_ps)
+			xm_add(x, "model_bw_share", "", (double)s.bw_ps / (s.lat_ps + s.bw_ps),
+			       BETTER_NONE);
+	}
+	munmap(map, st.st_size);
+}
