@@ -62,7 +62,8 @@ deps:
 # The kernel lives in the cache outside the repository; build/kernel/bzImage
 # is a symlink to the build that matches the current inputs.
 kernel:
-	@kernel/build.sh $(if $(KSRC),--ksrc $(KSRC)) $(if $(PATCHES),--patches $(PATCHES)) \
+	@BNB_RETRY='make kernel$(if $(KSRC), KSRC=$(KSRC))$(if $(PATCHES), PATCHES=$(PATCHES))$(if $(DEBUG), DEBUG=$(DEBUG))' \
+		kernel/build.sh $(if $(KSRC),--ksrc $(KSRC)) $(if $(PATCHES),--patches $(PATCHES)) \
 		$(if $(DEBUG),--debug) --link $(BUILD)/kernel
 
 kernel-check:

@@ -20,7 +20,15 @@ link=
 print_key=0
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
-retry="$0 $*"	# the command to give again after a failure
+# Every failure, a die or a failed command under set -e, ends with the
+# command that tries again (BNB_RETRY: the caller's, e.g. make kernel).
+retry=${BNB_RETRY:-$0 $*}
+on_exit() {
+	local rc=$?
+
+	[ "$rc" = 0 ] || echo "kernel: the kernel build failed (exit $rc); retry with: $retry" >&2
+}
+trap on_exit EXIT
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -98,25 +106,35 @@ if [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
+echo "kernel: $key is not built yet: starting (source tree, configuration, then the build)"
 mkdir -p "$cache"
 exec 9>"$cache/lock"
-flock 9
+if ! flock -n 9; then
+	echo "kernel: waiting for another kernel build to finish (lock $cache/lock)"
+	flock 9
+fi
 
+# The source tree with the patches applied: prepare_tree TREE.
+prepare_tree() {
+	if [ -z "$ksrc" ]; then
+		prepare_debian_tree "$tarball" "$1"
+		reset_tree "$1"
+	elif [ "$1" != "$ksrc" ]; then
+		copy_user_tree "$ksrc" "$1"
+	fi
+	apply_series "$1" "${patches[@]}"
+}
 if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then
 	tree=$ksrc
 elif [ -n "$ksrc" ]; then
 	tree=$cache/ksrc/$(echo "$ksrc" | hash_of)
-	copy_user_tree "$ksrc" "$tree"
-	apply_series "$tree" "${patches[@]}"
 else
 	tree=$cache/src/linux-source-6.1-$srcver
-	prepare_debian_tree "$tarball" "$tree"
-	reset_tree "$tree"
-	apply_series "$tree" "${patches[@]}"
 fi
+ticking "preparing the source tree $tree" prepare_tree "$tree"
 
 obj=$cache/obj/$confkey
-configure_obj "$tree" "$obj" "${fragments[@]}"
+ticking "configuring $obj" configure_obj "$tree" "$obj" "${fragments[@]}"
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
@@ -125,7 +143,7 @@ echo "kernel: building $key in $obj (a line every ${PROGRESS_EVERY} s; log: $obj
 if ! kbuild_progress "$obj" make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage; then
 	echo "kernel: the build failed; the end of $obj/build.log:" >&2
 	grep -v '^  [A-Z]' "$obj/build.log" | tail -n 25 >&2
-	die "retry with: $retry"
+	exit 1
 fi
 echo "kernel: built in $(fmt_secs $(( $(date +%s) - start )))"
 

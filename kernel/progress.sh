@@ -22,6 +22,28 @@ fmt_secs() {
 	fi
 }
 
+# ticking WHAT COMMAND...: run COMMAND (a shell function too) with a line
+# "kernel: WHAT, N s" every PROGRESS_EVERY seconds while it lasts, so that
+# the quiet steps before kbuild (extracting the tarball, recording it in
+# git, configuring) show that they are alive. Returns COMMAND's status.
+ticking() {
+	local what=$1 pid rc=0 start=$SECONDS next
+	shift
+
+	next=$((start + PROGRESS_EVERY))
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ "$SECONDS" -ge "$next" ]; then
+			echo "kernel: $what, $(fmt_secs $((SECONDS - start)))"
+			next=$((SECONDS + PROGRESS_EVERY))
+		fi
+	done
+	wait "$pid" || rc=$?
+	return "$rc"
+}
+
 # progress_line DONE EXPECT ELAPSED FULL: one line for the terminal.
 # FULL is 1 when the build started from an empty object directory, so
 # EXPECT is its size; otherwise only what changed is rebuilt and EXPECT
@@ -53,7 +75,7 @@ progress_line() {
 # Returns the build's exit status.
 kbuild_progress() {
 	local obj=$1 log=$1/build.log steps_file=$1/.bnb-steps
-	local expect full=1 done=0 start=$SECONDS next line rc
+	local expect full=1 done=0 start=$SECONDS next line part='' rc
 	shift
 
 	[ -f "$obj/vmlinux" ] && full=0
@@ -63,13 +85,19 @@ kbuild_progress() {
 	# Not the caller's make flags: 'make -s kernel' would silence kbuild's
 	# step lines, and they are what is counted.
 	(unset MAKEFLAGS MFLAGS MAKELEVEL; "$@") 2>&1 | tee "$log" | {
+		# read reads a pipe byte by byte; on a loaded host its timeout
+		# can fall inside a line, and bash then hands over the part
+		# read so far: keep it for the rest of the line.
 		while :; do
 			if IFS= read -r -t 1 line; then
+				line=$part$line part=
 				case $line in
 				"  "[A-Z]*) done=$((done + 1)) ;;
 				esac
 			elif [ $? -le 128 ]; then
 				break	# end of the output, not a timeout
+			else
+				part=$part$line
 			fi
 			if [ "$SECONDS" -ge "$next" ]; then
 				progress_line "$done" "$expect" $((SECONDS - start)) "$full"

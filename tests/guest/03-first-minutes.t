@@ -46,6 +46,17 @@ run_sh plot results/none
 check "a failed build step is named with its retry command" \
 	grep -q 'building the host tools failed (exit 2).*retry with: make tools' <<<"$err"
 
+# A failed kernel build step names itself and the command that retries it,
+# make's own when make ran it.
+mkdir "$tmp/notakernel"
+err=$(BNB_CACHE=$tmp/cache make -s --no-print-directory kernel KSRC="$tmp/notakernel" 2>&1)
+check "a source that is no kernel tree is named" grep -q "$tmp/notakernel is not a kernel tree" <<<"$err"
+check "a failed kernel build gives make's retry command" \
+	grep -q "kernel build failed (exit 1); retry with: make kernel KSRC=$tmp/notakernel\$" <<<"$err"
+err=$(BNB_CACHE=$tmp/cache kernel/build.sh --patches "$tmp/nowhere" 2>&1)
+check "kernel/build.sh run by hand gives its own command line to retry" \
+	grep -q "retry with: kernel/build.sh --patches $tmp/nowhere\$" <<<"$err"
+
 # run.sh prints the runner's --help from bench/runner/help.txt, which
 # must be what bnb-run prints.
 if [ -x build/bin/bnb-run ]; then
@@ -86,4 +97,11 @@ rc=$?
 check "a failed build returns its status" test "$rc" = 3
 check "an incremental build is not taken for a full one" \
 	grep -q '^kernel: [0-9]* steps, .*incremental; a full build is about 40' <<<"$prog"
+
+# The quiet steps before kbuild tick too, and keep their status.
+prog=$(ticking "preparing" sh -c 'sleep 2.5; exit 4')
+rc=$?
+check "a quiet step prints a line every PROGRESS_EVERY seconds" \
+	test "$(grep -c '^kernel: preparing, [0-9]* s$' <<<"$prog")" -ge 2
+check "a quiet step's status is kept" test "$rc" = 4
 done_testing
