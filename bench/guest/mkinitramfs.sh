@@ -28,7 +28,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 tools=(numactl stress-ng perf lstopo-no-graphics)
 
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+# A failure says which archive and how to retry, whatever command failed.
+on_exit() {
+	local rc=$?
+
+	rm -rf "$root"
+	[ "$rc" = 0 ] || echo "guest: building $out failed (exit $rc); retry with: make guest" >&2
+}
+trap on_exit EXIT
 mkdir -p "$(dirname "$out")"
 
 base_root() {

@@ -1,0 +1,63 @@
+#!/bin/bash
+# Boot time to the first guest command, per initramfs (README figure).
+#
+#   bench/guest/bootbench.sh [-n REPS] [INITRD...] [-- BNB-VM-OPTION...]
+#
+# Boots `bnb-vm -- true` REPS times (default 5) with each INITRD (default
+# build/guest/initramfs.cpio), the archives taking turns so that a change
+# of host load hits them alike, and prints per archive its size and the
+# median, minimum and maximum of boot_ms (bnb-vm's time from its start to
+# the guest's first command) and of the whole run. The host's load average
+# is printed before and after: on a shared host it decides the figures.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+usage() {
+	echo "usage: $0 [-n REPS] [INITRD...] [-- BNB-VM-OPTION...]" >&2
+	exit 2
+}
+
+reps=5
+initrds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage; reps=$2; shift ;;
+	--) shift; break ;;
+	-*) usage ;;
+	*) [ -r "$1" ] || { echo "bootbench: $1: cannot read it" >&2; exit 2; }
+	   initrds+=("$1") ;;
+	esac
+	shift
+done
+[ ${#initrds[@]} -gt 0 ] || initrds=(build/guest/initramfs.cpio)
+vm=build/bin/bnb-vm
+for f in "$vm" build/kernel/bzImage "${initrds[@]}"; do
+	[ -e "$f" ] || { echo "bootbench: $f is missing; build it with: make all kernel" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# stats FILE: "median M, min A, max B" of the numbers in FILE, in seconds.
+stats() {
+	sort -n "$1" | awk '{ v[NR] = $1 / 1000 }
+		END { printf "median %.2f s, min %.2f s, max %.2f s", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
+
+echo "bootbench: $reps boots per archive; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for rep in $(seq "$reps"); do
+	for i in "${!initrds[@]}"; do
+		run=$tmp/run-$i-$rep
+		"$vm" --run-dir "$run" --initrd "${initrds[$i]}" --tools off "$@" -- true >/dev/null ||
+			{ echo "bootbench: boot $rep of ${initrds[$i]} failed (run dir $run)" >&2; trap - EXIT; exit 1; }
+		sed -n 's/^boot_ms=//p' "$run/result" >> "$tmp/boot-$i"
+		sed -n 's/^wall_ms=//p' "$run/result" >> "$tmp/wall-$i"
+		rm -rf "$run"
+	done
+done
+echo "bootbench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+for i in "${!initrds[@]}"; do
+	printf '%s (%s MB): first command %s; whole run %s\n' "${initrds[$i]}" \
+		"$(( ($(stat -Lc %s "${initrds[$i]}") + 524288) / 1048576 ))" \
+		"$(stats "$tmp/boot-$i")" "$(stats "$tmp/wall-$i")"
+done
