@@ -37,6 +37,8 @@ static int set_str(const struct opt_def *o, const char *value, char **field,
 
 	if ((o->flags & OPTF_NONEMPTY) && !*value)
 		return errf(err, errlen, "empty value");
+	if (o->parse && o->parse(o, value, NULL, err, errlen) < 0)
+		return -1;
 	if (!field)
 		return 0;
 	copy = strdup(value);

@@ -27,7 +27,8 @@ enum opt_type {
 	OPT_U64,	/* uint64_t within [min, max] */
 	OPT_SIZE,	/* uint64_t bytes within [min, max]; a bare number is bytes */
 	OPT_DOUBLE,	/* double within [dmin, dmax] */
-	OPT_STR,	/* char *, a copy of the text (OPTF_NONEMPTY refuses "") */
+	OPT_STR,	/* char *, a copy of the text (OPTF_NONEMPTY refuses ""; .parse,
+			 * when set, checks the text first with a NULL field) */
 	OPT_CHOICE,	/* int: index of the word in choices ("tcg|kvm"), in enum order */
 	OPT_FUNC,	/* .parse does it */
 };
@@ -54,7 +55,7 @@ struct opt_def {
 	const char *choices;		/* OPT_CHOICE */
 	const char *def;		/* default, parsed like input; NULL: none */
 	const char *metavar;		/* value shown in help; NULL: from the type */
-	opt_parse_fn parse;		/* OPT_FUNC */
+	opt_parse_fn parse;		/* OPT_FUNC; OPT_STR: a check */
 	void (*free)(void *field);	/* OPT_FUNC fields that own memory */
 	unsigned flags;			/* OPTF_* */
 	unsigned scope;			/* free for the table's owner (sections) */

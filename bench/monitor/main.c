@@ -65,32 +65,17 @@ static int names(const char *list, const char *name, char *err, size_t errlen)
 	return found;
 }
 
-static int parse_monitors(const struct opt_def *d, const char *value, void *field,
+/* The monitors option's check; the table's OPT_STR keeps the copy. */
+static int check_monitors(const struct opt_def *d, const char *value, void *field,
 			  char *err, size_t errlen)
 {
-	char *copy;
-
-	if (names(value, NULL, err, errlen) < 0)
-		return -1;
-	if (!field)
-		return 0;
-	copy = strdup(value);
-	if (!copy)
-		return errf(err, errlen, "out of memory");
-	free(*(char **)field);
-	*(char **)field = copy;
-	return 0;
-}
-
-static void free_str(void *field)
-{
-	free(*(char **)field);
+	return names(value, NULL, err, errlen) < 0 ? -1 : 0;
 }
 
 #define O(f) OPT_FIELD(struct opts, f)
 
 static const struct opt_def options[] = {
-	{ "monitors", OPT_FUNC, O(monitors), .parse = parse_monitors, .free = free_str,
+	{ "monitors", OPT_STR, O(monitors), .parse = check_monitors,
 	  .metavar = "LIST",
 	  .def = "none", .help = "comma separated: trace (NUMA tracepoints via tracefs), sched "
 	  "(/proc/PID/sched of COMMAND's tasks), perfstat (perf stat -I)" },

@@ -351,6 +351,19 @@ Test(opt, check_only_writes_nothing)
 	cr_assert_eq(opt_set(&table[9], "x", NULL, err, sizeof(err)), 0);
 }
 
+Test(opt, a_checked_string_keeps_only_what_passes)
+{
+	static const struct opt_def checked = { "tag", OPT_STR, C(name), .parse = count_calls };
+	struct cfg c = { 0 };
+
+	cr_assert_eq(opt_set(&checked, "y", &c, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "'y' is not x");
+	cr_assert_null(c.name, "a refused value is not stored");
+	cr_assert_eq(opt_set(&checked, "x", &c, err, sizeof(err)), 0);
+	cr_assert_str_eq(c.name, "x");
+	opt_free_one(&checked, &c);
+}
+
 Test(opt, find_exact_and_prefix)
 {
 	cr_assert_eq(opt_find(table, ARRAY_SIZE(table), "nodes"), &table[3]);
