@@ -391,6 +391,7 @@ static int table_write(const char *dir, const struct ref_published *p, bool prin
 	char path[PATH_MAX + 32], final[PATH_MAX + 32];
 	size_t n = 0;
 	char *buf = NULL;
+	FILE *f;
 	int rc;
 
 	t.md = open_memstream(&buf, &n);
@@ -413,7 +414,7 @@ static int table_write(const char *dir, const struct ref_published *p, bool prin
 		fputs(buf, stdout);
 	snprintf(path, sizeof(path), "%s/reference.md.tmp", dir);
 	snprintf(final, sizeof(final), "%s/reference.md", dir);
-	FILE *f = fopen(path, "w");
+	f = fopen(path, "w");
 
 	rc = !f || fputs(buf, f) < 0;
 	rc |= f && fclose(f);
