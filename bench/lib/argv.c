@@ -50,3 +50,28 @@ void argv_free(struct argv *a)
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }
+
+const char *shell_quote(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (*s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				"0123456789_./=,:+@%-")]) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	if (len < 3)
+		return "''";
+	buf[o++] = '\'';
+	for (; *s && o + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o++] = '\'';
+	buf[o] = 0;
+	return buf;
+}

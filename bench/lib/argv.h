@@ -20,4 +20,11 @@ void argv_add(struct argv *a, const char *fmt, ...) __printf(2, 3);
 void argv_take(struct argv *a, char *s);
 void argv_free(struct argv *a);
 
+/*
+ * S as one shell word in BUF: as it is when it is made only of characters
+ * the shell leaves alone, else in single quotes. Returns BUF; a BUF too
+ * short cuts the word (still quoted).
+ */
+const char *shell_quote(const char *s, char *buf, size_t len);
+
 #endif

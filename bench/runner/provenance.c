@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bnb_monitor.h"
+#include "lib/argv.h"
 #include "lib/util.h"
 #include "provenance.h"
 #include "results.h"
@@ -40,27 +41,6 @@ static void first_line(const char *command, char *out, size_t len)
 		out[0] = 0;
 	pclose(p);
 	out[strcspn(out, "\r\n")] = 0;
-}
-
-/* Shell-quote S into BUF for popen. */
-static const char *quoted(const char *s, char *buf, size_t len)
-{
-	size_t o = 0;
-
-	if (len < 3)
-		return "''";
-	buf[o++] = '\'';
-	for (; *s && o + 5 < len; s++) {
-		if (*s == '\'') {
-			memcpy(buf + o, "'\\''", 4);
-			o += 4;
-		} else {
-			buf[o++] = *s;
-		}
-	}
-	buf[o++] = '\'';
-	buf[o] = 0;
-	return buf;
 }
 
 static int hash_file(EVP_MD_CTX *ctx, const char *path)
@@ -223,7 +203,7 @@ static void qemu_version(struct json_object *prov)
 	if (!qemu || !version || strcmp(version, UNKNOWN) || access(qemu, X_OK))
 		return;
 	if (strcmp(cached_for, qemu)) {	/* once per binary per process */
-		snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", quoted(qemu, q, sizeof(q)));
+		snprintf(cmd, sizeof(cmd), "%s --version 2>/dev/null", shell_quote(qemu, q, sizeof(q)));
 		first_line(cmd, line, sizeof(line));
 		/* "QEMU emulator version 7.2.22 (Debian ...)": the number, as bnb-vm has it */
 		if (sscanf(line, "QEMU emulator version %63s", cached) != 1)
@@ -261,7 +241,7 @@ static void harness_items(struct json_object *o)
 
 	if (!describe[0]) {
 		snprintf(cmd, sizeof(cmd), "git -C %s describe --always --dirty 2>/dev/null",
-			 quoted(bnb_root(), q, sizeof(q)));
+			 shell_quote(bnb_root(), q, sizeof(q)));
 		first_line(cmd, describe, sizeof(describe));
 	}
 	put(o, "harness", describe);

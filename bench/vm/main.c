@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/path.h"
 #include "vm.h"
@@ -329,6 +330,21 @@ static void remove_tmp(const struct launch *l)
 	rmdir(l->cli.cfg.run_dir);
 }
 
+/*
+ * After a failed boot (hang, panic, QEMU that would not run), the line
+ * that runs the same boot again once the cause is fixed.
+ */
+static void print_retry(int argc, char **argv)
+{
+	char word[PATH_MAX];
+	int i;
+
+	fputs("bnb-vm: retry with:", stderr);
+	for (i = 0; i < argc; i++)
+		fprintf(stderr, " %s", shell_quote(argv[i], word, sizeof(word)));
+	fputc('\n', stderr);
+}
+
 int main(int argc, char **argv)
 {
 	static struct launch l;
@@ -353,6 +369,8 @@ int main(int argc, char **argv)
 	} else {
 		choose_accel(&l.cli.cfg);
 		st = bind_host(&l.cli.cfg, &host) ? VM_USAGE : vm_run(&l.cli.cfg);
+		if (st == VM_TIMEOUT || st == VM_PANIC || st == VM_LAUNCH_ERROR)
+			print_retry(argc, argv);
 		if (!l.keep_tmp)
 			relay_output(&l);
 	}

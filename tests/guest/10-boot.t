@@ -66,6 +66,8 @@ took=$(( $(date +%s) - start ))
 check "a hung guest makes bnb-vm exit 3 (got $rc)" test "$rc" -eq 3
 check "result says timeout" test "$(result_field "$dh" status)" = timeout
 check "the hang is reported with console lines" grep -q 'last .* console lines' "$dh/stderr"
+check "a failed boot ends with the command that retries it" \
+	grep -q "^bnb-vm: retry with: .*--timeout 15 -- 'sleep 1000'\$" "$dh/stderr"
 check "the hung guest is stopped after the 15 s timeout, not left hanging (${took} s)" test "$took" -lt 90
 
 # The per-boot check of tap.sh (vm_clean) itself, its verdict captured

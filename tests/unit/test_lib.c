@@ -197,6 +197,17 @@ Test(argv, grows_past_any_fixed_size_and_stays_terminated)
 	cr_assert_null(a.v);
 }
 
+Test(argv, shell_quote_leaves_plain_words_and_quotes_the_rest)
+{
+	char buf[64];
+
+	cr_assert_str_eq(shell_quote("--nodes=2", buf, sizeof(buf)), "--nodes=2");
+	cr_assert_str_eq(shell_quote("sleep 1000", buf, sizeof(buf)), "'sleep 1000'");
+	cr_assert_str_eq(shell_quote("it's", buf, sizeof(buf)), "'it'\\''s'");
+	cr_assert_str_eq(shell_quote("", buf, sizeof(buf)), "''");
+	cr_assert_str_eq(shell_quote("$HOME;x", buf, sizeof(buf)), "'$HOME;x'");
+}
+
 Test(errors, prefix_adds_context)
 {
 	uint64_t v;
