@@ -199,7 +199,15 @@ static void add_append(const struct vm_config *c, struct argv *a)
  * sequence) and the real-time clock (the VM's own clock, from a fixed
  * date). The command line turns off user-space ASLR and tells the kernel
  * not to trust the CPU's generator.
+ *
+ * Under TCG the CPU model hides ERMS and FSRM: with them glibc's memset
+ * and memcpy use rep stosb/movsb, which TCG runs one byte per iteration
+ * (one instruction and one memory callback per byte, where hardware moves
+ * 16-64 bytes a cycle), so string-heavy programs would measure the
+ * emulator's string loop.  Without them glibc uses vector stores.
  */
+#define TCG_CPU	"max,erms=off,fsrm=off"
+
 static void add_pinned(const struct vm_config *c, struct argv *a)
 {
 	argv_add(a, "-cpu");
@@ -208,10 +216,10 @@ static void add_pinned(const struct vm_config *c, struct argv *a)
 		return;
 	}
 	if (c->timing == TIMING_WALL) {
-		argv_add(a, "max");
+		argv_add(a, TCG_CPU);
 		return;
 	}
-	argv_add(a, "max,rdrand=off,rdseed=off");
+	argv_add(a, TCG_CPU ",rdrand=off,rdseed=off");
 	argv_add(a, "-rtc");
 	argv_add(a, "base=" DETERMINISTIC_DATE ",clock=vm");
 	argv_add(a, "-seed");
