@@ -1,0 +1,91 @@
+#!/bin/bash
+# The machine model (bench/plugin/model.h) charged to the guest's own
+# clock: model options a run cannot honour are refused before anything
+# runs; a remote stream's own work time is slower than a local one by the
+# configured latency ratio (+-10 %) per byte of its kernels when every
+# miss waits in full; a
+# 2-thread numa02 whose memory starts on one node does more work per
+# second of guest time with balancing on than off.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+require_guest "machine model"
+
+SO=$BNB_ROOT/build/bin/bnb-plugin.so
+CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
+
+# refused DESCRIPTION EXPECTED-TEXT OPTIONS...: exit 2 with the text.
+refused() {
+	local desc=$1 want=$2 err rc
+	shift 2
+	err=$("$BNB_VM" "$@" --dry-run -- true 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $err == *"$want"* ]]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc: $err)"
+	fi
+}
+
+det=(--timing deterministic --plugin "$SO")
+refused "the model refused in wall-clock mode" "--machine needs --timing deterministic" \
+	--plugin "$SO" --machine 2socket
+refused "a latency table of the wrong size refused" "--mem-latencies: latency table" \
+	"${det[@]}" --machine 2socket --mem-latencies "100,200"
+refused "a remote latency below the local one refused" "below the local" \
+	"${det[@]}" --machine 2socket --mem-latencies "100,90;200,100"
+refused "a zero bandwidth refused" "--node-bandwidth" \
+	"${det[@]}" --machine 2socket --node-bandwidth 0
+refused "model options without --machine refused" "need --machine" \
+	"${det[@]}" --mlp 4
+
+# rate_mean (MB per guest second of the stream kernels: their own time,
+# without the setup's page faults) of the workload whose header matches $2.
+rate_of_stream() {
+	awk -v h="$2" '$0 ~ h { on = 1 } on && /^# summary/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^rate_mean=/) { sub("rate_mean=", "", $i); print $i; exit } }' "$1"
+}
+
+# Latency only: one miss in flight (a stream waits like a chase), memory
+# and links far faster than needed, so that every miss costs its latency:
+# 200 ns local, 400 ns remote (distance 20).
+d=$(run_dir model-ratio)
+bnb_vm "$d" "${det[@]}" --plugin-opt shm="$d/c.shm" --machine 2socket --mem-latency 200 \
+	--mlp 1 --node-bandwidth 100000000 --link-bandwidth 100000000 --timeout 900 -- \
+	'bnb-plugin-calib >/dev/null &&
+	 stream --size 2M --iterations 3 --threads 1 --placement local &&
+	 stream --size 2M --iterations 3 --threads 1 --placement remote' >/dev/null 2>&1
+check "the latency-bound streams ran" test $? -eq 0
+"$CHECK" "$d/c.shm" > "$d/check.out" 2>/dev/null
+rl=$(rate_of_stream "$d/out.log" "placement=local")
+rr=$(rate_of_stream "$d/out.log" "placement=remote")
+share=$(sed -n 's/^model_stall_share=//p' "$d/check.out")
+diag "stream MB per guest second: local ${rl:-?}, remote ${rr:-?}; stall share ${share:-?}"
+check "remote/local time per byte is the latency ratio 2 (+-10 %)" \
+	awk -v a="${rl:-0}" -v b="${rr:-0}" 'BEGIN { r = b > 0 ? a / b : 0; exit !(r >= 1.8 && r <= 2.2) }'
+check "the model's stalls are most of the guest's busy time" \
+	awk -v s="${share:-0}" 'BEGIN { exit !(s > 0.5) }'
+
+# numa02-like: 2 threads, one per node, each zeroing its own half of one
+# buffer the main thread first touched on node 0; the 2-socket class.
+numa02() {
+	local dir=$1 bal=$2
+	# shellcheck disable=SC2016 # the guest's shell expands it
+	bnb_vm "$dir" "${det[@]}" --machine 2socket --balancing "$bal" --timeout 1200 -- \
+		'for k in scan_delay_ms:100 scan_period_min_ms:100; do
+			f=/proc/sys/kernel/numa_balancing_${k%%:*}; [ -w "$f" ] && echo "${k#*:}" > "$f"
+		 done
+		 bnb-plugin-calib >/dev/null &&
+		 autonuma --test numa02 --size 32M --threads 2 --passes 60' >/dev/null 2>&1
+}
+rate_of() {
+	sed -n 's/^# summary .*rate_mean=\([0-9.]*\).*/\1/p' "$1/out.log"
+}
+don=$(run_dir model-on); numa02 "$don" on; rc_on=$?
+doff=$(run_dir model-off); numa02 "$doff" off; rc_off=$?
+check "numa02 ran with balancing on and off" test "$rc_on$rc_off" = 00
+ron=$(rate_of "$don"); roff=$(rate_of "$doff")
+diag "numa02 MB per guest second: balancing on ${ron:-?}, off ${roff:-?}"
+check "balancing on does more work per guest second than off" \
+	awk -v a="${ron:-0}" -v b="${roff:-0}" 'BEGIN { exit !(b > 0 && a > b) }'
+
+done_testing
