@@ -101,6 +101,13 @@ static const struct {
 	{ OK_GLOBAL "timing = deterministic\n[a]\nplugin_opts = delay=always\n", "5: key 'plugin_opts': variant 'a': 'delay=always' with timing=deterministic" },
 	{ OK_GLOBAL "[a]\ntiming = deterministic\nplugin_opts = verbose=on cap_ns=500\n", "5: key 'plugin_opts': variant 'a': 'cap_ns=500' with timing=deterministic" },
 	{ OK_GLOBAL "[a]\nplugin_opts = insn_ps=900\n", "4: key 'plugin_opts': 'insn_ps=900': the runner sets insn_ps itself" },
+	{ "[machine]\nmodel = 2socket\n" OK_GLOBAL "[a]\n", "2: key 'model': variant 'a': the machine model needs timing=deterministic" },
+	{ "[machine]\nmodel = 2socket\nlatencies = 100,200\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': latency table: 1 rows; want 2" },
+	{ "[machine]\nmodel = 2socket\nlatencies = 100,90;200,100\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': model: latency 0->1 (90000 ps) is below the local" },
+	{ "[machine]\nmodel = 4node\nnode_bandwidth_mbs = 0\n" OK_GLOBAL "[a]\n", "3: key 'node_bandwidth_mbs': '0' is not an integer from 1" },
+	{ "[machine]\nmodel = 4node\nlatency_ns = -5\n" OK_GLOBAL "[a]\n", "3: key 'latency_ns': '-5' is not an integer from 1" },
+	{ "[machine]\nmlp = 4\n" OK_GLOBAL "timing = deterministic\n[a]\n", "2: key 'mlp': refines the machine model" },
+	{ OK_GLOBAL "timing = deterministic\n[a]\nmodel = 4node\n", "5: key 'model': allowed only in machine" },
 	{ OK_GLOBAL, "2: no variant sections" },
 	{ OK_GLOBAL "[a]\nsysctl.x = 1,2,1\n", "4: key 'sysctl.x': value listed twice: 1" },
 };
