@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FIRST_BYTES	(2UL << 20)	/* 512 pages */
@@ -20,6 +21,9 @@
 #define PINGPONG_PAGES		((int)(PINGPONG_BYTES / 4096))
 #define PINGPONG_TURNS		10
 #define PINGPONG_MAX_SECS	20.0
+/* last_cpupid keeps the low 8 bits of the pid */
+#define CPUPID_PID_MASK		0xff
+#define PID_FF_MAX_FORKS	4096
 
 /*
  * Remote hinting faults per page until the pages moved: 1 when the first
@@ -58,6 +62,68 @@ static void check_first_fault(void)
 	      "policy 2: pages touched on node 0 and read from node 1 end on node 1");
 	kt_ok(fpp >= 1.5 && fpp < 3.0,
 	      "policy 2: two remote faults per page move it (%.2f)", fpp);
+}
+
+/*
+ * Fork until a child's pid ends in 0xff: returns 0 in that child and its
+ * pid in the parent. The other children exit at once.
+ */
+static pid_t fork_pid_ff(void)
+{
+	int i;
+
+	for (i = 0; i < PID_FF_MAX_FORKS; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			kt_bail("fork failed");
+		if (!pid) {
+			if ((getpid() & CPUPID_PID_MASK) != CPUPID_PID_MASK)
+				_exit(0);
+			return 0;
+		}
+		if ((pid & CPUPID_PID_MASK) == CPUPID_PID_MASK)
+			return pid;
+		waitpid(pid, NULL, 0);
+	}
+	kt_bail("no pid ending in 0x%x in %d forks", CPUPID_PID_MASK,
+		PID_FF_MAX_FORKS);
+}
+
+/*
+ * A pid ending in 0xff fills the pid bits of last_cpupid with ones, which
+ * is also how a page that never took a hinting fault reads when only the
+ * pid bits are looked at. Policy 2 must still see the previous fault.
+ */
+static void check_pid_ff(void)
+{
+	struct kt_remote_run run;
+	int fds[2];
+	pid_t pid;
+	ssize_t got;
+
+	kt_sysctl_set("numa_balancing_migrate_policy", 2);
+	if (pipe(fds))
+		kt_bail("pipe failed");
+	fflush(stdout);
+	pid = fork_pid_ff();
+	if (!pid) {
+		close(fds[0]);
+		kt_remote_reads(FIRST_BYTES, 95, 20.0, &run);
+		_exit(write(fds[1], &run, sizeof(run)) == sizeof(run) ? 0 : 1);
+	}
+	close(fds[1]);
+	got = read(fds[0], &run, sizeof(run));
+	close(fds[0]);
+	waitpid(pid, NULL, 0);
+	if (got != sizeof(run))
+		kt_bail("the child with pid %d reported nothing", pid);
+	kt_diag("policy 2, pid %d: %ld/%ld pages on node 1 after %.1f s, %ld migrated",
+		pid, run.on_target, run.pages, run.secs,
+		run.counters[KT_PAGES_MIGRATED]);
+	kt_ok(run.on_target >= run.pages * 95 / 100,
+	      "policy 2: a process whose pid (%d) ends in 0xff migrates its pages",
+	      pid);
 }
 
 /*
@@ -166,6 +232,7 @@ int main(void)
 	kt_require_nodes(2);
 	kt_fast_scan();
 	check_first_fault();
+	check_pid_ff();
 	check_pingpong();
 	return kt_done();
 }

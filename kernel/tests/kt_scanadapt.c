@@ -5,7 +5,8 @@
  * A task whose hinting faults are all local (nothing migrates) scans
  * 10 ms slower per fault, so its numa_scan_period in /proc/self/sched
  * grows; once it stops faulting, the period goes back to the minimum
- * after numa_balancing_scan_period_reset_ms.
+ * after numa_balancing_scan_period_reset_ms. The fault statistics that
+ * place tasks keep counting per scan, as with adapt=0.
  */
 #include "kt_numa.h"
 
@@ -19,10 +20,15 @@
 #define RESET_MS	4000
 /* Up to 20 faults of 10 ms on the pages the test itself uses */
 #define RESET_SLACK_MS	200
+/* Scans over which numa_faults_locality must not keep growing */
+#define LOCALITY_SCANS	10
+#define LOCALITY_SECS	30.0
 
-static long scan_period(void)
+/* The value of @name in /proc/self/sched */
+static long sched_field(const char *name)
 {
 	FILE *f = fopen("/proc/self/sched", "r");
+	size_t len = strlen(name);
 	char line[256];
 	long val = -1;
 
@@ -31,15 +37,21 @@ static long scan_period(void)
 	while (fgets(line, sizeof(line), f)) {
 		char *colon = strchr(line, ':');
 
-		if (!strncmp(line, "numa_scan_period ", 17) && colon) {
+		if (!strncmp(line, name, len) && colon &&
+		    (line[len] == ' ' || line[len] == ':')) {
 			sscanf(colon + 1, "%ld", &val);
 			break;
 		}
 	}
 	fclose(f);
 	if (val < 0)
-		kt_bail("no numa_scan_period in /proc/self/sched");
+		kt_bail("no %s in /proc/self/sched", name);
 	return val;
+}
+
+static long scan_period(void)
+{
+	return sched_field("numa_scan_period");
 }
 
 /* Fault on local pages until the period reaches @target or @secs passed */
@@ -71,6 +83,35 @@ static long idle_min(double secs, double *when)
 		}
 	}
 	return lowest;
+}
+
+/*
+ * task_numa_placement() weighs each scan's faults by the task's faults
+ * since its last placement, numa_faults_locality. 6.1 clears those in
+ * update_task_scan_period(), which adapt=1 replaces: unless the adaptation
+ * clears them too, they count every fault of the task's life and the
+ * NUMA_CPU statistics that place tasks and pages fade to nothing.
+ */
+static void check_locality(void *buf)
+{
+	long seq = sched_field("mm->numa_scan_seq");
+	long faults = kt_vmstat("numa_hint_faults");
+	double end = kt_now() + LOCALITY_SECS;
+	long scans, locality;
+
+	kt_sysctl_set("numa_balancing_scan_period_max_ms", MIN_MS * 2);
+	while (sched_field("mm->numa_scan_seq") < seq + LOCALITY_SCANS &&
+	       kt_now() < end)
+		kt_read_pages(buf, BYTES);
+	scans = sched_field("mm->numa_scan_seq") - seq;
+	faults = kt_vmstat("numa_hint_faults") - faults;
+	locality = sched_field("numa_faults_locality[0]") +
+		   sched_field("numa_faults_locality[1]");
+	kt_diag("%ld scans, %ld hint faults, numa_faults_locality %ld",
+		scans, faults, locality);
+	kt_ok(scans >= LOCALITY_SCANS / 2 && locality <= faults / 2,
+	      "numa_faults_locality counts the faults since the last placement only (%ld of %ld faults in %ld scans)",
+	      locality, faults, scans);
 }
 
 int main(void)
@@ -117,6 +158,7 @@ int main(void)
 	      "the scan period returns to the minimum after the reset period (%ld ms, min %d)",
 	      lowest, MIN_MS);
 
+	check_locality(buf);
 	munmap(buf, BYTES);
 	return kt_done();
 }

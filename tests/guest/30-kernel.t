@@ -7,7 +7,9 @@
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "balancenuma kernel tests"
 
-progs=(kt-sysctl kt-disabled kt-firstnode kt-migrate kt-ratelimit kt-scanadapt)
+# BNB_KT_PROGS="kt-a kt-b" runs only those programs.
+all_progs=(kt-sysctl kt-disabled kt-firstnode kt-migrate kt-ratelimit kt-scanadapt)
+read -r -a progs <<< "${BNB_KT_PROGS:-${all_progs[*]}}"
 
 cmd=
 for p in "${progs[@]}"; do
