@@ -6,8 +6,9 @@
 # 1. every patch in kernel/patches/series applies, in order, with both
 #    patch -p1 and git apply, and the tree builds after each one with the
 #    guest config;
-# 2. the whole series builds with CONFIG_NUMA_BALANCING=n and with
-#    CONFIG_TRANSPARENT_HUGEPAGE=n;
+# 2. the whole series builds with CONFIG_NUMA_BALANCING=n, with
+#    CONFIG_TRANSPARENT_HUGEPAGE=n and with CONFIG_SYSCTL=n, without a
+#    warning in a patched file;
 # 3. scripts/checkpatch.pl --strict reports no error in any patch.
 # --quick compiles only the objects of the .c files the patches touch,
 # after each patch and in the =n configs: it skips the rebuild of nearly
@@ -168,6 +169,12 @@ if [ "$n" = ${#patches[@]} ]; then
 		"$logs/no-thp.log" "$(targets_for "${patches[@]}")" "$work/no-thp.config"
 	grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$work/obj-no-thp/.config" &&
 		fail "CONFIG_TRANSPARENT_HUGEPAGE is still set in $work/obj-no-thp"
+	# Only PROC_SYSCTL selects SYSCTL: the knobs' tables must compile away
+	config_without "$work/no-sysctl.config" PROC_SYSCTL
+	build "series with CONFIG_SYSCTL=n" "$work/obj-no-sysctl" \
+		"$logs/no-sysctl.log" "$(targets_for "${patches[@]}")" "$work/no-sysctl.config"
+	grep -q '^CONFIG_SYSCTL=y' "$work/obj-no-sysctl/.config" &&
+		fail "CONFIG_SYSCTL is still set in $work/obj-no-sysctl"
 fi
 
 reset_tree "$tree"

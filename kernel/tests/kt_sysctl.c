@@ -21,10 +21,11 @@ struct knob {
 
 static const struct knob knobs[] = {
 	{ "numa_balancing_scan_delay_ms", 1000, 250, { "3600001" } },
+	/* 0 means "not set up yet" to task_numa_work(): 1 ms is the floor */
 	{ "numa_balancing_scan_period_min_ms", 1000, 500,
-	  { "60001", "3600001" } },		/* above max, above the cap */
+	  { "0", "60001", "3600001" } },	/* above max, above the cap */
 	{ "numa_balancing_scan_period_max_ms", 60000, 30000,
-	  { "999", "3600001" } },		/* below min, above the cap */
+	  { "0", "999", "3600001" } },		/* below min, above the cap */
 	{ "numa_balancing_scan_size_mb", 256, 64, { "0", "1048577" } },
 	{ "numa_balancing_migrate_policy", 0, 2, { "3", "100" } },
 	{ "numa_balancing_migrate_ratelimit_mb", 0, 128, { "1048577" } },
