@@ -7,6 +7,10 @@
  * node, scanning starts. A control run with the knob off shows that the
  * same task on its first node is scanned otherwise.
  *
+ * The child starts on node 1 and execs, so that its address space is a
+ * new one set up by mm_init(): were numa_first_nid left at 0 there, node 0
+ * would be its first node and node 1 would already count as another.
+ *
  * Each run is a fresh child: a task that has just scanned is held back
  * from scanning again for 32 times the time the scan took (task_numa_work),
  * which under a busy TCG host can outlast a whole phase.
@@ -14,6 +18,8 @@
 #include "kt_numa.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,25 +38,29 @@ static long pte_updates_while_reading(void *buf, double secs)
 	return kt_vmstat("numa_pte_updates") - before;
 }
 
+#define CHILD_ARG	"--child"
+#define FIRST_NODE	1
+#define OTHER_NODE	0
+
 /*
- * In a child on node 0: numa_pte_updates while it stays there, then, if
- * @move, while it runs on node 1. The child writes both to @fd.
+ * In the exec'd child, on FIRST_NODE: numa_pte_updates while it stays
+ * there, then, if @move, while it runs on OTHER_NODE. The child writes
+ * both to @fd.
  */
 static void child(int fd, bool move)
 {
 	long updates[2] = { 0, 0 };
 	void *buf;
 
-	kt_run_on_node(0);
 	/* Else local pages would not be scanned with or without the knob */
 	kt_second_thread();
 	buf = kt_alloc(BYTES, false);
 	kt_touch(buf, BYTES);
-	/* Let the first scan attempt, after the scan delay, find node 0 */
+	/* Let the first scan attempt, after the scan delay, find its node */
 	pte_updates_while_reading(buf, 0.5);
 	updates[0] = pte_updates_while_reading(buf, PHASE_SECS);
 	if (move) {
-		kt_run_on_node(1);
+		kt_run_on_node(OTHER_NODE);
 		updates[1] = pte_updates_while_reading(buf, PHASE_SECS);
 	}
 	if (write(fd, updates, sizeof(updates)) != sizeof(updates))
@@ -70,8 +80,14 @@ static bool run_child(bool move, long updates[2])
 	if (pid < 0)
 		kt_bail("fork failed");
 	if (!pid) {
+		char fd[16];
+
 		close(fds[0]);
-		child(fds[1], move);
+		kt_run_on_node(FIRST_NODE);
+		snprintf(fd, sizeof(fd), "%d", fds[1]);
+		execl("/proc/self/exe", "kt-firstnode", CHILD_ARG, fd,
+		      move ? "1" : "0", (char *)NULL);
+		_exit(127);
 	}
 	close(fds[1]);
 	got = read(fds[0], updates, 2 * sizeof(long)) == 2 * sizeof(long);
@@ -80,9 +96,12 @@ static bool run_child(bool move, long updates[2])
 	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	long updates[2];
+
+	if (argc == 4 && !strcmp(argv[1], CHILD_ARG))
+		child(atoi(argv[2]), argv[3][0] == '1');
 
 	kt_require_nodes(2);
 	kt_fast_scan();
@@ -90,7 +109,7 @@ int main(void)
 	if (!run_child(false, updates))
 		kt_bail("the control child failed");
 	kt_ok(updates[0] > 0,
-	      "with the knob off a task on node 0 is scanned (%ld PTE updates)",
+	      "with the knob off a task on node 1 is scanned (%ld PTE updates)",
 	      updates[0]);
 
 	kt_sysctl_set("numa_balancing_scan_first_node", 1);
