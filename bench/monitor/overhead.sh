@@ -51,10 +51,10 @@ awk '{ e[$1, $2] = $3; cpu[$2] += $4; perf[$2] += $5; el[$2] += $3; r[$1] = 1 }
 # per monitor, the median over all runs of each run's median sample
 awk '$6 > 0 { print $2, $6 }' "$work/runs" | sort -k1,1 -k2,2n > "$work/samples"
 for m in trace sched perfstat; do
-	grep "^$m " "$work/ratios" | sort -k2,2n |
 	sample=$(awk -v m="$m" '$1 == m { v[++n] = $2 }
 		END { if (n) print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }' \
 		"$work/samples")
+	grep "^$m " "$work/ratios" | sort -k2,2n |
 	awk -v m="$m" -v s="${sample:-}" '{ v[NR] = $2; c = $3; p = $4 }
 		END {
 			if (!NR) { print m ": no run"; exit }
