@@ -1,5 +1,5 @@
 # The VM launcher.
-VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o console.o vm_run.o tools.o bootargs.o emulator.o) \
+VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o hold.o console.o vm_run.o tools.o bootargs.o emulator.o) \
 	$(BUILD)/obj/bench/plugin/timekeeper.o $(BUILD)/obj/bench/plugin/machine.o $(BUILD)/obj/bench/plugin/model.o
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)

@@ -263,8 +263,9 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "-no-user-config");
 	argv_add(a, "-nographic");
 	argv_add(a, "-no-reboot");
-	if (c->host)
-		argv_add(a, "-S");	/* paused until the vCPU threads are pinned */
+	/* paused until the vCPU threads are pinned, or the collector is there */
+	if (c->host || vm_holds_for_collector(c))
+		argv_add(a, "-S");
 	argv_add(a, "-chardev");
 	argv_add(a, "stdio,id=con,signal=off");
 	argv_add(a, "-serial");

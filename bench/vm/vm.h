@@ -144,6 +144,13 @@ int vm_pin_plan(const struct vm_config *c, const char *reply, struct vcpu_pin *p
 /* Over QMP: pin every vCPU thread, then let the paused guest run. */
 int vm_pin_and_start(const struct vm_config *c, char *err, size_t errlen);
 
+/* hold.c: deterministic runs wait for the collector before the guest runs */
+bool vm_holds_for_collector(const struct vm_config *c);
+/* From query-chardev's reply: 1 the agent port has its client, 0 not, -1 no such port. */
+int agent_client_connected(const char *reply);
+/* Over QMP: wait for the collector (at most 30 s), then let the paused guest run. */
+int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen);
+
 /* Boot the guest, wait for it, classify the outcome. */
 enum vm_status vm_run(const struct vm_config *c);
 

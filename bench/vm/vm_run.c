@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "lib/signals.h"
 #include "qmp.h"
 #include "vm.h"
@@ -373,6 +374,21 @@ static int open_console_log(const struct vm_config *c)
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
+/* A guest started paused (-S): pin its vCPUs, or wait for the collector; then run. */
+static int release_guest(const struct vm_config *c, char *reason, size_t len)
+{
+	char why[LINE_MAX_LEN];
+
+	if (c->host) {
+		if (!vm_pin_and_start(c, why, sizeof(why)))
+			return 0;
+		return errf(reason, len, "KVM NUMA binding: %s", why);
+	}
+	if (vm_holds_for_collector(c))
+		return vm_start_when_collected(c, reason, len);
+	return 0;
+}
+
 enum vm_status vm_run(const struct vm_config *c)
 {
 	struct console con = { 0 };
@@ -402,8 +418,8 @@ enum vm_status vm_run(const struct vm_config *c)
 		close(con.log_fd);
 		return VM_LAUNCH_ERROR;
 	}
-	if (c->host && vm_pin_and_start(c, reason, sizeof(reason))) {
-		fprintf(stderr, "bnb-vm: KVM NUMA binding: %s\n", reason);
+	if (release_guest(c, reason, sizeof(reason))) {
+		fprintf(stderr, "bnb-vm: %s\n", reason);
 		stop_qemu(c, pid, &wstatus);
 		close(fd);
 		close(con.log_fd);

@@ -394,6 +394,31 @@ Test(qemu_args, deterministic_pins_what_the_host_would_vary)
 				  "bnb.agent_stream_ms=250"));
 }
 
+Test(qemu_args, deterministic_streaming_waits_paused_for_the_collector)
+{
+	cfg.agent_socket = "/s";
+	qemu_build_args(&cfg, &args);
+	cr_assert_eq(find_arg("-S"), -1);
+	argv_free(&args);
+	cfg.timing = TIMING_DETERMINISTIC;
+	cfg.agent_stream_ms = 100;
+	qemu_build_args(&cfg, &args);
+	cr_assert_neq(find_arg("-S"), -1);
+	cr_assert(vm_holds_for_collector(&cfg));
+}
+
+Test(hold, the_agent_port_is_connected_when_its_socket_has_a_client)
+{
+	cr_assert_eq(agent_client_connected("{\"return\": [{\"frontend-open\": true, "
+		"\"filename\": \"disconnected:unix:/r/agent.sock,server=on\", \"label\": \"agent\"}, "
+		"{\"filename\": \"stdio\", \"label\": \"con\"}]}"), 0);
+	cr_assert_eq(agent_client_connected("{\"return\": [{\"filename\": "
+		"\"unix:/r/agent.sock,server=on\", \"label\": \"agent\"}]}"), 1);
+	cr_assert_eq(agent_client_connected("{\"return\": [{\"label\": \"con\"}]}"), -1);
+	cr_assert_eq(agent_client_connected("{\"error\": {}}"), -1);
+	cr_assert_eq(agent_client_connected("not json"), -1);
+}
+
 Test(qemu_args, a_socket_per_node_when_balanced)
 {
 	cfg.topo.cpus[0] = cfg.topo.cpus[1] = 2;
