@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Tables of bench/runner/timing-bench.sh from its results folders.
 
+    timing-figures.py [OUT]              the timing bench's phases under OUT
+    timing-figures.py --sweep DIR...     sweep folders: points resolved or not
+
 For each phase folder (quiet-stream, quiet-numa02, stress-stream,
 jobs2-stream) it reads the runner's summary.json (per-variant statistics)
 and, per run, result (wall_ms) and timeseries.csv (the guest's clock at
@@ -143,7 +146,51 @@ def loaded_table(phases):
         print(f"| {vname} | {num(q, 4)} | " + " | ".join(cells) + " |")
 
 
+SWEEP_METRICS = ("work_s", "cost_total", "time_to_conv_90_s")
+
+
+def ci(m):
+    """Mean and 95 % confidence half-width (t), or None."""
+    if not m or not m.get("n") or m["n"] < 2 or m.get("stddev") is None:
+        return None
+    return m["mean"], t975(m["n"] - 1) * m["stddev"] / math.sqrt(m["n"])
+
+
+def sweep_tables(folders):
+    """Per sweep point mean +- 95 % CI; adjacent points resolved when the CIs do not overlap."""
+    for folder in folders:
+        variants = load(folder)
+        if not variants:
+            continue
+        print(f"\n{os.path.basename(folder.rstrip('/'))}: mean +- 95 % CI per point "
+              "(* = CI apart from the previous point's)\n")
+        print("| point | n | " + " | ".join(SWEEP_METRICS) + " |")
+        print("|---|---|" + "---|" * len(SWEEP_METRICS))
+        prev = {}
+        resolved = {k: 0 for k in SWEEP_METRICS}
+        pairs = 0
+        for name, v in variants.items():
+            cells = []
+            for k in SWEEP_METRICS:
+                c = ci(stat(v, k))
+                mark = ""
+                if c and prev.get(k):
+                    apart = abs(c[0] - prev[k][0]) > c[1] + prev[k][1]
+                    resolved[k] += apart
+                    mark = " *" if apart else ""
+                cells.append("-" if not c else f"{c[0]:.4g} +- {c[1]:.2g}{mark}")
+                prev[k] = c
+            pairs += 1
+            print(f"| {name.split('=')[-1]} | {stat(v, 'work_s').get('n', 0)} | "
+                  + " | ".join(cells) + " |")
+        print("\nadjacent pairs resolved: " + ", ".join(
+            f"{k} {resolved[k]}/{pairs - 1}" for k in SWEEP_METRICS))
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--sweep":
+        sweep_tables(sys.argv[2:])
+        return
     root = sys.argv[1] if len(sys.argv) > 1 else "results/timing-bench"
     phases = {}
     for phase in ("quiet-stream", "quiet-numa02", "stress-stream", "jobs2-stream"):
