@@ -17,7 +17,6 @@
 
 #define HOLD_MS		30000
 #define HOLD_POLL_MS	20
-#define QMP_WAIT_MS	10000
 
 bool vm_holds_for_collector(const struct vm_config *c)
 {
@@ -52,7 +51,8 @@ int agent_client_connected(const char *reply)
 int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen)
 {
 	char reply[16384];
-	int fd = qmp_open(c->run_dir, QMP_WAIT_MS), waited, rc = 0;
+	/* a loaded host can take well over 10 s to start QEMU: the run's own limit */
+	int fd = qmp_open(c->run_dir, c->timeout_s * 1000), waited, rc = 0;
 
 	if (fd < 0)
 		return errf(err, errlen, "no QMP connection to start the guest");
