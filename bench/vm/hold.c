@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/err.h"
@@ -48,25 +49,51 @@ int agent_client_connected(const char *reply)
 	return connected;
 }
 
-int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen)
+/* Wait on one QMP connection for the client, then cont; -1 when QMP fails. */
+static int hold_then_cont(int fd, const struct vm_config *c, int *waited)
 {
 	char reply[16384];
-	/* a loaded host can take well over 10 s to start QEMU: the run's own limit */
-	int fd = qmp_open(c->run_dir, c->timeout_s * 1000), waited, rc = 0;
 
-	if (fd < 0)
-		return errf(err, errlen, "no QMP connection to start the guest");
-	for (waited = 0; waited < HOLD_MS; waited += HOLD_POLL_MS) {
-		if (qmp_exec(fd, "{\"execute\":\"query-chardev\"}", reply, sizeof(reply)) ||
-		    agent_client_connected(reply) != 0)
+	for (; *waited < HOLD_MS; *waited += HOLD_POLL_MS) {
+		if (qmp_exec(fd, "{\"execute\":\"query-chardev\"}", reply, sizeof(reply)))
+			return -1;
+		if (agent_client_connected(reply) != 0)
 			break;
 		usleep(HOLD_POLL_MS * 1000);
 	}
-	if (waited >= HOLD_MS)
+	if (*waited >= HOLD_MS)
 		fprintf(stderr, "bnb-vm: no collector on %s after %d s: starting anyway\n",
 			c->agent_socket, HOLD_MS / 1000);
-	if (qmp_exec(fd, "{\"execute\":\"cont\"}", reply, sizeof(reply)))
-		rc = errf(err, errlen, "cont failed: %.200s", reply);
-	close(fd);
-	return rc;
+	return qmp_exec(fd, "{\"execute\":\"cont\"}", reply, sizeof(reply));
+}
+
+/*
+ * A loaded host can take well over 10 s to start QEMU and over QMP's 2 s
+ * to answer: a failed connection or reply is tried again, on a new
+ * connection, until the run's own time limit.
+ */
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
+}
+
+int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen)
+{
+	long deadline = now_ms() + c->timeout_s * 1000L;
+	int waited = 0, fd;
+
+	while (now_ms() < deadline) {
+		fd = qmp_open(c->run_dir, (int)(deadline - now_ms()));
+		if (fd >= 0 && !hold_then_cont(fd, c, &waited)) {
+			close(fd);
+			return 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		usleep(200 * 1000);
+	}
+	return errf(err, errlen, "no QMP connection to start the guest");
 }
