@@ -44,7 +44,7 @@ workload = stream --size 8M --iterations 30 --placement misplaced --node 0
 sysctl.scan_delay_ms = 100
 sysctl.scan_period_min_ms = 100
 interval_ms = 100
-time_limit = 240
+time_limit = 600
 
 [plain]
 latency = off
