@@ -398,7 +398,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	collected = !access(log, R_OK);
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
 	judge(rundir, wstatus, killed, &o, collected, s);
-	if (p->plugin[0] && v->timing == TIMING_DETERMINISTIC) {
+	if (p->plugin[0] && v->timing == TIMING_DETERMINISTIC && !v->machine) {
 		s->latency = "uniform";
 		snprintf(s->latency_why, sizeof(s->latency_why), "deterministic timing: the plugin "
 			 "counts accesses and keeps time, its host-time delays are off");
