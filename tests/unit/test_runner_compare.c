@@ -412,3 +412,37 @@ Test(compare, refuses)
 	cr_assert_eq(cmd_compare(2, one), 2);
 	cr_assert_eq(cmd_compare(3, bad), 2);
 }
+
+/*
+ * The same host rates under deterministic timing: the guest's clock counts
+ * its work, so a host that ran slower reaches no timing and the verdict
+ * has no caution.
+ */
+Test(compare, no_host_caution_under_deterministic_timing)
+{
+	char out[PATH_MAX], path[PATH_MAX * 2], cmd[PATH_MAX * 3], rundir[PATH_MAX * 4], *md;
+	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1] };
+
+	snprintf(cmd, sizeof(cmd), "for d in '%s'/runs/on/rep[123]; do echo host_rate=12000 >> $d/status; "
+		 "done; for d in '%s'/runs/on/rep[123]; do echo host_rate=24000 >> $d/status; done",
+		 dirs[0], dirs[1]);
+	sh(cmd);
+	for (int d = 0; d < 2; d++)
+		for (int rep = 1; rep <= 3; rep++) {
+			struct xmetrics x = { 0 };
+			struct json_object *p = json_object_new_object();
+
+			json_object_object_add(p, "timing", json_object_new_string("deterministic"));
+			snprintf(rundir, sizeof(rundir), "%s/runs/on/rep%d", dirs[d], rep);
+			cr_assert_eq(run_summary_add(rundir, p, &x, NULL), 0);
+		}
+	snprintf(out, sizeof(out), "%s/report", tmpdir);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_compare(5, argv), 0);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	md = slurp(path);
+	cr_assert(strstr(md, "timing deterministic"), "%s", md);
+	cr_assert_not(strstr(md, "- caution"), "%s", md);
+	free(md);
+}
