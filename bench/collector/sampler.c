@@ -172,6 +172,16 @@ static const char *one_streamed(struct run *run, volatile sig_atomic_t *stop)
 	return started ? "agent-timeout" : "no-agent";
 }
 
+/* After a sample: why the run ends there (a write error, the sample limit), or NULL. */
+static const char *sample_written(struct run *run)
+{
+	if (run->csv.error)
+		return "write-error";
+	if (run->o->max_samples && run->s.samples >= run->o->max_samples)
+		return "max-samples";
+	return NULL;
+}
+
 static const char *stream_loop(struct run *run, volatile sig_atomic_t *stop)
 {
 	const char *end;
@@ -180,12 +190,10 @@ static const char *stream_loop(struct run *run, volatile sig_atomic_t *stop)
 		if (*stop)
 			return signal_name(*stop);
 		end = one_streamed(run, stop);
+		if (!end)
+			end = sample_written(run);
 		if (end)
 			return end;
-		if (run->csv.error)
-			return "write-error";
-		if (run->o->max_samples && run->s.samples >= run->o->max_samples)
-			return "max-samples";
 	}
 }
 
@@ -201,12 +209,10 @@ static const char *loop(struct run *run, volatile sig_atomic_t *stop)
 		if (run->s.samples && now_ns() > next + interval / 2)
 			run->info.late++;
 		end = one_sample(run, stop);
+		if (!end)
+			end = sample_written(run);
 		if (end)
 			return end;
-		if (run->csv.error)
-			return "write-error";
-		if (run->o->max_samples && run->s.samples >= run->o->max_samples)
-			return "max-samples";
 		next += interval;
 		/* Instants missed while the guest boots are not late samples. */
 		while (next + interval / 2 < now_ns()) {
