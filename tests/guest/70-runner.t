@@ -22,7 +22,7 @@ workload = stream --size 8M --iterations 12 --placement misplaced --node 1
 sysctl.scan_delay_ms = 100
 repetitions = 2
 interval_ms = 100
-time_limit = 120
+time_limit = 300
 
 [off]
 balancing = off

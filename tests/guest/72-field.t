@@ -54,8 +54,11 @@ check "bnb-run exits 1: one run failed (exit $rc)" test "$rc" = 1
 r=$out/runs/perf/rep1
 check "perf bench numa run ok" grep -q '^status=ok' "$r/status"
 conv=$(json "$r/summary.json" metrics NUMA-convergence-latency value)
-check "its NUMA-convergence-latency is in the run's summary.json ($conv s)" \
-	awk -v c="$conv" 'BEGIN { exit !(c > 0 && c <= 8.5) }'
+rtmax=$(json "$r/summary.json" metrics runtime-max/thread value)
+# perf stops after -s 8 plus the loop it is in, whose length follows the
+# host's load in wall mode: bound the latency by perf's own runtime instead.
+check "its NUMA-convergence-latency is in the run's summary.json ($conv s of $rtmax s)" \
+	awk -v c="$conv" -v r="$rtmax" 'BEGIN { exit !(c > 0 && r > 0 && c <= r) }'
 check "and in the folder's statistics (n=1)" \
 	test "$(json "$out/summary.json" variants 0 metrics NUMA-convergence-latency n)" = 1
 check "the direction is known (lower is better)" \
