@@ -84,17 +84,36 @@ static struct an_plan plan;
 static struct control *ctl;
 static double t0;
 
-/* HARD_BIND's bind(): CPUs and memory of nodes [first, end) only. */
-static int bind_nodes(unsigned int first, unsigned int end)
+static struct bitmask *node_range(unsigned int first, unsigned int end)
 {
 	struct bitmask *mask = numa_allocate_nodemask();
 	unsigned int n;
 
 	for (n = first; n < end; n++)
 		numa_bitmask_setbit(mask, n);
+	return mask;
+}
+
+/* HARD_BIND's bind(): CPUs and memory of nodes [first, end) only. */
+static int bind_nodes(unsigned int first, unsigned int end)
+{
+	struct bitmask *mask = node_range(first, end);
+
 	numa_bind(mask);
 	numa_bitmask_free(mask);
 	return 0;
+}
+
+/* numa01's bind: CPUs of one node range, memory of another (INVERSE_BIND). */
+static void bind_cpus_mem(const unsigned int cpu[2], const unsigned int mem[2])
+{
+	struct bitmask *cpus = node_range(cpu[0], cpu[1]);
+	struct bitmask *mems = node_range(mem[0], mem[1]);
+
+	numa_run_on_node_mask(cpus);
+	numa_set_membind(mems);
+	numa_bitmask_free(cpus);
+	numa_bitmask_free(mems);
 }
 
 /* Fraction of a sample of [p, p + len) on the node this thread runs on. */
@@ -184,12 +203,13 @@ static char *alloc_buffer(void)
 /* numa01: this process's half of the machine (child 0, parent 1). */
 static int run_process(unsigned int proc)
 {
-	unsigned int first, end;
+	unsigned int cpu[2], mem[2];
 	char *buf;
 
-	an_process_nodes(&plan, proc, &first, &end);
-	if (end > first)
-		bind_nodes(first, end);
+	an_process_nodes(&plan, proc, false, &cpu[0], &cpu[1]);
+	an_process_nodes(&plan, proc, true, &mem[0], &mem[1]);
+	if (cpu[1] > cpu[0])
+		bind_cpus_mem(cpu, mem);
 	buf = alloc_buffer();
 	if (!buf)
 		return -1;
@@ -340,7 +360,7 @@ static void check_memory(const struct wl_topo *topo)
 		return;
 	}
 	for (i = 0; an_is_numa01(&plan) && i < plan.processes; i++) {
-		an_process_nodes(&plan, i, &first, &end);
+		an_process_nodes(&plan, i, true, &first, &end);
 		have = memory_of(topo, first, end);
 		if (have < plan.size)
 			too_big(plan.size, have, "a process's half of the nodes");

@@ -67,10 +67,11 @@ static inline bool an_is_numa01(const struct an_plan *p)
 uint64_t an_thread_offset(const struct an_plan *p, unsigned int i);
 
 /*
- * numa01: the nodes [*first, *end) process @proc (0 the child, 1 the
- * parent) is bound to; [0, 0) when it is not bound.
+ * numa01: the nodes [*first, *end) whose CPUs (@mem false) or memory (@mem
+ * true) process @proc (0 the child, 1 the parent) is bound to; [0, 0)
+ * when it is not bound.  They differ only under INVERSE_BIND.
  */
-void an_process_nodes(const struct an_plan *p, unsigned int proc,
+void an_process_nodes(const struct an_plan *p, unsigned int proc, bool mem,
 		      unsigned int *first, unsigned int *end);
 
 /* numa02: the node thread @i is bound to, -1 when not bound. */

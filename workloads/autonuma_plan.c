@@ -84,7 +84,7 @@ uint64_t an_thread_offset(const struct an_plan *p, unsigned int i)
 	return p->test == AN_NUMA01 ? 0 : i * p->thread_size;
 }
 
-void an_process_nodes(const struct an_plan *p, unsigned int proc,
+void an_process_nodes(const struct an_plan *p, unsigned int proc, bool mem,
 		      unsigned int *first, unsigned int *end)
 {
 	unsigned int half = p->nodes / 2;
@@ -93,8 +93,14 @@ void an_process_nodes(const struct an_plan *p, unsigned int proc,
 	*first = *end = 0;
 	if (p->bind == AN_NO_BIND || !an_is_numa01(p))
 		return;
-	/* the child owns the lower half, the parent the upper; inverse swaps */
-	low = (proc == 0) == (p->bind == AN_HARD_BIND);
+	/*
+	 * The child owns the lower half, the parent the upper.  INVERSE_BIND
+	 * keeps each process on its own half's CPUs and swaps only the
+	 * memory halves (upstream's nodemask swap), so every access is remote.
+	 */
+	low = proc == 0;
+	if (mem && p->bind == AN_INVERSE_BIND)
+		low = !low;
 	*first = low ? 0 : half;
 	*end = low ? half : p->nodes;
 }

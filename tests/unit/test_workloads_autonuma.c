@@ -62,17 +62,29 @@ Test(autonuma, numa01_halves)
 	unsigned int first, end;
 
 	cr_assert_eq(plan(AN_NUMA01, AN_HARD_BIND, 4, 8, 64 * MIB), 0);
-	an_process_nodes(&p, 0, &first, &end);
-	cr_assert(first == 0 && end == 2, "HARD_BIND child on [0, N/2), got [%u, %u)", first, end);
-	an_process_nodes(&p, 1, &first, &end);
-	cr_assert(first == 2 && end == 4, "HARD_BIND parent on [N/2, N), got [%u, %u)", first, end);
+	for (int mem = 0; mem < 2; mem++) {
+		an_process_nodes(&p, 0, mem, &first, &end);
+		cr_assert(first == 0 && end == 2, "HARD_BIND child on [0, N/2), got [%u, %u)",
+			  first, end);
+		an_process_nodes(&p, 1, mem, &first, &end);
+		cr_assert(first == 2 && end == 4, "HARD_BIND parent on [N/2, N), got [%u, %u)",
+			  first, end);
+	}
 	cr_assert_eq(plan(AN_NUMA01_THREAD_ALLOC, AN_INVERSE_BIND, 4, 8, 64 * MIB), 0);
-	an_process_nodes(&p, 0, &first, &end);
-	cr_assert(first == 2 && end == 4, "INVERSE_BIND swaps both, child got [%u, %u)", first, end);
-	an_process_nodes(&p, 1, &first, &end);
-	cr_assert(first == 0 && end == 2, "INVERSE_BIND parent got [%u, %u)", first, end);
+	an_process_nodes(&p, 0, false, &first, &end);
+	cr_assert(first == 0 && end == 2, "INVERSE_BIND child keeps its CPUs, got [%u, %u)",
+		  first, end);
+	an_process_nodes(&p, 0, true, &first, &end);
+	cr_assert(first == 2 && end == 4, "INVERSE_BIND child's memory swapped, got [%u, %u)",
+		  first, end);
+	an_process_nodes(&p, 1, false, &first, &end);
+	cr_assert(first == 2 && end == 4, "INVERSE_BIND parent keeps its CPUs, got [%u, %u)",
+		  first, end);
+	an_process_nodes(&p, 1, true, &first, &end);
+	cr_assert(first == 0 && end == 2, "INVERSE_BIND parent's memory swapped, got [%u, %u)",
+		  first, end);
 	cr_assert_eq(plan(AN_NUMA01, AN_NO_BIND, 4, 8, 64 * MIB), 0);
-	an_process_nodes(&p, 1, &first, &end);
+	an_process_nodes(&p, 1, false, &first, &end);
 	cr_assert_eq(end, first, "unbound");
 }
 
