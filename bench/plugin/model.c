@@ -2,6 +2,7 @@
 /*
  * model.c - the machine model's arithmetic; see model.h.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,30 +120,63 @@ static int sequential(struct bnb_model_vcpu *v, uint64_t line)
 	return 0;
 }
 
-/*
- * Count v in window w of r once (*seen remembers), and return how many
- * vCPUs share r: the larger of this window's users and the last one's.
- */
-static unsigned int share(struct bnb_model_res *r, uint64_t *seen, uint64_t w)
+/* v's lines on a resource in window x (0 when not kept). */
+static uint64_t own_lines(const struct bnb_model_use *u, uint64_t x)
+{
+	return u->tag[x % BNB_MODEL_HIST] == x + 1 ? u->lines[x % BNB_MODEL_HIST] : 0;
+}
+
+/* Start window w for r and for v's use u of it; count one line. */
+static void count(struct bnb_model_res *r, struct bnb_model_use *u, uint64_t w)
 {
 	struct bnb_model_win *cur = &r->ring[w % BNB_MODEL_RING];
-	struct bnb_model_win *prev = &r->ring[(w + BNB_MODEL_RING - 1) % BNB_MODEL_RING];
-	unsigned int users;
+	unsigned int slot = w % BNB_MODEL_HIST;
 
-	if (cur->tag > w + 1)
-		return 1;	/* lagging further than the ring remembers */
 	if (cur->tag != w + 1) {
 		cur->tag = w + 1;
 		cur->users = 0;
+		cur->lines = 0;
 	}
-	if (*seen != w + 1) {
-		*seen = w + 1;
+	if (u->tag[slot] != w + 1) {
+		u->tag[slot] = w + 1;
+		u->lines[slot] = 0;
 		cur->users++;
 	}
+	cur->lines++;
+	u->lines[slot]++;
+}
+
+/*
+ * One line's time at v's share of r in window w: r's lines over v's in
+ * the two windows before (or this one, without history), at most the
+ * number of vCPUs sharing it.
+ */
+static uint64_t pace(struct bnb_model_res *r, struct bnb_model_use *u, uint64_t w)
+{
+	const struct bnb_model_win *cur = &r->ring[w % BNB_MODEL_RING];
+	uint64_t users, lines = 0, own = 0;
+
+	if (cur->tag > w + 1)
+		return r->line_ps;	/* lagging further than the ring remembers */
+	count(r, u, w);
 	users = cur->users;
-	if (w && prev->tag == w && prev->users > users)
-		users = prev->users;
-	return users;
+	for (uint64_t x = w >= 2 ? w - 2 : 0; x < w; x++) {
+		const struct bnb_model_win *past = &r->ring[x % BNB_MODEL_RING];
+
+		if (past->tag != x + 1)
+			continue;
+		if (past->users > users)
+			users = past->users;
+		lines += past->lines;
+		own += own_lines(u, x);
+	}
+	if (!own) {
+		lines = cur->lines;
+		own = own_lines(u, w);
+	}
+	if (lines > own * users)
+		return r->line_ps * users;
+	return (r->line_ps * lines + own / 2) / own;
 }
 
 uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,
@@ -151,23 +185,39 @@ uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,
 	struct bnb_model_vcpu *v = &m->v[vi];
 	uint64_t w = now_ps / m->p.window_ps;
 	uint64_t lat = m->p.lat_ps[v->node][mem];
-	uint64_t bw, stall;
+	uint64_t step, start, stall, *done = &v->done_ps[mem];
 	int seq = sequential(v, line);
+	bool by_bw;
 
-	if (seq)
-		lat /= m->p.mlp;
-	bw = m->mem[mem].line_ps * share(&m->mem[mem], &v->seen_mem[mem], w);
+	step = pace(&m->mem[mem], &v->mem[mem], w);
 	if (mem != v->node) {
-		struct bnb_model_res *l = &m->link[v->node * m->p.n_nodes + mem];
-		uint64_t lbw = l->line_ps * share(l, &v->seen_link[mem], w);
+		uint64_t l = pace(&m->link[v->node * m->p.n_nodes + mem], &v->link[mem], w);
 
-		if (lbw > bw)
-			bw = lbw;
+		if (l > step)
+			step = l;
 	}
-	stall = lat > bw ? lat : bw;
+	if (seq) {
+		uint64_t ahead;
+
+		by_bw = step > lat / m->p.mlp;
+		if (!by_bw)
+			step = lat / m->p.mlp;
+		/* up to mlp lines may have been fetched while the core ran */
+		ahead = step * m->p.mlp;
+		start = now_ps > ahead && now_ps - ahead > *done ? now_ps - ahead : *done;
+		*done = start + step;
+		stall = *done > now_ps ? *done - now_ps : 0;
+	} else {
+		start = *done > now_ps ? *done : now_ps;
+		stall = start + step - now_ps;
+		by_bw = stall > lat;
+		if (!by_bw)
+			stall = lat;
+		*done = now_ps + stall;
+	}
 	v->misses++;
 	v->seq_misses += seq;
 	v->stall_ps += stall;
-	*(lat >= bw ? &v->lat_ps : &v->bw_ps) += stall;
+	*(by_bw ? &v->bw_ps : &v->lat_ps) += stall;
 	return stall;
 }

@@ -3,19 +3,32 @@
  * model.h - the machine model: what a model-cache miss costs on the
  * modelled NUMA machine, in hardware picoseconds.
  *
- * A miss by a vCPU on node i to memory on node j costs the largest of
+ * A miss by a vCPU on node i to memory on node j costs
  *
- *	latency	 lat[i][j], or lat[i][j] / mlp when the miss continues one of
- *		 the vCPU's streams (the line after one it missed recently):
- *		 a core keeps up to mlp sequential misses in flight, while a
- *		 dependent miss (a pointer chase) waits for the one before;
- *	memory	 one line at node j's bandwidth share: node j serves
- *		 node_mbs, shared equally by the vCPUs that missed to it in
- *		 the same window of hardware time (or the one before, so
- *		 that a vCPU arriving first in a window still sees who
- *		 shares it);
- *	link	 for i != j, one line at the i->j link's share: link_mbs,
- *		 shared by the vCPUs of node i missing to node j in the window.
+ *	dependent  (not the line after one the vCPU missed recently: a
+ *		   pointer chase) the larger of lat[i][j] and the wait for
+ *		   the line's turn at the vCPU's bandwidth pace (below);
+ *	streaming  (the next line of one of the vCPU's streams) the wait for
+ *		   its turn at the pace alone: the vCPU's lines to node j
+ *		   are served one per pace, and up to mlp of them may be in
+ *		   flight while the core executes, so that instruction time
+ *		   overlaps with the transfers, as out-of-order cores and
+ *		   prefetchers overlap it.
+ *
+ * The pace is the largest of
+ *	latency	 lat[i][j] / mlp for a stream (Little's law: mlp lines in
+ *		 flight, each lat[i][j]);
+ *	memory	 one line at the vCPU's share of node j's bandwidth node_mbs:
+ *		 its share of the lines missed to node j in the two windows
+ *		 of hardware time before this one (demand: those windows are
+ *		 complete when the vCPUs lag each other by less than one; the
+ *		 current window counts only until there is history), but
+ *		 never less than an equal share among the vCPUs that missed
+ *		 there, so a vCPU missing now and then takes little from a
+ *		 streaming one and a burst is served at least as fast as an
+ *		 equal share;
+ *	link	 for i != j, the same at the i->j link's link_mbs, shared by
+ *		 the vCPUs of node i missing to node j.
  *
  * Bandwidth per CPU: a guest node with fewer vCPUs than the modelled
  * machine's node (hw_cpus_per_node) gets the machine's bandwidth per CPU
@@ -60,6 +73,15 @@ struct bnb_model_params {
 struct bnb_model_win {
 	uint64_t tag;				/* window number + 1; 0 = unused */
 	unsigned int users;			/* vCPUs that missed in it */
+	uint64_t lines;				/* lines they missed */
+};
+
+#define BNB_MODEL_HIST	3		/* windows a vCPU's own lines are kept */
+
+/* One vCPU's use of one node's memory or one link, in recent windows. */
+struct bnb_model_use {
+	uint64_t tag[BNB_MODEL_HIST];		/* window + 1, by window % HIST */
+	uint64_t lines[BNB_MODEL_HIST];
 };
 
 /* One node's memory or one link: who used it in recent windows. */
@@ -72,8 +94,9 @@ struct bnb_model_vcpu {
 	unsigned int node;
 	unsigned int next_stream;		/* tracker to replace next */
 	uint64_t stream[BNB_MODEL_STREAMS];	/* last line of each stream */
-	uint64_t seen_mem[BNB_MODEL_MAX_NODES];	/* window + 1 last counted */
-	uint64_t seen_link[BNB_MODEL_MAX_NODES];
+	struct bnb_model_use mem[BNB_MODEL_MAX_NODES];
+	struct bnb_model_use link[BNB_MODEL_MAX_NODES];
+	uint64_t done_ps[BNB_MODEL_MAX_NODES];	/* last line from each node served */
 	/* figures */
 	uint64_t misses, seq_misses, stall_ps;
 	uint64_t lat_ps, bw_ps;			/* stall set by latency, by bandwidth */
