@@ -5,7 +5,9 @@
 #
 # Default source: Debian's /usr/src/linux-source-6.1.tar.xz, extracted once
 # into $CACHE/src and kept as a git tree so that switching patch sets only
-# rewrites the files the patches touch (make then rebuilds just those).
+# rewrites the files whose content changes (make then rebuilds just what
+# depends on them: checkout_series in kernel/tree.sh). One object dir per
+# source, compiler and debug setting serves every series, under the lock.
 # A finished kernel is stored in $CACHE/kernels/KEY, KEY being a hash of
 # every input; an unchanged input finds it there and builds nothing.
 set -euo pipefail
@@ -118,10 +120,10 @@ fi
 prepare_tree() {
 	if [ -z "$ksrc" ]; then
 		prepare_debian_tree "$tarball" "$1"
-		reset_tree "$1"
-	elif [ "$1" != "$ksrc" ]; then
-		copy_user_tree "$ksrc" "$1"
+		checkout_series "$1" "${patches[@]}"
+		return
 	fi
+	[ "$1" = "$ksrc" ] || copy_user_tree "$ksrc" "$1"
 	apply_series "$1" "${patches[@]}"
 }
 if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then

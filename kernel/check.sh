@@ -54,7 +54,7 @@ exec 9>"$work/lock"
 flock -n 9 || die "another kernel-check is running"
 [ -r "$tarball" ] || die "$tarball is missing: run 'make deps'"
 prepare_debian_tree "$tarball" "$tree"
-reset_tree "$tree"
+checkout_series "$tree"
 
 # The guest config with some options forced off: the lines that would turn
 # them on are dropped, since configure_obj insists that every CONFIG_*=
@@ -177,6 +177,6 @@ if [ "$n" = ${#patches[@]} ]; then
 		fail "CONFIG_SYSCTL is still set in $work/obj-no-sysctl"
 fi
 
-reset_tree "$tree"
+checkout_series "$tree"
 echo "kernel-check: $passed passed, $failed failed"
 [ "$failed" = 0 ]

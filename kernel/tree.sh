@@ -51,6 +51,46 @@ reset_tree() {
 	git -C "$tree" clean -q -f -d -x -e .bnb-pristine
 }
 
+# Put TREE in the state of its first (pristine) commit plus PATCHES,
+# writing only the files whose content differs from what TREE holds now.
+# make then rebuilds only what depends on a changed file: a series that
+# differs from the last build in one line of a .c file recompiles one
+# object, where resetting and reapplying would give every patched header a
+# new mtime and so rebuild nearly the whole kernel. The target is built in
+# a private index and committed (detached HEAD), so TREE is never half
+# patched when a patch does not apply.
+checkout_series() {
+	local tree=$1 index base treeid commit p
+	shift
+
+	index=$(git -C "$tree" rev-parse --absolute-git-dir)/bnb-series-index
+	base=$(git -C "$tree" rev-list --max-parents=0 HEAD)
+	rm -f "$index"
+	GIT_INDEX_FILE=$index git -C "$tree" read-tree "$base"
+	for p in "$@"; do
+		[[ $p = /* ]] || p=$PWD/$p	# git -C reads it from $tree
+		if ! GIT_INDEX_FILE=$index git -C "$tree" apply --cached "$p" 2>/dev/null; then
+			echo "${tree_label:-kernel}: patch $(basename "$p") does not apply:" >&2
+			GIT_INDEX_FILE=$index git -C "$tree" apply --cached --check -v "$p" 2>&1 |
+				sed -n '/^error\|^Checking\|^Hunk\|^ /p' | head -40 >&2
+			rm -f "$index"
+			exit 1
+		fi
+	done
+	treeid=$(GIT_INDEX_FILE=$index git -C "$tree" write-tree)
+	rm -f "$index"
+	# Fixed dates: the same series is the same commit.
+	commit=$(GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000' \
+		git -C "$tree" -c user.name=bnb -c user.email=bnb@localhost \
+		commit-tree -p "$base" -m "$# patch(es)" "$treeid")
+	# Stage what the files hold now, whoever wrote them: checkout then
+	# compares contents, not the index of the last checkout, and rewrites
+	# only what differs from the target (and removes what it lacks).
+	git -C "$tree" add -f -A -- . ':!.bnb-pristine'
+	git -C "$tree" checkout -q -f --detach "$commit"
+	[ $# -eq 0 ] || echo "${tree_label:-kernel}: applied $# patch(es)"
+}
+
 # Apply patches in order; the first one that does not apply stops the
 # build with its name and the failing hunk.
 apply_series() {

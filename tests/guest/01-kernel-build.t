@@ -37,4 +37,27 @@ check "the debug fragment is another kernel" test "$(kernel/build.sh --debug --p
 mkdir -p "$tmp/bad" && echo "missing.patch" > "$tmp/bad/series"
 err=$(kernel/build.sh --patches "$tmp/bad" --print-key 2>&1)
 check "a series naming a missing patch is refused by name" grep -q 'missing.patch' <<<"$err"
+
+# Switching series rewrites only what changes, so kbuild rebuilds only
+# what depends on it (kernel/tree.sh checkout_series, on a toy tree).
+# shellcheck source=kernel/tree.sh
+. kernel/tree.sh
+toy=$tmp/toy
+mkdir -p "$toy" && printf 'a\n' > "$toy/a.c" && printf 'h1\nh2\n' > "$toy/h.h"
+git -C "$toy" init -q && git -C "$toy" add -A &&
+	git -C "$toy" -c user.name=t -c user.email=t@t commit -qm pristine
+printf -- '--- a/h.h\n+++ b/h.h\n@@ -1,2 +1,2 @@\n h1\n-h2\n+H2\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a\n+A\n' > "$tmp/p1.patch"
+sed 's/^+A$/+AA/' "$tmp/p1.patch" > "$tmp/p2.patch"
+printf -- '--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+n\n' > "$tmp/p3.patch"
+(checkout_series "$toy" "$tmp/p1.patch" "$tmp/p3.patch") >/dev/null
+touch -d '2001-01-01' "$toy/h.h" "$toy/a.c"
+(checkout_series "$toy" "$tmp/p2.patch") >/dev/null
+check "a series switch rewrites a file whose content changes" test "$(cat "$toy/a.c")" = AA
+check "it leaves a patched file with unchanged content alone (mtime kept)" \
+	test "$(stat -c %Y "$toy/h.h")" = "$(date -d 2001-01-01 +%s)"
+check "it removes a file only the old series created" test ! -e "$toy/new.c"
+printf 'junk\n' > "$tmp/bad.patch"
+err=$( (checkout_series "$toy" "$tmp/p1.patch" "$tmp/bad.patch") 2>&1)
+check "a patch that does not apply is named" grep -q 'patch bad.patch does not apply' <<<"$err"
+check "and leaves the tree as it was" test "$(cat "$toy/a.c")" = AA
 done_testing
