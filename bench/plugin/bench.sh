@@ -3,16 +3,21 @@
 #   latency matrix, configured vs measured remote/local ratio, for a
 #   2-node 10/20 table and a 4-node asymmetric one;
 #   stream in the guest: plain TCG, counting only, counting + delay;
-#   time dilation: host-native stream over guest stream.
-# Usage: bench/plugin/bench.sh [latency|stream|all] [OUT_DIR]
-#   (one guest at a time, ~10 min for all; BNB_KERNEL=FILE picks a kernel)
+#   time dilation: host-native stream over guest stream;
+#   speed: guest instructions per host second, deterministic timing.
+# Usage: bench/plugin/bench.sh [latency|stream|speed|all] [OUT_DIR]
+#   (one guest at a time, ~10 min for latency and stream, ~8 for speed;
+#   BNB_KERNEL=FILE picks a kernel,
+#   BNB_PLUGIN_SO=FILE a plugin build, e.g. to compare two;
+#   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k')
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 parts=${1:-all}
 out=${2:-$root/build/plugin-bench}
 mkdir -p "$out"
 vm=$root/build/bin/bnb-vm
-so=$root/build/bin/bnb-plugin.so
+so=${BNB_PLUGIN_SO:-$root/build/bin/bnb-plugin.so}
+check=$root/build/bin/bnb-plugin-check
 reps=${BNB_BENCH_REPS:-300}
 
 # guest DIR [bnb-vm options] -- CMD
@@ -84,10 +89,69 @@ stream_bench() {
 		printf "time dilation (native / guest): plain TCG %.1fx, counting plugin %.1fx\n", n / p, n / c }'
 }
 
+# speed_run NAME CALIB bnb-vm-options...: a deterministic 2-node guest
+# runs a remote stream, after the map check if CALIB is yes; every 2 s the
+# time keeper's instruction count and QEMU's CPU time (/proc/PID/stat) are
+# sampled.  Prints the median rate over the intervals after the map check
+# (without it: the run's second half), per host CPU second and per wall
+# second: the boot (no memory callbacks) drops out, and the host's other
+# load mostly drops out of the first.
+speed_run() {
+	local name=$1 calib=$2 dir=$out/$1 pid='' st cpu insns map tick
+	local cmd="stream --size 8M --iterations ${BNB_SPEED_ITERS:-40} --threads 1 --placement remote"
+	shift 2
+	[ "$calib" = yes ] && cmd="bnb-plugin-calib >/dev/null; $cmd"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$vm" --run-dir "$dir" --timeout 3000 --nodes 2 --timing deterministic \
+		--plugin "$so" --plugin-opt shm="$dir/c.shm" "$@" -- \
+		"$cmd" \
+		> "$dir/vm.out" 2>&1 &
+	tick=$(getconf CLK_TCK)
+	while kill -0 $! 2>/dev/null; do
+		sleep 2
+		[ -n "$pid" ] || pid=$(pgrep -f -- "shm=$dir/c.shm" | while read -r p; do
+			grep -q qemu "/proc/$p/comm" 2>/dev/null && echo "$p"; done | head -1)
+		[ -n "$pid" ] || continue
+		st=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2>/dev/null) || continue
+		cpu=$(echo "$st" | awk -v t="$tick" '{ print ($1 + $2) / t }')
+		insns=$("$check" "$dir/c.shm" 2>/dev/null | sed -n 's/^tk_insns=//p')
+		map=$("$check" "$dir/c.shm" 2>/dev/null | sed -n 's/^map_status=//p')
+		echo "$(date +%s.%N) $cpu ${insns:-0} ${map:-none}" >> "$dir/samples"
+	done
+	wait $!
+	awk -v name="$name" -v load="$(cut -d' ' -f1 /proc/loadavg)" -v calib="$calib" \
+		-v rows="$(wc -l < "$dir/samples")" '
+		(calib == "yes" ? $4 == "ok" && prev : NR > rows / 2 + 1) && $2 > c0 && $3 > i0 {
+			n++; cr[n] = ($3 - i0) / ($2 - c0) / 1e6; wr[n] = ($3 - i0) / ($1 - t0) / 1e6 }
+		{ prev = $4 == "ok"; t0 = $1; c0 = $2; i0 = $3 }
+		function median(a, n,  i, j, x) { for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { if (!n) { print "| " name " | no samples after the map check | | |"; exit }
+			printf "| %s | %.1f | %.1f | %d intervals, load %s |\n", name, median(cr, n), median(wr, n), n, load }' "$dir/samples"
+}
+
+speed_bench() {
+	echo "## speed (M guest instructions per host second, median over 2 s intervals of a remote stream after the map check)"
+	echo "| run | per CPU s | per wall s | |"
+	echo "|---|---|---|---|"
+	for run in ${BNB_SPEED_RUNS:-keeper count model}; do
+		case $run in
+		keeper)	speed_run keeper no --plugin-opt count=off --plugin-opt delay=off ;;
+		count)	speed_run count yes --plugin-opt delay=off ;;
+		model)	speed_run model yes --machine 2socket ;;
+		model-batch64k)	speed_run model-batch64k yes --machine 2socket --plugin-opt tk_batch=65536 ;;
+		esac
+	done
+}
+
 if [ "$parts" = all ] || [ "$parts" = latency ]; then
 	matrix lat2 2 512M '10,20;20,10'
 	matrix lat4 4 256M '10,16,22,28;20,10,16,22;22,16,10,16;28,22,16,10'
 fi
 if [ "$parts" = all ] || [ "$parts" = stream ]; then
 	stream_bench
+fi
+if [ "$parts" = all ] || [ "$parts" = speed ]; then
+	speed_bench
 fi
