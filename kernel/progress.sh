@@ -70,46 +70,41 @@ progress_line() {
 		"$(fmt_secs "$elapsed")" "$left"
 }
 
+# kbuild_steps LOG: the steps kbuild has logged so far.
+kbuild_steps() {
+	grep -c '^  [A-Z]' "$1" || true
+}
+
 # kbuild_progress OBJ MAKE-COMMAND...: run the build with its output in
 # OBJ/build.log, a progress line every PROGRESS_EVERY seconds on stdout.
 # Returns the build's exit status.
+#
+# The steps are counted in the log, not read line by line from a pipe with
+# read -t: on a loaded host (load 20-30) that count came out one short now
+# and then, most likely where a timeout fell within a line; the log holds
+# every line whatever the timing.
 kbuild_progress() {
 	local obj=$1 log=$1/build.log steps_file=$1/.bnb-steps
-	local expect full=1 done=0 start=$SECONDS next line part='' rc
+	local expect full=1 start=$SECONDS next pid rc=0
 	shift
 
 	[ -f "$obj/vmlinux" ] && full=0
 	expect=$(cat "$steps_file" 2>/dev/null || echo "$COLD_BUILD_STEPS")
 	next=$((start + PROGRESS_EVERY))
-	set -o pipefail
 	# Not the caller's make flags: 'make -s kernel' would silence kbuild's
 	# step lines, and they are what is counted.
-	(unset MAKEFLAGS MFLAGS MAKELEVEL; "$@") 2>&1 | tee "$log" | {
-		# read reads a pipe byte by byte; on a loaded host its timeout
-		# can fall inside a line, and bash then hands over the part
-		# read so far: keep it for the rest of the line.
-		while :; do
-			if IFS= read -r -t 1 line; then
-				line=$part$line part=
-				case $line in
-				"  "[A-Z]*) done=$((done + 1)) ;;
-				esac
-			elif [ $? -le 128 ]; then
-				break	# end of the output, not a timeout
-			else
-				part=$part$line
-			fi
-			if [ "$SECONDS" -ge "$next" ]; then
-				progress_line "$done" "$expect" $((SECONDS - start)) "$full"
-				next=$((SECONDS + PROGRESS_EVERY))
-			fi
-		done
-		[ "$full" = 0 ] || echo "$done" > "$steps_file.new"
-	}
-	rc=$?
-	if [ "$rc" = 0 ] && [ -f "$steps_file.new" ]; then
-		mv "$steps_file.new" "$steps_file"
+	(unset MAKEFLAGS MFLAGS MAKELEVEL; "$@") > "$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ "$SECONDS" -ge "$next" ]; then
+			progress_line "$(kbuild_steps "$log")" "$expect" $((SECONDS - start)) "$full"
+			next=$((SECONDS + PROGRESS_EVERY))
+		fi
+	done
+	wait "$pid" || rc=$?
+	if [ "$rc" = 0 ] && [ "$full" = 1 ]; then
+		kbuild_steps "$log" > "$steps_file"
 	fi
-	rm -f "$steps_file.new"
 	return "$rc"
 }
