@@ -156,10 +156,15 @@ void collect_args(struct argv *a, const struct variant *v, const struct run_plan
 	argv_add(a, "--distance=%s", dist);
 	if (p->plugin[0])
 		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);
-	/* an interval of guest time takes 10-30x as long on the host there */
+	/*
+	 * An interval of guest time takes 10-30x as long on the host there,
+	 * and a boot several times that on a loaded host: the launcher's own
+	 * limit is what catches a guest that never comes up.
+	 */
 	if (v->timing == TIMING_DETERMINISTIC) {
 		argv_add(a, "--stream");
 		argv_add(a, "--stall-timeout-ms=120000");
+		argv_add(a, "--start-timeout-ms=%lld", (long long)p->time_limit * 1000);
 	}
 }
 
@@ -243,23 +248,36 @@ int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
 	}
 }
 
-static void stop_collector(pid_t pid)
+/*
+ * Why the collector's files cannot be trusted, or NULL. It ends by itself
+ * once the guest is gone; a nonzero exit means no sample, a stalled
+ * agent or a write error: counters from such a series would be silently
+ * short, so the run fails instead.
+ */
+static const char *stop_collector(pid_t pid, const char *rundir)
 {
+	char path[PATH_MAX + 16];
 	bool killed = false;
 	double t = runner_now();
+	int wstatus;
 
-	/* it ends by itself once the guest is gone; give it time to finish */
-	runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
+	wstatus = runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
+	snprintf(path, sizeof(path), "%s/summary.json", rundir);
+	if (access(path, R_OK))
+		return "collector wrote no summary.json";
+	if (killed || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
+		return "collector ended without a complete series";
+	return NULL;
 }
 
 /*
  * The run's verdict. A project workload must print its '# summary
  * status=ok' line; any other command succeeds when it exits 0 and its
- * extractor finds its metrics (O). COLLECTED: the collector wrote its
- * summary.json.
+ * extractor finds its metrics (O). COLLECT_WHY: why the collector's
+ * series cannot be trusted, or NULL.
  */
 static void judge(const char *rundir, int wstatus, bool killed, const struct outcome *o,
-		  bool collected, struct status *s)
+		  const char *collect_why, struct status *s)
 {
 	char path[PATH_MAX * 2];
 	struct wl_summary wl;
@@ -290,8 +308,8 @@ static void judge(const char *rundir, int wstatus, bool killed, const struct out
 		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
 	} else if (!o->project && !o->found) {
 		snprintf(s->reason, sizeof(s->reason), "%s", o->why);
-	} else if (!collected) {
-		snprintf(s->reason, sizeof(s->reason), "collector wrote no summary.json (see collect.log)");
+	} else if (collect_why) {
+		snprintf(s->reason, sizeof(s->reason), "%s (see collect.log)", collect_why);
 	} else {
 		s->state = "ok";
 	}
@@ -366,7 +384,8 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	struct argv vm = { 0 }, col = { 0 };
 	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
 	pid_t vm_pid, col_pid;
-	bool killed = false, collected;
+	const char *collect_why;
+	bool killed = false;
 	struct json_object *prov;
 	static struct outcome o;
 	int wstatus;
@@ -391,13 +410,11 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	vm_pid = runner_spawn(vm.v, log);
 	wstatus = runner_wait(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
 			       rundir, &killed);
-	stop_collector(col_pid);
+	collect_why = stop_collector(col_pid, rundir);
 	keep_vm_files(tmp, rundir);
 	remove_tmp(tmp);
-	snprintf(log, sizeof(log), "%s/summary.json", rundir);
-	collected = !access(log, R_OK);
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
-	judge(rundir, wstatus, killed, &o, collected, s);
+	judge(rundir, wstatus, killed, &o, collect_why, s);
 	if (p->plugin[0] && v->timing == TIMING_DETERMINISTIC && !v->machine) {
 		s->latency = "uniform";
 		snprintf(s->latency_why, sizeof(s->latency_why), "deterministic timing: the plugin "

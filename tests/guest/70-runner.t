@@ -150,6 +150,26 @@ BNB_VM_EXPECT=failed vm_clean "$work/bad/runs/on/rep1"
 check "its reason names the sysctl" grep -q '^reason=sysctl kernel.bnb_no_such_knob: not present' \
 	"$work/bad/runs/on/rep1/status"
 
+# A series the collector could not complete fails the run rather than
+# leaving it ok without counters: on the guest's clock, a first sample
+# due after the workload has ended is never sent.
+cat > "$work/nosample.ini" <<'INI'
+[global]
+nodes = 2
+timing = deterministic
+workload = stream --size 1M --iterations 2
+interval_ms = 60000
+time_limit = 600
+
+[off]
+balancing = off
+INI
+"$run" "$work/nosample.ini" --out "$work/nosample" --no-plots > "$work/nosample.log" 2>&1
+rc=$?
+check "no sample in the whole run: exit 1 (got $rc)" test "$rc" = 1
+check "its reason names the collector" grep -q '^reason=collector ended without a complete series' \
+	"$work/nosample/runs/off/rep1/status"
+
 # Ctrl-C in the middle of the second run.
 awk '/^\[on\]/ { print; print "workload = stream --size 8M --iterations 400 --placement misplaced --node 1"; next } { print }' \
 	"$work/tiny.ini" > "$work/long.ini"
