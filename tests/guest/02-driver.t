@@ -137,8 +137,17 @@ guest 10-wait.t "for i in \$(seq 100); do [ -e $case_dir/flag ] && break; sleep 
 [ -e $case_dir/flag ] && echo 'ok 1 - saw the other suite' || echo 'not ok 1 - ran alone'; echo 1..1"
 guest 20-flag.t "touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
 drive "guest suites run two at a time" "2 passed, 0 failed" 0
-rm "$case_dir/flag"
+# No times from the run above: they would order the suites (below).
+rm "$case_dir/flag" "$case_dir/logs/times.tsv"
 drive "BNB_TEST_JOBS=1 runs them in turn" "1 passed, 1 failed" 1 "ran alone" BNB_TEST_JOBS=1
+
+# The last run's times order the suites, longest first: 20-long.t, timed
+# longer, runs before 10-short.t and so leaves it the flag.
+new_case longest
+guest 10-short.t "[ -e $case_dir/flag ] && echo 'ok 1 - after the long one' || echo 'not ok 1 - first'; echo 1..1"
+guest 20-long.t "touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
+printf '%s\t%d\n' "$case_dir/guest/10-short.t" 1 "$case_dir/guest/20-long.t" 30 > "$case_dir/logs/times.tsv"
+drive "the suite the last run timed longest starts first" "2 passed, 0 failed" 0 "" BNB_TEST_JOBS=1
 
 # "# bnb-test: alone": 20-alone.t neither overlaps 10-first.t nor 30-last.t.
 new_case alone
