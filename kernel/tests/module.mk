@@ -1,6 +1,6 @@
 # In-guest kernel tests of the balancenuma patch series: static TAP
 # programs, shipped in the initramfs as /opt/bnb/bin/kt-*.
-KT_NAMES := sysctl migrate ratelimit scanadapt firstnode disabled stress
+KT_NAMES := sysctl migrate ratelimit ratewindow scanadapt firstnode disabled stress
 KT_PROGS := $(addprefix $(GUEST_BIN)/kt-,$(KT_NAMES))
 KT_COMMON := $(addprefix $(BUILD)/gobj/kernel/tests/,kt.o kt_numa.o)
 
