@@ -22,6 +22,7 @@
 #define EXP_MAX_SWEEP 64
 #define EXP_NAME_MAX 128
 #define EXP_MAX_PRIMARY 16
+#define WINDOW_S_MAX 86400.0	/* window_s: a day of guest time */
 
 struct setting {
 	char *key;
@@ -86,7 +87,7 @@ struct variant {
 	int repetitions;
 	int interval_ms;
 	int window_hints;
-	double window_s;
+	double window_s;		/* NAN: auto (conv_window_s) */
 	int time_limit;			/* seconds */
 	enum bound bound;
 	struct scan_scale scale_scan;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "keys.h"
 #include "lib/signals.h"
 #include "monitors.h"
 #include "outcome.h"
@@ -30,6 +31,8 @@
 #define PROGRESS_EVERY_S 10
 #define WATCHDOG_SLACK_S 60	/* beyond the launcher's own --timeout */
 #define COLLECT_GRACE_S 15
+#define WINDOW_SCANS 5		/* window_s=auto: this many scan periods */
+#define KERNEL_SCAN_PERIOD_MIN_MS 1000	/* the kernel's default */
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -141,8 +144,42 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	return 0;
 }
 
+/*
+ * The convergence window's span, window_s=auto.  Wall mode keeps its 5 s:
+ * five of the kernel's default 1 s scan periods, in runs of tens of guest
+ * seconds.  Under deterministic timing a guest second is a few hardware
+ * seconds of work, not a hundred, so runs last a few guest seconds and a
+ * 5 s window would hold every hint since the start: the cumulative share,
+ * which never says "converged".  There the window is the same five scan
+ * periods, counted on the guest's clock as the scanner counts them: the
+ * scan_period_min_ms the guest gets, scaled as scale_scan scales it.
+ */
+static double conv_window_s(const struct variant *v, const struct scan_plan *sp)
+{
+	double period_ms = KERNEL_SCAN_PERIOD_MIN_MS, set;
+	char *end;
+
+	if (!isnan(v->window_s))
+		return v->window_s;
+	if (v->timing != TIMING_DETERMINISTIC)
+		return WINDOW_SCANS * KERNEL_SCAN_PERIOD_MIN_MS / 1000.0;
+	for (int i = 0; i < v->n_sysctls; i++) {
+		struct sysctl_target t;
+
+		if (sysctl_target(v->sysctls[i].key, &t) ||
+		    strcmp(t.sysctl, "kernel.numa_balancing_scan_period_min_ms"))
+			continue;
+		set = strtod(v->sysctls[i].value, &end);
+		if (!*end && set > 0)
+			period_ms = set;
+	}
+	if (sp && sp->scale.mode == SCALE_FIXED)
+		period_ms *= sp->scale.factor;
+	return fmin(WINDOW_SCANS * period_ms / 1000.0, WINDOW_S_MAX);
+}
+
 void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-		  const char *tmp, const char *rundir)
+		  const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
 	char dist[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64];
 
@@ -152,7 +189,7 @@ void collect_args(struct argv *a, const struct variant *v, const struct run_plan
 	argv_add(a, "--out=%s", rundir);
 	argv_add(a, "--interval-ms=%d", v->interval_ms);
 	argv_add(a, "--window-hints=%d", v->window_hints);
-	argv_add(a, "--window-s=%g", v->window_s);
+	argv_add(a, "--window-s=%g", conv_window_s(v, sp));
 	argv_add(a, "--distance=%s", dist);
 	if (p->plugin[0])
 		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);
@@ -395,7 +432,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 		return -1;
 	}
 	prov = prov_start(p->kernel);
-	collect_args(&col, v, p, tmp, rundir);
+	collect_args(&col, v, p, sp, tmp, rundir);
 	if (vm_args(&vm, v, p, sp, tmp, rundir)) {
 		snprintf(s->reason, sizeof(s->reason), "out of memory building the guest command");
 		argv_free(&vm);

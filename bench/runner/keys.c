@@ -7,6 +7,7 @@
  * and fills the typed fields once a variant is complete.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,22 @@ static int parse_scale(const struct opt_def *o, const char *value, void *field,
 			    value, SCALE_FACTOR_MAX);
 	if (field)
 		*(struct scan_scale *)field = s;
+	return 0;
+}
+
+/* auto is NAN: the run decides (conv_window_s). */
+static int parse_window(const struct opt_def *o, const char *value, void *field,
+			char *err, size_t errlen)
+{
+	double span = NAN;
+	char why[128];
+
+	if (strcmp(value, "auto") &&
+	    parse_double(value, 0, WINDOW_S_MAX, &span, why, sizeof(why)))
+		return errf(err, errlen, "'%s' is not auto or seconds 0..%g", value,
+			    WINDOW_S_MAX);
+	if (field)
+		*(double *)field = span;
 	return 0;
 }
 
@@ -294,10 +311,11 @@ static const struct opt_def keys[] = {
 	{ "window_hints", OPT_INT, V(window_hints), .min = 1, .max = 100000000, .def = "100",
 	  .scope = KS_VARIANT,
 	  .help = "convergence over the last N hinting faults: N at least this" },
-	{ "window_s", OPT_DOUBLE, V(window_s), .dmin = 0, .dmax = 86400, .def = "5",
-	  .metavar = "SECONDS", .scope = KS_VARIANT,
+	{ "window_s", OPT_FUNC, V(window_s), .parse = parse_window, .def = "auto",
+	  .metavar = "auto|SECONDS", .scope = KS_VARIANT,
 	  .help = "N is also every hint of the last SECONDS of guest time, when more; 0: N "
-		  "fixed at window_hints" },
+		  "fixed at window_hints; auto: 5 s, under timing=deterministic 5 of the "
+		  "guest's scan_period_min_ms (after scale_scan)" },
 	{ "time_limit", OPT_INT, V(time_limit), .min = 5, .max = 86400, .def = "300",
 	  .scope = KS_VARIANT, .help = "seconds one run may take, boot included" },
 	{ "bound", OPT_CHOICE, V(bound), .choices = "none|local|remote", .def = "none",

@@ -67,7 +67,7 @@ int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	     const struct scan_plan *sp, const char *tmp, const char *rundir);
 void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
-		  const char *tmp, const char *rundir);
+		  const struct scan_plan *sp, const char *tmp, const char *rundir);
 
 /* Start ARGV (NULL-terminated) in its own process group, output to LOG. */
 pid_t runner_spawn(char *const argv[], const char *log);

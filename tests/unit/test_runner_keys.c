@@ -156,7 +156,7 @@ Test(args, variant_fields_become_launcher_options)
 	     "distance = 10,16,22;16,10,16;22,17,10\nhmat = off\nbalancing = off\n"
 	     "interval_ms = 250\nplugin_opts = cap_ns=3000 verbose=on\n[a]\n");
 	vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r");
-	collect_args(&col, &exp.variants[0], &plan, "/t", "/r");
+	collect_args(&col, &exp.variants[0], &plan, NULL, "/t", "/r");
 	cr_assert_geq(find(&vm, "--nodes=3"), 0);
 	cr_assert_geq(find(&vm, "--cpus=2,1,0"), 0);
 	cr_assert_geq(find(&vm, "--mem=1G,1G,1G"), 0);
@@ -186,10 +186,10 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 	cr_assert_lt(find(&vm, "--timing=deterministic"), 0);
 	cr_assert_lt(find(&vm, "--plugin-opt=delay=off"), 0);
 	argv_free(&vm);
-	collect_args(&col, &exp.variants[0], &plan, "/t", "/r");
+	collect_args(&col, &exp.variants[0], &plan, NULL, "/t", "/r");
 	cr_assert_lt(find(&col, "--stream"), 0);
 	argv_free(&col);
-	collect_args(&col, &exp.variants[1], &plan, "/t", "/r");
+	collect_args(&col, &exp.variants[1], &plan, NULL, "/t", "/r");
 	cr_assert_geq(find(&col, "--stream"), 0);
 	argv_free(&col);
 	vm_args(&vm, &exp.variants[1], &plan, NULL, "/t", "/r");
@@ -199,6 +199,61 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 	cr_assert_geq(find(&vm, "--plugin-opt=delay=off"), 0);
 	argv_free(&vm);
 	experiment_free(&exp);
+}
+
+/*
+ * The convergence window counts scan periods on the guest's clock.  A
+ * deterministic run lasts a few guest seconds: with the wall mode's fixed
+ * 5 s it held every hint since the start (the test experiment's scanner
+ * passes every 100 ms, and its runs ended at 0.67, never "converged").
+ */
+static void expect_window(const struct variant *v, const struct scan_plan *sp,
+			  const char *want)
+{
+	struct argv col = { 0 };
+
+	collect_args(&col, v, &plan, sp, "/t", "/r");
+	cr_expect_geq(find(&col, want), 0, "%s: no %s", v->name, want);
+	argv_free(&col);
+}
+
+Test(args, window_is_five_scan_periods_of_guest_time_when_deterministic)
+{
+	struct experiment exp;
+	const struct scan_plan scaled = { .scale = { SCALE_FIXED, 6.5 } };
+
+	load(&exp, "[global]\nworkload = true\n[wall]\n"
+	     "[wall-fast]\nsysctl.scan_period_min_ms = 100\n"
+	     "[det]\ntiming = deterministic\n"
+	     "[det-fast]\ntiming = deterministic\nsysctl.scan_period_min_ms = 100\n"
+	     "[det-long]\ntiming = deterministic\n"
+	     "sysctl.kernel.numa_balancing_scan_period_min_ms = 2000\n"
+	     "[det-set]\ntiming = deterministic\nsysctl.scan_period_min_ms = 100\n"
+	     "window_s = 3\n[det-fixed]\ntiming = deterministic\nwindow_s = 0\n");
+	expect_window(&exp.variants[0], NULL, "--window-s=5");
+	expect_window(&exp.variants[1], NULL, "--window-s=5");	/* wall: as it was */
+	expect_window(&exp.variants[2], NULL, "--window-s=5");
+	expect_window(&exp.variants[3], NULL, "--window-s=0.5");
+	expect_window(&exp.variants[3], &scaled, "--window-s=3.25");
+	expect_window(&exp.variants[4], NULL, "--window-s=10");
+	expect_window(&exp.variants[5], &scaled, "--window-s=3");
+	expect_window(&exp.variants[6], NULL, "--window-s=0");
+	experiment_free(&exp);
+}
+
+Test(args, window_s_is_auto_or_seconds)
+{
+	struct experiment exp;
+	char path[128], err[ERRLEN];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/w.ini", tmpdir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("[global]\nworkload = true\nwindow_s = soon\n[a]\n", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "w.ini:3: key 'window_s': 'soon' is not auto or seconds"), "%s", err);
 }
 
 /*
