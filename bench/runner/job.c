@@ -195,13 +195,17 @@ void collect_args(struct argv *a, const struct variant *v, const struct run_plan
 		argv_add(a, "--plugin-shm=%s/plugin.shm", rundir);
 	/*
 	 * An interval of guest time takes 10-30x as long on the host there,
-	 * and a boot several times that on a loaded host: the launcher's own
-	 * limit is what catches a guest that never comes up.
+	 * and a boot several times that on a loaded host (half of it the
+	 * kernel's 100 ms busy-wait calibrating the APIC timer, over 100 M
+	 * instructions): the launcher's own limit is what catches a guest
+	 * that never comes up.
 	 */
 	if (v->timing == TIMING_DETERMINISTIC) {
 		argv_add(a, "--stream");
 		argv_add(a, "--stall-timeout-ms=120000");
-		argv_add(a, "--start-timeout-ms=%lld", (long long)p->time_limit * 1000);
+		/* the collector waits at most an hour */
+		argv_add(a, "--start-timeout-ms=%d", p->time_limit > 3600 ? 3600000 :
+			 p->time_limit * 1000);
 	}
 }
 

@@ -179,6 +179,7 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 {
 	struct experiment exp;
 	struct argv vm = { 0 }, col = { 0 };
+	struct run_plan day = plan;
 
 	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n"
 	     "icount_shift = 2\n");
@@ -191,6 +192,13 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 	argv_free(&col);
 	collect_args(&col, &exp.variants[1], &plan, NULL, "/t", "/r");
 	cr_assert_geq(find(&col, "--stream"), 0);
+	/* the boot may take longer than the collector's default 120 s */
+	cr_assert_geq(find(&col, "--start-timeout-ms=77000"), 0);
+	argv_free(&col);
+	/* a day's limit: the collector takes at most an hour, not its refusal */
+	day.time_limit = 86400;
+	collect_args(&col, &exp.variants[1], &day, NULL, "/t", "/r");
+	cr_assert_geq(find(&col, "--start-timeout-ms=3600000"), 0);
 	argv_free(&col);
 	vm_args(&vm, &exp.variants[1], &plan, NULL, "/t", "/r");
 	cr_assert_geq(find(&vm, "--agent-stream-ms=100"), 0);
