@@ -2,7 +2,7 @@
 #
 # Every directory that builds something has a module.mk fragment, included
 # below; a fragment appends to HOST_PROGS (tools run on the host),
-# GUEST_PROGS (static binaries shipped in the guest initramfs) and
+# GUEST_PROGS (static binaries shipped in the guest's base initramfs) and
 # UNIT_TESTS (Criterion binaries run by `make test`), and adds its own link
 # rules. Objects are built by the pattern rules here.
 
@@ -35,7 +35,7 @@ include bench/lib/module.mk
 include $(filter-out bench/lib/module.mk,$(sort $(wildcard */module.mk */*/module.mk)))
 
 tools: $(HOST_PROGS)
-guest-bins: $(GUEST_PROGS)
+guest-bins: $(GUEST_PROGS) $(KT_PROGS)
 
 # Host objects and guest objects are kept apart: guest binaries are linked
 # statically and may one day want different flags.
@@ -74,13 +74,15 @@ kernel-stress: tools guest
 
 # Every static guest binary links bench/guest/noaffinity.o before libnuma.a
 # (that file says why).
-$(GUEST_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
+$(GUEST_PROGS) $(KT_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
 
 # The guest boots the base archive; a run that uses perf, stress-ng, numactl
 # or lstopo boots initramfs-tools.cpio, the base with the tools archive
-# appended (bnb-vm --tools).
+# appended (bnb-vm --tools); the kernel tests boot initramfs-kt.cpio, the
+# base with the kt-* programs appended.
 GUEST_DIR := $(BUILD)/guest
-guest: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/initramfs-tools.cpio
+guest: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/initramfs-tools.cpio \
+	$(GUEST_DIR)/initramfs-kt.cpio
 
 $(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init \
 		bench/guest/fstab.boot bench/guest/fstab.dev $(GUEST_PROGS)
@@ -89,7 +91,13 @@ $(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init \
 $(GUEST_DIR)/tools.cpio: bench/guest/mkinitramfs.sh
 	@bench/guest/mkinitramfs.sh tools $@
 
+$(GUEST_DIR)/kt.cpio: bench/guest/mkinitramfs.sh $(GUEST_DIR)/initramfs.cpio $(KT_PROGS)
+	@bench/guest/mkinitramfs.sh extra $@ $(GUEST_DIR)/initramfs.cpio $(KT_PROGS)
+
 $(GUEST_DIR)/initramfs-tools.cpio: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/tools.cpio
+	@cat $^ > $@.tmp && mv $@.tmp $@
+
+$(GUEST_DIR)/initramfs-kt.cpio: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/kt.cpio
 	@cat $^ > $@.tmp && mv $@.tmp $@
 
 unit-tests: $(UNIT_TESTS)

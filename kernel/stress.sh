@@ -28,7 +28,7 @@ done
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "--secs must be a positive integer, got '$secs'"
 
 vm=$root/build/bin/bnb-vm
-initrd=$root/build/guest/initramfs.cpio
+initrd=$root/build/guest/initramfs-kt.cpio
 [ -x "$vm" ] || die "$vm is missing: run 'make tools'"
 [ -r "$initrd" ] || die "$initrd is missing: run 'make guest'"
 

@@ -7,8 +7,10 @@
 # build/guest/initramfs.cpio), the archives taking turns so that a change
 # of host load hits them alike, and prints per archive its size and the
 # median, minimum and maximum of boot_ms (bnb-vm's time from its start to
-# the guest's first command) and of the whole run. The host's load average
-# is printed before and after: on a shared host it decides the figures.
+# the guest's first command), of the whole run and of the CPU time the run
+# took (QEMU's threads, user + system). The host's load average is printed
+# before and after: on a shared host it decides the wall figures, while the
+# CPU time follows the work done and moves much less with the load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -36,6 +38,8 @@ for f in "$vm" build/kernel/bzImage "${initrds[@]}"; do
 done
 
 tmp=$(mktemp -d)
+# `time` prints user and system seconds of bnb-vm and QEMU, its child.
+TIMEFORMAT="%3U %3S"
 trap 'rm -rf "$tmp"' EXIT
 
 # stats FILE: "median M, min A, max B" of the numbers in FILE, in seconds.
@@ -48,8 +52,11 @@ echo "bootbench: $reps boots per archive; load average before: $(cut -d' ' -f1-3
 for rep in $(seq "$reps"); do
 	for i in "${!initrds[@]}"; do
 		run=$tmp/run-$i-$rep
-		"$vm" --run-dir "$run" --initrd "${initrds[$i]}" --tools off "$@" -- true >/dev/null ||
-			{ echo "bootbench: boot $rep of ${initrds[$i]} failed (run dir $run)" >&2; trap - EXIT; exit 1; }
+		{ time "$vm" --run-dir "$run" --initrd "${initrds[$i]}" --tools off "$@" -- true \
+			>/dev/null 2>"$tmp/stderr"; } 2>"$tmp/cpu" ||
+			{ cat "$tmp/stderr" >&2
+			  echo "bootbench: boot $rep of ${initrds[$i]} failed (run dir $run)" >&2; trap - EXIT; exit 1; }
+		awk '{ print ($1 + $2) * 1000 }' "$tmp/cpu" >> "$tmp/cpu-$i"
 		sed -n 's/^boot_ms=//p' "$run/result" >> "$tmp/boot-$i"
 		sed -n 's/^wall_ms=//p' "$run/result" >> "$tmp/wall-$i"
 		rm -rf "$run"
@@ -57,7 +64,7 @@ for rep in $(seq "$reps"); do
 done
 echo "bootbench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for i in "${!initrds[@]}"; do
-	printf '%s (%s MB): first command %s; whole run %s\n' "${initrds[$i]}" \
+	printf '%s (%s MB): first command %s; whole run %s; CPU %s\n' "${initrds[$i]}" \
 		"$(( ($(stat -Lc %s "${initrds[$i]}") + 524288) / 1048576 ))" \
-		"$(stats "$tmp/boot-$i")" "$(stats "$tmp/wall-$i")"
+		"$(stats "$tmp/boot-$i")" "$(stats "$tmp/wall-$i")" "$(stats "$tmp/cpu-$i")"
 done

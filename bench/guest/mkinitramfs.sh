@@ -4,6 +4,9 @@
 #   bench/guest/mkinitramfs.sh base OUT.cpio GUEST_BINARY...
 #       busybox, /init and the project's static binaries: what every guest
 #       boots with.
+#   bench/guest/mkinitramfs.sh extra OUT.cpio BASE.cpio GUEST_BINARY...
+#       more of the project's binaries (the kernel tests' kt-*), to append
+#       to BASE.cpio; each may load only libraries that BASE.cpio carries.
 #   bench/guest/mkinitramfs.sh tools OUT.cpio
 #       the host's numactl, perf, stress-ng and lstopo with their shared
 #       libraries, plus OUT.list naming the commands in it. Linux unpacks
@@ -18,7 +21,8 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: $0 base OUT.cpio GUEST_BINARY... | tools OUT.cpio" >&2
+	echo "usage: $0 base OUT.cpio GUEST_BINARY... | extra OUT.cpio BASE.cpio GUEST_BINARY..." \
+		"| tools OUT.cpio" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
@@ -52,20 +56,46 @@ base_root() {
 	echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 	echo 'root:x:0:' > "$root/etc/group"
 	for bin in "$@"; do
-		install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
+		copy_with_libs "$bin"
 	done
 }
 
-# Host tools keep their shared libraries at the paths ldd names, so the
+# libs BINARY: the shared libraries it loads, by the paths ldd names (none
+# for a static binary, of which ldd complains).
+libs() {
+	ldd "$1" 2>/dev/null | grep -o '/[^ ]*'
+}
+
+# Binaries keep their shared libraries at the paths ldd names, so the
 # dynamic loader finds them without any environment.
 copy_with_libs() {
 	local bin=$1 lib
 
 	install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
-	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+	for lib in $(libs "$bin"); do
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
+		strip --strip-unneeded "$root$lib"
+	done
+}
+
+# An extra archive holds binaries only: it is unpacked over the base, whose
+# libraries must be all they load.
+extra_root() {
+	local base=$1 bin lib base_files
+
+	shift
+	base_files=$(cpio --quiet -it < "$base" | sed 's,^\.\?/\?,/,')
+	mkdir -p "$root/opt/bnb/bin"
+	for bin in "$@"; do
+		for lib in $(libs "$bin"); do
+			grep -qxF "$lib" <<< "$base_files" || {
+				echo "mkinitramfs: $bin loads $lib, which $base lacks" >&2
+				exit 1
+			}
+		done
+		install -s -m 0755 "$bin" "$root/opt/bnb/bin/"
 	done
 }
 
@@ -87,6 +117,7 @@ tools_root() {
 
 case $kind in
 base) base_root "$@" ;;
+extra) [ $# -ge 1 ] || usage; extra_root "$@" ;;
 tools) [ $# -eq 0 ] || usage; tools_root ;;
 *) usage ;;
 esac

@@ -1,10 +1,9 @@
 # In-guest kernel tests of the balancenuma patch series: static TAP
-# programs, shipped in the initramfs as /opt/bnb/bin/kt-*.
+# programs in their own archive, build/guest/kt.cpio (/opt/bnb/bin/kt-*),
+# which only the kernel tests boot (build/guest/initramfs-kt.cpio).
 KT_NAMES := sysctl migrate ratelimit ratewindow scanadapt firstnode disabled stress
 KT_PROGS := $(addprefix $(GUEST_BIN)/kt-,$(KT_NAMES))
 KT_COMMON := $(addprefix $(BUILD)/gobj/kernel/tests/,kt.o kt_numa.o)
-
-GUEST_PROGS += $(KT_PROGS)
 
 $(GUEST_BIN)/kt-%: $(BUILD)/gobj/kernel/tests/kt_%.o $(KT_COMMON)
 	@mkdir -p $(@D)

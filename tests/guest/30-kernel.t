@@ -17,7 +17,7 @@ for p in "${progs[@]}"; do
 done
 
 dir=$(run_dir kernel)
-bnb_vm "$dir" --nodes 2 --timeout 600 -- "$cmd" 2>"$dir/stderr"
+bnb_vm "$dir" --initrd "$BNB_ROOT/build/guest/initramfs-kt.cpio" --nodes 2 --timeout 600 -- "$cmd" 2>"$dir/stderr"
 rc=$?
 case $rc in
 0 | 1) ;;
