@@ -375,6 +375,31 @@ Test(compare, two_folders_signed_difference)
 	cmp_free(&c);
 }
 
+/* A's on runs at 12000 per host second, B's at 24000. */
+static void on_host_rates(void)
+{
+	char cmd[PATH_MAX * 3];
+
+	snprintf(cmd, sizeof(cmd), "for d in '%s'/runs/on/rep[123]; do echo host_rate=12000 >> $d/status; "
+		 "done; for d in '%s'/runs/on/rep[123]; do echo host_rate=24000 >> $d/status; done",
+		 dirs[0], dirs[1]);
+	sh(cmd);
+}
+
+/* compare A B into tmpdir/report: its compare.md, for the caller to free. */
+static char *compare_md(void)
+{
+	char out[PATH_MAX], path[PATH_MAX * 2];
+	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1] };
+
+	snprintf(out, sizeof(out), "%s/report", tmpdir);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_compare(5, argv), 0);
+	snprintf(path, sizeof(path), "%s/compare.md", out);
+	return slurp(path);
+}
+
 /*
  * B's "on" guests ran twice as slow against the host as A's (12000 / {120,
  * 115, 110} against 24000 / the same: 104x and 209x; the host was
@@ -383,19 +408,10 @@ Test(compare, two_folders_signed_difference)
  */
 Test(compare, verdict_cautions_when_the_host_load_differed)
 {
-	char out[PATH_MAX], path[PATH_MAX * 2], cmd[PATH_MAX * 3], *md, *caution;
-	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1] };
+	char *md, *caution;
 
-	snprintf(cmd, sizeof(cmd), "for d in '%s'/runs/on/rep[123]; do echo host_rate=12000 >> $d/status; "
-		 "done; for d in '%s'/runs/on/rep[123]; do echo host_rate=24000 >> $d/status; done",
-		 dirs[0], dirs[1]);
-	sh(cmd);
-	snprintf(out, sizeof(out), "%s/report", tmpdir);
-	cr_redirect_stdout();
-	cr_redirect_stderr();
-	cr_assert_eq(cmd_compare(5, argv), 0);
-	snprintf(path, sizeof(path), "%s/compare.md", out);
-	md = slurp(path);
+	on_host_rates();
+	md = compare_md();
 	caution = strstr(md, "- caution: the time dilation differed, B on 209x and A on 104x");
 	cr_assert(caution, "%s", md);
 	cr_assert_not(strstr(caution + 1, "- caution"), "off has no host rate: no caution");
@@ -420,13 +436,9 @@ Test(compare, refuses)
  */
 Test(compare, no_host_caution_under_deterministic_timing)
 {
-	char out[PATH_MAX], path[PATH_MAX * 2], cmd[PATH_MAX * 3], rundir[PATH_MAX * 4], *md;
-	char *argv[] = { "compare", "--out", out, dirs[0], dirs[1] };
+	char rundir[PATH_MAX * 4], *md;
 
-	snprintf(cmd, sizeof(cmd), "for d in '%s'/runs/on/rep[123]; do echo host_rate=12000 >> $d/status; "
-		 "done; for d in '%s'/runs/on/rep[123]; do echo host_rate=24000 >> $d/status; done",
-		 dirs[0], dirs[1]);
-	sh(cmd);
+	on_host_rates();
 	for (int d = 0; d < 2; d++)
 		for (int rep = 1; rep <= 3; rep++) {
 			struct xmetrics x = { 0 };
@@ -436,12 +448,7 @@ Test(compare, no_host_caution_under_deterministic_timing)
 			snprintf(rundir, sizeof(rundir), "%s/runs/on/rep%d", dirs[d], rep);
 			cr_assert_eq(run_summary_add(rundir, p, &x, NULL), 0);
 		}
-	snprintf(out, sizeof(out), "%s/report", tmpdir);
-	cr_redirect_stdout();
-	cr_redirect_stderr();
-	cr_assert_eq(cmd_compare(5, argv), 0);
-	snprintf(path, sizeof(path), "%s/compare.md", out);
-	md = slurp(path);
+	md = compare_md();
 	cr_assert(strstr(md, "timing deterministic"), "%s", md);
 	cr_assert_not(strstr(md, "- caution"), "%s", md);
 	free(md);
