@@ -123,8 +123,8 @@ prepare_tree() {
 		checkout_series "$1" "${patches[@]}"
 		return
 	fi
-	[ "$1" = "$ksrc" ] || copy_user_tree "$ksrc" "$1"
-	apply_series "$1" "${patches[@]}"
+	# no patches: kbuild reads the user's tree itself (O= keeps it clean)
+	[ "$1" = "$ksrc" ] || user_tree_series "$ksrc" "$1" "${patches[@]}"
 }
 if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then
 	tree=$ksrc

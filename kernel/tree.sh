@@ -108,17 +108,36 @@ apply_series() {
 	[ $# -eq 0 ] || echo "${tree_label:-kernel}: applied $# patch(es)"
 }
 
-# A user's tree is never modified: patches go onto a copy in the cache.
-copy_user_tree() {
-	local src=$1 dst=$2
+# A user's tree is never modified: patches go onto a copy in the cache,
+# DST, a git tree like the Debian one whose root commit is the pristine
+# source. The source may have changed since the last build, and the copy
+# holds the last series' patches, so each build records the source as it
+# is now (a new parentless commit, read without writing to SRC) and
+# checkout_series puts DST in its state plus PATCHES, rewriting only the
+# files whose content differs: a file an earlier series patched gets the
+# source's content back, one the source dropped goes, and unchanged files
+# keep their timestamps for kbuild.
+user_tree_series() {
+	local src=$1 dst=$2 gitdir index treeid base
+	shift 2
 
-	mkdir -p "$dst"
-	cp -a --no-preserve=ownership -u "$src"/. "$dst"/
-	rm -rf "$dst/.git"
-	git -C "$dst" init -q
-	git -C "$dst" config gc.auto 0
-	git -C "$dst" add -f -A
-	git -C "$dst" -c user.name=bnb -c user.email=bnb@localhost commit -q -m base
+	if [ ! -d "$dst/.git" ]; then
+		mkdir -p "$dst"
+		git -C "$dst" init -q
+		git -C "$dst" config gc.auto 0
+	fi
+	gitdir=$(git -C "$dst" rev-parse --absolute-git-dir)
+	index=$gitdir/bnb-source-index
+	rm -f "$index"
+	GIT_INDEX_FILE=$index git --git-dir="$gitdir" --work-tree="$src" add -f -A
+	treeid=$(GIT_INDEX_FILE=$index git --git-dir="$gitdir" write-tree)
+	rm -f "$index"
+	base=$(GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000' \
+		git -C "$dst" -c user.name=bnb -c user.email=bnb@localhost \
+		commit-tree -m source "$treeid")
+	# HEAD only: checkout_series compares the files with the target itself
+	git -C "$dst" update-ref --no-deref HEAD "$base"
+	checkout_series "$dst" "$@"
 }
 
 # tinyconfig, then our fragments on top. Every option a fragment asks for

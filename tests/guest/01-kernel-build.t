@@ -60,4 +60,30 @@ printf 'junk\n' > "$tmp/bad.patch"
 err=$( (checkout_series "$toy" "$tmp/p1.patch" "$tmp/bad.patch") 2>&1)
 check "a patch that does not apply is named" grep -q 'patch bad.patch does not apply' <<<"$err"
 check "and leaves the tree as it was" test "$(cat "$toy/a.c")" = AA
+
+# KSRC=DIR: the series goes onto a copy of the user's tree in the cache,
+# which a later build with another series, or an edited source, must bring
+# back to the source's content (kernel/tree.sh user_tree_series).
+src=$tmp/usersrc
+copy=$tmp/usercopy
+mkdir -p "$src" && printf 'a\n' > "$src/a.c" && printf 'h1\nh2\n' > "$src/h.h"
+touch -d '2001-01-01' "$src/a.c" "$src/h.h"
+printf -- '--- a/h.h\n+++ b/h.h\n@@ -1,2 +1,2 @@\n h1\n-h2\n+H2\n' > "$tmp/ph.patch"
+(user_tree_series "$src" "$copy" "$tmp/p1.patch" "$tmp/p3.patch") >/dev/null
+check "KSRC: the copy holds the series" test "$(cat "$copy/a.c")" = A -a -e "$copy/new.c"
+check "KSRC: the user's tree is left alone" \
+	test "$(cat "$src/a.c")" = a -a ! -e "$src/new.c" -a ! -e "$src/.git"
+(user_tree_series "$src" "$copy" "$tmp/ph.patch") >/dev/null
+check "KSRC: another series restores a file only the old one patched" test "$(cat "$copy/a.c")" = a
+check "KSRC: and removes a file only the old series created" test ! -e "$copy/new.c"
+check "KSRC: it applies the new series" test "$(sed -n 2p "$copy/h.h")" = H2
+touch -d '2001-01-01' "$copy/a.c"
+printf 'x\n' > "$src/x.c"
+(user_tree_series "$src" "$copy" "$tmp/ph.patch") >/dev/null 2>&1
+rc=$?
+check "KSRC: the same series again after a source edit applies (exit $rc)" \
+	test "$rc" = 0 -a "$(sed -n 2p "$copy/h.h")" = H2
+check "KSRC: the edit is copied" test "$(cat "$copy/x.c")" = x
+check "KSRC: an unchanged file keeps its mtime" \
+	test "$(stat -c %Y "$copy/a.c")" = "$(date -d 2001-01-01 +%s)"
 done_testing
