@@ -456,11 +456,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	remove_tmp(tmp);
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
 	judge(rundir, wstatus, killed, &o, collect_why, s);
-	if (p->plugin[0] && v->timing == TIMING_DETERMINISTIC && !v->machine) {
-		s->latency = "uniform";
-		snprintf(s->latency_why, sizeof(s->latency_why), "deterministic timing: the plugin "
-			 "counts accesses and keeps time, its host-time delays are off");
-	} else if (p->plugin[0]) {
+	if (p->plugin[0] && !strcmp(p->latency, "emulated")) {
 		char shm[PATH_MAX * 2];
 
 		snprintf(shm, sizeof(shm), "%s/plugin.shm", rundir);
@@ -537,8 +533,11 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		return finish(rundir, j, &s, start);
 	}
 	write_status(rundir, &s);
-	printf("[%d/%d] %s rep %d: started (latency %s, host rate %.6g)\n", j->id, j->total,
-	       j->variant, j->rep, p.latency, s.host_rate);
+	/* an emulated latency is only a plan until the plugin's verdict */
+	printf("[%d/%d] %s rep %d: started (latency %s%s, host rate %.6g)\n", j->id, j->total,
+	       j->variant, j->rep, p.latency,
+	       p.plugin[0] && !strcmp(p.latency, "emulated") ? " if the map check passes" : "",
+	       s.host_rate);
 	fflush(stdout);
 	if (launch(v, &p, &sp, rundir, j, &s, runner_now()))
 		s.state = "failed";

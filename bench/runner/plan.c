@@ -57,6 +57,23 @@ static int resolve_kernel(const char *value, const char *basedir, char *out, siz
 	return need(out, "kernel", why, whylen);
 }
 
+/*
+ * The latency a run with the plugin is planned to have. Under deterministic
+ * timing without --machine the plugin only counts and keeps time, so the
+ * run is uniform and that is known now; otherwise it is emulated only if
+ * the guest's map check passes, which latency_verdict() reads after the run.
+ */
+const char *plugin_latency(const struct variant *v, char *why, size_t whylen)
+{
+	why[0] = '\0';
+	if (v->timing == TIMING_DETERMINISTIC && !v->machine) {
+		snprintf(why, whylen, "deterministic timing: the plugin counts accesses "
+			 "and keeps time, its host-time delays are off");
+		return "uniform";
+	}
+	return "emulated";
+}
+
 static int resolve_latency(const struct variant *v, struct run_plan *p,
 			   char *why, size_t whylen)
 {
@@ -67,7 +84,7 @@ static int resolve_latency(const struct variant *v, struct run_plan *p,
 	if (v->latency == LATENCY_EMULATED && need(p->plugin, "latency plugin", why, whylen))
 		return -1;
 	if (v->latency != LATENCY_OFF && tcg && !access(p->plugin, R_OK)) {
-		p->latency = "emulated";
+		p->latency = plugin_latency(v, p->latency_why, sizeof(p->latency_why));
 		return 0;
 	}
 	p->plugin[0] = 0;

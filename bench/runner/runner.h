@@ -30,7 +30,7 @@ struct run_plan {
 	char collect[PATH_MAX];
 	char plugin[PATH_MAX];	/* empty: latency not emulated */
 	const char *latency;	/* emulated | uniform | real | uniform (KVM) */
-	char latency_why[256];	/* why uniform (KVM) */
+	char latency_why[256];	/* why uniform */
 	int time_limit;		/* seconds */
 };
 
@@ -57,6 +57,13 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 
 /* After a run with the plugin: "emulated", or "uniform" and why not. */
 const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
+
+/*
+ * The latency of a run of V with the plugin, as far as it is known before
+ * the run: "uniform" with why, or "emulated", which the plugin's verdict
+ * may still turn into "uniform" (latency_verdict()).
+ */
+const char *plugin_latency(const struct variant *v, char *why, size_t whylen);
 
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,

@@ -109,5 +109,7 @@ check "with the plugin: local and remote accesses counted" test \
 	"$(field counted/rep1 plugin.acc_local)" -gt 0 -a "$(field counted/rep1 plugin.acc_remote)" -gt 0
 check "with the plugin: its delays were off" \
 	grep -q '^latency=uniform' "$work/out/runs/counted/rep1/status"
+check "with the plugin: the progress line says uniform from the start" \
+	grep -q 'counted rep 1: started (latency uniform,' "$work/run.log"
 
 done_testing

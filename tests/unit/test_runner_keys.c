@@ -344,3 +344,25 @@ Test(args, kvm_latency_is_real_only_when_bound)
 	cr_assert_str_eq(kvm_latency(&host, &t, why, sizeof(why)), "uniform (KVM)");
 	cr_assert_str_eq(kvm_latency(NULL, &t, why, sizeof(why)), "uniform (KVM)");
 }
+
+/*
+ * A deterministic run's plugin only counts: its latency is uniform before
+ * the run starts, so the progress line and the status say so from the start.
+ */
+Test(args, plugin_latency_is_known_before_the_run_when_it_only_counts)
+{
+	struct experiment exp;
+	char why[ERRLEN];
+
+	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n");
+	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "emulated");
+	cr_assert_str_eq(why, "");
+	cr_assert_str_eq(plugin_latency(&exp.variants[1], why, sizeof(why)), "uniform");
+	cr_assert(strstr(why, "deterministic timing"), "%s", why);
+	experiment_free(&exp);
+	/* the machine model charges miss costs: emulated, once the map check passed */
+	load(&exp, "[global]\nworkload = true\ntiming = deterministic\n"
+	     "[machine]\nmodel = 2socket\n[m]\n");
+	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "emulated");
+	experiment_free(&exp);
+}
