@@ -107,16 +107,27 @@ void bnb_model_free(struct bnb_model *m)
 	m->mem = m->link = NULL;
 }
 
-/* Does line continue one of v's streams?  Either way it is now one. */
+/*
+ * Does line continue one of v's streams?  Either way it is now one: a
+ * new stream replaces the one that grew least recently, so that a stray
+ * miss (a stack line, an interrupt's) ends no stream that is still
+ * growing, as a prefetcher's stream table replaces its oldest entry.
+ */
 static int sequential(struct bnb_model_vcpu *v, uint64_t line)
 {
-	for (unsigned int s = 0; s < BNB_MODEL_STREAMS; s++)
+	unsigned int oldest = 0;
+
+	for (unsigned int s = 0; s < BNB_MODEL_STREAMS; s++) {
 		if (v->stream[s] != NO_LINE && line == v->stream[s] + 1) {
 			v->stream[s] = line;
+			v->stream_used[s] = v->misses + 1;
 			return 1;
 		}
-	v->stream[v->next_stream] = line;
-	v->next_stream = (v->next_stream + 1) % BNB_MODEL_STREAMS;
+		if (v->stream_used[s] < v->stream_used[oldest])
+			oldest = s;
+	}
+	v->stream[oldest] = line;
+	v->stream_used[oldest] = v->misses + 1;
 	return 0;
 }
 

@@ -92,8 +92,8 @@ struct bnb_model_res {
 
 struct bnb_model_vcpu {
 	unsigned int node;
-	unsigned int next_stream;		/* tracker to replace next */
 	uint64_t stream[BNB_MODEL_STREAMS];	/* last line of each stream */
+	uint64_t stream_used[BNB_MODEL_STREAMS];	/* miss number it last grew */
 	struct bnb_model_use mem[BNB_MODEL_MAX_NODES];
 	struct bnb_model_use link[BNB_MODEL_MAX_NODES];
 	uint64_t done_ps[BNB_MODEL_MAX_NODES];	/* last line from each node served */
@@ -122,8 +122,9 @@ int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p);
 void bnb_model_free(struct bnb_model *m);
 
 /*
- * vCPU v, at hardware time now_ps of its own, missed line (address / 64)
- * on memory node mem: returns the stall in hardware ps.
+ * vCPU v, at hardware time now_ps of its own, missed line (virtual
+ * address / 64: a stream is contiguous there, not in physical pages) on
+ * memory node mem: returns the stall in hardware ps.
  */
 uint64_t bnb_model_miss(struct bnb_model *m, unsigned int v, unsigned int mem,
 			uint64_t line, uint64_t now_ps);

@@ -188,14 +188,19 @@ static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
 	v->calib_on += node == v->calib_node;
 }
 
-/* Charge a miss the model's stall, in the vCPU's own time; publish. */
-static void model_charge(struct vcpu *v, unsigned int vi, uint64_t addr, int node)
+/*
+ * Charge a miss the model's stall, in the vCPU's own time; publish.  A
+ * stream is told by its virtual lines: a program's array is contiguous
+ * there, while its physical pages are scattered, and the first line of
+ * the next page is no more dependent on the last one than any other.
+ */
+static void model_charge(struct vcpu *v, unsigned int vi, uint64_t vaddr, int node)
 {
 	uint64_t now = bnb_timing_hw_now_ps(vi);
 	const struct bnb_model_vcpu *m = &model.v[vi];
 
 	bnb_timing_charge_hw(vi, bnb_model_miss(&model, vi, node,
-						addr >> BNB_CACHE_LINE_SHIFT, now));
+						vaddr >> BNB_CACHE_LINE_SHIFT, now));
 	v->ctr->model_misses = m->misses;
 	v->ctr->model_seq_misses = m->seq_misses;
 	v->ctr->model_lat_ps = m->lat_ps;
@@ -259,7 +264,7 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		v->ctr->misses[node]++;
 	}
 	if (use_model) {
-		model_charge(v, vcpu_index, addr, node);
+		model_charge(v, vcpu_index, vaddr, node);
 		return;
 	}
 	if (node == v->node)

@@ -72,6 +72,27 @@ Test(model, stream_overlaps_up_to_mlp)
 	cr_assert_eq(m.v[0].seq_misses, LINES - 1);
 }
 
+Test(model, stray_misses_end_no_growing_stream)
+{
+	/*
+	 * Three streams in turn (a triad), a stray miss after every third
+	 * round: only each stream's first line and the strays pay the
+	 * latency, 100 ns; every other line its turn, 10 ns.  Replacing
+	 * trackers in turn instead would let the second stray end stream A.
+	 */
+	unsigned int rounds = 300, strays = rounds / 3;
+
+	setup(1, 1, 1, 100, 1000000, 0);
+	for (unsigned int r = 0; r < rounds; r++) {
+		for (unsigned int s = 0; s < 3; s++)
+			miss(0, 0, (uint64_t)s * 100000 + r);
+		if (r % 3 == 2)
+			miss(0, 0, 900000 + (uint64_t)r * 1000);
+	}
+	cr_assert_eq(m.v[0].seq_misses, 3 * rounds - 3);
+	cr_assert_eq(now[0], (3 + strays) * 100 * NS + (3 * rounds - 3) * 10 * NS);
+}
+
 Test(model, chase_pays_full_latency)
 {
 	setup(1, 1, 1, 100, 1000000, 0);
