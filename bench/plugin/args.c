@@ -144,6 +144,15 @@ static int opt_path(struct parse_ctx *c, const struct option_desc *o, const char
 	return 0;
 }
 
+static int opt_hex(struct parse_ctx *c, const struct option_desc *o, const char *v)
+{
+	char *end;
+
+	errno = 0;
+	*FIELD(o, c, unsigned long) = strtoul(v, &end, 16);
+	return !*v || *v == '-' || errno || *end ? bad(c, o, v) : 0;
+}
+
 static int opt_bool(struct parse_ctx *c, const struct option_desc *o, const char *v)
 {
 	return parse_bool(v, FIELD(o, c, bool)) ? bad(c, o, v) : 0;
@@ -247,6 +256,8 @@ static const struct option_desc options[] = {
 	{ "shm", opt_path, ARG(shm_path), 0, 0, "a file path" },
 	{ "ksym", opt_path, ARG(ksym_map), 0, 0, "the guest kernel's System.map" },
 	{ "ksym_out", opt_path, ARG(ksym_out), 0, 0, "a file path" },
+	{ "trace", opt_path, ARG(trace_path), 0, 0, "a file path" },
+	{ "trace_clock", opt_hex, ARG(trace_clock), 0, 0, "QEMU's timers_state symbol value in hex (nm)" },
 	{ "count", opt_bool, ARG(count), 0, 0, "on or off" },
 	{ "delay", opt_delay, 0, 0, 0, "on, off or always" },
 	{ "verbose", opt_bool, ARG(verbose), 0, 0, "on or off" },

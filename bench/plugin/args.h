@@ -30,6 +30,8 @@ struct bnb_plugin_args {
 	char shm_path[PATH_MAX];			/* "" = private counters */
 	char ksym_map[PATH_MAX];			/* System.map: NUMA work by function */
 	char ksym_out[PATH_MAX];			/* where it is written at exit */
+	char trace_path[PATH_MAX];			/* divergence log (divlog.h), "" = none */
+	unsigned long trace_clock;			/* QEMU's timers_state, 0 = no clock */
 	bool count;					/* count accesses per node */
 	enum bnb_delay_mode delay;			/* delay remote misses */
 	unsigned long base_ns;				/* local miss latency, 0 = measured */

@@ -9,7 +9,7 @@ HOST_PROGS += $(PLUGIN_SO) $(PLUGIN72_SO) $(PLUGIN_CHECK)
 GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN)
 
 # Code without QEMU calls, shared by the plugin and the unit tests.
-PLUGIN_CORE := args addrmap cache machine mapcheck model timekeeper ksym
+PLUGIN_CORE := args addrmap cache divlog machine mapcheck model timekeeper ksym
 # Code that calls QEMU: compiled against the plugin API header of the
 # project's QEMU (bench/qemu), which a fresh tree builds first.
 PLUGIN_QEMU := plugin timing ksym_qemu
@@ -53,7 +53,7 @@ $(PLUGIN_SPIN): $(BUILD)/gobj/bench/plugin/spin.o $(LIBBNB_GUEST)
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
-$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay machine mapcheck model timekeeper ksym) \
+$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay divlog machine mapcheck model timekeeper ksym) \
 		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

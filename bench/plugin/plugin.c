@@ -418,6 +418,7 @@ static void print_summary(void)
 static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
 {
 	bnb_timing_publish();
+	bnb_timing_flush();
 	bnb_ksym_write();
 	shm_set_state(BNB_SHM_EXITED);
 	if (args.verbose)

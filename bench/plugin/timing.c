@@ -18,9 +18,12 @@
  * turns, so it ends the current vCPU's turn: a yield is a request for a
  * time the clock has already passed (qemu_plugin_update_ns(h, 0)).
  */
+#include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "divlog.h"
 #include "ksym_qemu.h"
 #include "model.h"
 #include "timing.h"
@@ -33,6 +36,11 @@ static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
 static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of charge_hw's scaling */
 static uint64_t batch;
 static struct bnb_shm_header *shm;
+static struct bnb_divlog divlog;	/* trace=: the divergence log */
+static bool tracing;
+
+/* A block's address and size in one word: x86-64 addresses use 48 bits. */
+#define TRACE_PC_BITS	48
 
 static struct bnb_shm_vcpu *shm_vcpu(unsigned int v)
 {
@@ -87,6 +95,8 @@ static void on_batch(unsigned int v, void *udata)
 		qemu_plugin_add_ns(time_handle, act.add_ns);
 	else if (act.yield)
 		qemu_plugin_update_ns(time_handle, 0);
+	if (tracing && (act.add_ns || act.yield))
+		bnb_divlog_event(&divlog, v, act.add_ns ? "add" : "yield", act.add_ns);
 	bnb_timing_publish();
 }
 
@@ -96,9 +106,17 @@ static void on_halt(unsigned int v, void *udata)
 		return;
 	pull(v);
 	bnb_tk_idle(&tk, v);
+	if (tracing)
+		bnb_divlog_event(&divlog, v, "halt", 0);
 	/* the first block after the wake-up runs on_batch() */
 	qemu_plugin_u64_set(slot, v, pulled[v] + batch);
 	pulled[v] += batch;
+}
+
+void bnb_timing_flush(void)
+{
+	if (tracing)
+		fflush(divlog.out);
 }
 
 void bnb_timing_charge(unsigned int v, uint64_t ps)
@@ -133,10 +151,27 @@ static bool halts(struct qemu_plugin_insn *insn)
 	return n == 3 && (!memcmp(b, mwait, 3) || !memcmp(b, mwaitx, 3));
 }
 
+static void on_block_traced(unsigned int v, void *udata)
+{
+	uint64_t w = (uintptr_t)udata;
+
+	bnb_divlog_block(&divlog, v, w & ((1ULL << TRACE_PC_BITS) - 1), w >> TRACE_PC_BITS);
+}
+
+static void trace_translate(struct qemu_plugin_tb *tb, size_t n)
+{
+	uint64_t pc = qemu_plugin_tb_vaddr(tb) & ((1ULL << TRACE_PC_BITS) - 1);
+
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block_traced, QEMU_PLUGIN_CB_NO_REGS,
+		(void *)(uintptr_t)(pc | (uint64_t)n << TRACE_PC_BITS));
+}
+
 void bnb_timing_translate(struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
+	if (tracing)
+		trace_translate(tb, n);
 	if (!time_handle)
 		return;
 	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb,
@@ -163,6 +198,62 @@ static void publish_params(void)
 	shm->tk_quantum_ps = tk.p.quantum_ps;
 }
 
+/*
+ * trace_clock=: the guest clock read straight from QEMU's TimersState
+ * (QEMU 10.0, include/system/cpu-timers-internal.h), a diagnostic only:
+ * bias + qemu_icount << shift, exact between turns, when qemu_icount
+ * holds every finished turn.  The shift field checks the address.
+ */
+#define TS_SHIFT_OFF	26	/* int16_t icount_time_shift */
+#define TS_BIAS_OFF	40	/* int64_t qemu_icount_bias */
+#define TS_ICOUNT_OFF	64	/* int64_t qemu_icount */
+
+static const char *timers_state;
+
+static uint64_t qemu_clock_now_ns(void)
+{
+	int16_t shift = *(const volatile int16_t *)(timers_state + TS_SHIFT_OFF);
+
+	return *(const volatile int64_t *)(timers_state + TS_BIAS_OFF) +
+	       (*(const volatile int64_t *)(timers_state + TS_ICOUNT_OFF) << shift);
+}
+
+/* The first object dl_iterate_phdr() reports is the program: QEMU. */
+static int program_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+	*(uintptr_t *)data = info->dlpi_addr;
+	return 1;
+}
+
+static int find_clock(const struct bnb_plugin_args *a, char *err, size_t errlen)
+{
+	uintptr_t base = 0;
+	int16_t shift;
+
+	dl_iterate_phdr(program_base, &base);
+	timers_state = (const char *)(base + a->trace_clock);
+	shift = *(const int16_t *)(timers_state + TS_SHIFT_OFF);
+	if (!a->have_icount || shift != (int16_t)a->icount_shift)
+		return snprintf(err, errlen,
+			"bnb-plugin: trace_clock=%lx: not QEMU's timers_state (icount shift there %d, want %lu under icount)",
+			a->trace_clock, shift, a->icount_shift), -1;
+	divlog.clock_ns = qemu_clock_now_ns;
+	return 0;
+}
+
+static int open_trace(const struct bnb_plugin_args *a, unsigned int n_vcpus, char *err, size_t errlen)
+{
+	const char *path = a->trace_path;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return snprintf(err, errlen, "bnb-plugin: trace=%s: %s", path, strerror(errno)), -1;
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	bnb_divlog_init(&divlog, f, n_vcpus);
+	tracing = true;
+	return a->trace_clock ? find_clock(a, err, errlen) : 0;
+}
+
 int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 		     struct bnb_shm_header *counters, char *err, size_t errlen)
 {
@@ -175,6 +266,8 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 		.quantum_ps = a->tk_quantum_ns * BNB_TK_PS_PER_NS,
 	};
 
+	if (*a->trace_path && open_trace(a, n_vcpus, err, errlen))
+		return -1;
 	if (!a->timekeeper)
 		return 0;
 	if (bnb_tk_check(&p, err, errlen))

@@ -35,6 +35,7 @@ static inline void bnb_timing_charge(unsigned int v, uint64_t ps) { }
 static inline uint64_t bnb_timing_hw_now_ps(unsigned int v) { return 0; }
 static inline void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps) { }
 static inline void bnb_timing_publish(void) { }
+static inline void bnb_timing_flush(void) { }
 #else
 
 /*
@@ -43,6 +44,9 @@ static inline void bnb_timing_publish(void) { }
  */
 int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 		     struct bnb_shm_header *shm, char *err, size_t errlen);
+
+/* Write out the divergence log's buffer (trace=), at exit. */
+void bnb_timing_flush(void);
 
 /* Instrument one translation block (call from the tb_trans callback). */
 void bnb_timing_translate(struct qemu_plugin_tb *tb);

@@ -101,6 +101,16 @@ Test(plugin_args, rejects_bad_input)
 	expect_error(PARSE("nodes=65", "cpus=1", "mem_mib=1", "dist=10"), "nodes=65");
 }
 
+Test(plugin_args, trace_log_and_clock_address)
+{
+	cr_assert_eq(PARSE(TOPO2, "trace=/tmp/t.log", "trace_clock=73c5c0"), 0, "%s", err);
+	cr_assert_str_eq(a.trace_path, "/tmp/t.log");
+	cr_assert_eq(a.trace_clock, 0x73c5c0);
+	expect_error(PARSE(TOPO2, "trace_clock=73g"), "trace_clock=73g");
+	expect_error(PARSE(TOPO2, "trace_clock=-1"), "trace_clock=-1");
+	expect_error(PARSE(TOPO2, "trace_clock="), "trace_clock=");
+}
+
 static const struct {
 	const char *cpus, *mem, *dist, *needle;
 } bad_topologies[] = {
