@@ -36,12 +36,20 @@ stream --size 16M --iterations $3 --placement misplaced --node 1 --locality-ever
 	collect_rc=$?
 }
 
-# col DIR NAME: the column NAME of every sample row (not the end row).
+# col DIR NAME: the column NAME of every sample row (status ok, not the
+# end row); both columns are found by their header names.
 col() {
 	awk -F, -v name="$2" '
 		/^#/ { next }
-		!hdr { for (i = 1; i <= NF; i++) if ($i == name) c = i; hdr = 1; next }
-		$8 == "ok" { print $c }' "$1/collect/timeseries.csv"
+		!hdr {
+			for (i = 1; i <= NF; i++) {
+				if ($i == name) c = i
+				if ($i == "status") st = i
+			}
+			if (!c || !st) { print "col: no column " (c ? "status" : name) > "/dev/stderr"; exit 1 }
+			hdr = 1; next
+		}
+		$st == "ok" { print $c }' "$1/collect/timeseries.csv"
 }
 
 # total DIR COUNTER: its total in summary.json (pretty-printed, one key a line).
