@@ -303,6 +303,15 @@ void kt_touch(void *buf, size_t bytes)
 		((volatile char *)buf)[off] = (char)off;
 }
 
+void kt_drain_lru(void)
+{
+	void *p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	/* unmap_region() starts with lru_add_drain(), for this CPU */
+	if (p == MAP_FAILED || munmap(p, PAGE))
+		kt_bail("mmap/munmap of a scratch page: %s", strerror(errno));
+}
+
 unsigned long kt_read_pages(const void *buf, size_t bytes)
 {
 	unsigned long sum = 0;

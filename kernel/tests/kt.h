@@ -54,6 +54,15 @@ void kt_run_on_node(int node);
 /* Anonymous memory, not yet touched; THP off for the process unless @thp */
 void *kt_alloc(size_t bytes, bool thp);
 void kt_touch(void *buf, size_t bytes);
+/*
+ * Put the pages this CPU faulted in last on the LRU. Linux keeps up to 15
+ * new pages in a per-CPU batch with a reference of its own (folio_add_lru())
+ * and the NUMA scanner skips a private page with a second reference
+ * (change_pte_range(): "skip shared copy-on-write pages"), so until that
+ * CPU drains its batch, which on an idle vCPU may be never, they are not
+ * marked, do not fault and do not move.
+ */
+void kt_drain_lru(void);
 /* Sum one word per page, so that every page is read */
 unsigned long kt_read_pages(const void *buf, size_t bytes);
 /* How many of the pages of @buf are on @node */

@@ -166,6 +166,8 @@ static void node0_reads(struct node0_run *r)
 	r->pages = NODE0_BYTES / 4096;
 	kt_run_on_node(1);
 	kt_touch(buf, NODE0_BYTES);
+	/* else the last pages touched stay in node 1's LRU batch, unscanned */
+	kt_drain_lru();
 	kt_run_on_node(0);
 	/* From here on: a scan while touching on node 1 may well be skipped */
 	kt_counters(before);
@@ -211,8 +213,8 @@ static void independent_case(void)
 
 	kt_ok(skips == 0, "node 1's refusals do not stop scanning on node 0 (%ld skipped)",
 	      skips);
-	kt_ok(r->moved * 4 >= r->pages * 3,
-	      "nor migrations to node 0: most of its %ld pages moved (%ld)", r->pages, r->moved);
+	kt_ok(r->moved == r->pages,
+	      "nor migrations to node 0: all its %ld pages moved (%ld)", r->pages, r->moved);
 	munmap(r, sizeof(*r));
 }
 
