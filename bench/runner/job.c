@@ -17,6 +17,7 @@
 
 #include "csv.h"
 #include "keys.h"
+#include "lib/parse.h"
 #include "lib/signals.h"
 #include "monitors.h"
 #include "outcome.h"
@@ -217,6 +218,7 @@ struct status {
 	double host_rate;	/* the workload's native rate, NAN if not measured */
 	char dilation_why[512];	/* why not */
 	int vm_exit;
+	int stalls;		/* the kernel's stall reports (bnb-vm's result) */
 	double elapsed_s;
 };
 
@@ -231,8 +233,8 @@ static int write_status(const char *rundir, const struct status *s)
 	if (!f)
 		return -1;
 	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nlatency_why=%s\nvm_exit=%d\nelapsed_s=%.1f\n"
-		"host_rate=%.6g\ndilation_why=%s\n", s->state, s->reason, s->latency, s->latency_why,
-		s->vm_exit, s->elapsed_s, s->host_rate, s->dilation_why);
+		"host_rate=%.6g\ndilation_why=%s\nstalls=%d\n", s->state, s->reason, s->latency,
+		s->latency_why, s->vm_exit, s->elapsed_s, s->host_rate, s->dilation_why, s->stalls);
 	if (fclose(f))
 		return -1;
 	return rename(tmp, path);
@@ -356,6 +358,35 @@ static void judge(const char *rundir, int wstatus, bool killed, const struct out
 	}
 }
 
+/*
+ * On the guest's own clock (deterministic timing) a stall is the kernel's
+ * and fails the run; on the host's clock a loaded host can starve a vCPU
+ * thread into one, so an ok run stays ok and its reason says so, which the
+ * progress line and the report's table of runs show.
+ */
+const char *stall_verdict(const char *result, const struct variant *v, const char *state,
+			  int *stalls, char *reason, size_t len)
+{
+	char n[16], line[400], err[64];
+
+	*stalls = 0;
+	if (kv_get(result, "stalls", n, sizeof(n)) ||
+	    parse_int(n, 0, INT_MAX, stalls, err, sizeof(err)) || !*stalls)
+		return state;
+	if (kv_get(result, "stall", line, sizeof(line)))
+		line[0] = '\0';
+	if (strcmp(state, "ok"))
+		return state;
+	if (v->timing == TIMING_DETERMINISTIC) {
+		snprintf(reason, len, "the kernel stalled on the guest's own clock "
+			 "(%d report(s)): %s", *stalls, line);
+		return "failed";
+	}
+	snprintf(reason, len, "flagged: the kernel reported %d stall(s), which a loaded host "
+		 "can cause under wall timing: %s", *stalls, line);
+	return state;
+}
+
 /* What bnb-vm did with KVM, from its result file: the label follows the facts. */
 static void kvm_verdict(const char *rundir, struct status *s)
 {
@@ -456,6 +487,8 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	remove_tmp(tmp);
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
 	judge(rundir, wstatus, killed, &o, collect_why, s);
+	snprintf(log, sizeof(log), "%s/result", rundir);
+	s->state = stall_verdict(log, v, s->state, &s->stalls, s->reason, sizeof(s->reason));
 	if (p->plugin[0] && !strcmp(p->latency, "emulated")) {
 		char shm[PATH_MAX * 2];
 

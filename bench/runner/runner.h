@@ -65,6 +65,15 @@ const char *latency_verdict(const char *shm_path, char *why, size_t whylen);
  */
 const char *plugin_latency(const struct variant *v, char *why, size_t whylen);
 
+/*
+ * The state of a run of V that bnb-vm's result file RESULT says the kernel
+ * reported stalls in (stalls=, stall=): STATE, or "failed" with REASON.
+ * An ok run under wall timing stays ok with REASON saying it was flagged.
+ * *STALLS gets the count.
+ */
+const char *stall_verdict(const char *result, const struct variant *v, const char *state,
+			  int *stalls, char *reason, size_t len);
+
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen);

@@ -13,8 +13,19 @@ struct console_pattern {
 	enum console_event event;
 };
 
-/* Matched anywhere in the line, first match wins. */
+/*
+ * Matched anywhere in the line, first match wins. Stalls: RCU's stall
+ * warnings (tree_stall.h, tree_exp.h, tasks.h), the hung-task and the
+ * soft-lockup watchdogs, whose "BUG: " must not make it a panic. They say
+ * a CPU or task made no progress for so many seconds of guest time, which
+ * under wall timing a starved host thread can cause (bnb-vm decides).
+ */
 static const struct console_pattern patterns[] = {
+	{ "self-detected stall on CPU",		CON_STALL },
+	{ "detected stalls on",			CON_STALL },
+	{ "detected expedited stalls on",	CON_STALL },
+	{ "blocked for more than",		CON_STALL },
+	{ "soft lockup - CPU#",			CON_STALL },
 	{ "Kernel panic - not syncing",		CON_PANIC },
 	{ "kernel BUG at",			CON_PANIC },
 	{ "BUG: ",				CON_PANIC },

@@ -161,6 +161,7 @@ enum console_event {
 	CON_EXIT,	/* the guest command exited, *code set */
 	CON_PANIC,	/* panic, oops, BUG */
 	CON_WARNING,	/* WARN, lockdep splat */
+	CON_STALL,	/* RCU stall, hung task, soft lockup */
 };
 enum console_event console_classify(const char *line, int *code);
 

@@ -366,3 +366,52 @@ Test(args, plugin_latency_is_known_before_the_run_when_it_only_counts)
 	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "emulated");
 	experiment_free(&exp);
 }
+
+static void write_result(const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/*
+ * A kernel stall fails a run on the guest's own clock, and only flags it
+ * on the host's, where a loaded host can starve a vCPU into one.
+ */
+Test(args, stalls_fail_deterministic_runs_and_flag_wall_runs)
+{
+	static const char stall[] = "status=ok\nstalls=2\n"
+		"stall=[   42.1] rcu: INFO: rcu_sched self-detected stall on CPU\n";
+	struct experiment exp;
+	char path[128], reason[512] = "";
+	int n;
+
+	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n");
+	write_result("stall", stall);
+	write_result("calm", "status=ok\nstalls=0\nstall=\n");
+	snprintf(path, sizeof(path), "%s/stall", tmpdir);
+	cr_assert_str_eq(stall_verdict(path, &exp.variants[0], "ok", &n, reason,
+				       sizeof(reason)), "ok");
+	cr_assert_eq(n, 2);
+	cr_assert(strstr(reason, "flagged") && strstr(reason, "self-detected stall"), "%s", reason);
+	cr_assert_str_eq(stall_verdict(path, &exp.variants[1], "ok", &n, reason,
+				       sizeof(reason)), "failed");
+	cr_assert(strstr(reason, "guest's own clock") && strstr(reason, "rcu_sched"), "%s", reason);
+	/* a failed run keeps its own reason */
+	strcpy(reason, "guest command exited 1");
+	cr_assert_str_eq(stall_verdict(path, &exp.variants[1], "failed", &n, reason,
+				       sizeof(reason)), "failed");
+	cr_assert_str_eq(reason, "guest command exited 1");
+	snprintf(path, sizeof(path), "%s/calm", tmpdir);
+	reason[0] = '\0';
+	cr_assert_str_eq(stall_verdict(path, &exp.variants[1], "ok", &n, reason,
+				       sizeof(reason)), "ok");
+	cr_assert_eq(n, 0);
+	cr_assert_str_eq(reason, "");
+	experiment_free(&exp);
+}

@@ -461,6 +461,33 @@ Test(console, kernel_trouble)
 	cr_assert_eq(console_classify("Freeing unused kernel memory", &code), CON_NONE);
 }
 
+/* Console text as Linux 6.1 prints these reports (timestamps as on our console). */
+Test(console, stalls_are_not_panics)
+{
+	static const char *const stalls[] = {
+		"[   42.100000] rcu: INFO: rcu_sched self-detected stall on CPU",
+		"[   42.100000] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:",
+		"[   42.100000] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
+		"[   42.100000] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21002 jiffies s: 93 root: 0x2/.",
+		"[   42.100000] INFO: rcu_tasks detected stalls on tasks:",
+		"[  243.520000] INFO: task kworker/0:1:23 blocked for more than 120 seconds.",
+		"[   50.000000] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [stream:91]",
+	};
+	static const char *const not_stalls[] = {
+		"[   42.100000] rcu: \t1-...!: (0 ticks this GP) idle=d4c/0/0x0 softirq=1/1 fqs=0",
+		"[   42.100000] rcu: rcu_sched kthread starved for 21004 jiffies! g-1 f0x0",
+		"[    0.100000] rcu: Hierarchical RCU implementation.",
+		"[    0.100000] rcu: \tRCU CPU stall warnings timeout set to 21 (rcu_cpu_stall_timeout).",
+	};
+	size_t i;
+	int code;
+
+	for (i = 0; i < ARRAY_SIZE(stalls); i++)
+		cr_assert_eq(console_classify(stalls[i], &code), CON_STALL, "%s", stalls[i]);
+	for (i = 0; i < ARRAY_SIZE(not_stalls); i++)
+		cr_assert_eq(console_classify(not_stalls[i], &code), CON_NONE, "%s", not_stalls[i]);
+}
+
 /* The command line, through the options table */
 
 static struct vm_cli cli;
