@@ -126,10 +126,19 @@ static void add_plugin(const struct vm_config *c, struct argv *a)
 	argv_add(a, "%s", buf);
 }
 
+/*
+ * Under deterministic timing the ports' queues are served on the vCPU
+ * thread, as the guest writes the notify register (ioeventfd=off): with
+ * an ioeventfd the main loop serves them whenever the host schedules it,
+ * and the interrupt that completes the guest's write reaches the guest,
+ * and ends the running vCPU's turn, at a host-timed point (the first
+ * cause of variation in multi-vCPU runs, bench/plugin/README.md).
+ */
 static void add_ports(const struct vm_config *c, struct argv *a)
 {
 	argv_add(a, "-device");
-	argv_add(a, "virtio-serial-pci,id=vser");
+	argv_add(a, "virtio-serial-pci,id=vser%s",
+		 c->timing == TIMING_DETERMINISTIC ? ",ioeventfd=off" : "");
 	argv_add(a, "-chardev");
 	argv_add(a, "file,id=out,path=%s/out.log", c->run_dir);
 	argv_add(a, "-device");

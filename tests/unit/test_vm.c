@@ -381,6 +381,7 @@ Test(qemu_args, deterministic_pins_what_the_host_would_vary)
 	cr_assert_eq(find_arg("-rtc"), -1);
 	cr_assert_eq(find_arg("-seed"), -1);
 	cr_assert_null(strstr(args.v[args.n - 1], "norandmaps"));
+	cr_assert_neq(find_arg("virtio-serial-pci,id=vser"), -1);
 	argv_free(&args);
 	cfg.timing = TIMING_DETERMINISTIC;
 	cfg.agent_stream_ms = 250;
@@ -389,6 +390,8 @@ Test(qemu_args, deterministic_pins_what_the_host_would_vary)
 	cr_assert_neq(find_arg("base=2024-01-01T00:00:00,clock=vm"), -1);
 	cr_assert_neq(find_arg("-seed"), -1);
 	cr_assert_neq(find_arg("shift=0,sleep=off,align=off"), -1);
+	/* the ports' queues served on the vCPU thread, not the main loop */
+	cr_assert_neq(find_arg("virtio-serial-pci,id=vser,ioeventfd=off"), -1);
 	cr_assert_not_null(strstr(args.v[args.n - 1],
 				  " norandmaps random.trust_cpu=off random.trust_bootloader=off "
 				  "bnb.agent_stream_ms=250"));
