@@ -2,12 +2,14 @@
 #
 # Every directory that builds something has a module.mk fragment, included
 # below; a fragment appends to HOST_PROGS (tools run on the host),
-# GUEST_PROGS (static binaries shipped in the guest's base initramfs) and
+# GUEST_PROGS (programs of the static binary shipped in the guest's base
+# initramfs, see multicall below) and
 # UNIT_TESTS (Criterion binaries run by `make test`), and adds its own link
 # rules. Objects are built by the pattern rules here.
 
 SHELL := /bin/bash
 CC ?= gcc
+OBJCOPY ?= objcopy
 BUILD := build
 OPT ?= -O2
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
@@ -17,6 +19,7 @@ CRITERION_LIBS := -lcriterion
 
 HOST_BIN := $(BUILD)/bin
 GUEST_BIN := $(BUILD)/guest/bin
+GPROG := $(BUILD)/gprog
 TEST_BIN := $(BUILD)/tests
 # The project's QEMU (bench/qemu): a link into the cache.
 QEMU_DIR := $(BUILD)/qemu
@@ -24,6 +27,7 @@ QEMU_PLUGIN_H := $(QEMU_DIR)/include/qemu-plugin.h
 
 HOST_PROGS :=
 GUEST_PROGS :=
+GUEST_LIBS :=
 UNIT_TESTS :=
 
 .PHONY: all tools guest-bins deps kernel qemu kernel-check kernel-stress guest test \
@@ -74,7 +78,39 @@ kernel-stress: tools guest
 
 # Every static guest binary links bench/guest/noaffinity.o before libnuma.a
 # (that file says why).
-$(GUEST_PROGS) $(KT_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
+$(GUEST_BIN)/multicall $(KT_PROGS): $(BUILD)/gobj/bench/guest/noaffinity.o
+
+# The guest programs are one static binary, $(GUEST_BIN)/multicall, which
+# runs the program its argv[0] names; $(GUEST_BIN)/NAME are links to it
+# (bench/guest/multicall.c says why). A fragment adds $(GUEST_BIN)/NAME to
+# GUEST_PROGS and gives $(GPROG)/NAME.o the program's own objects, and the
+# objects or archives that programs share to GUEST_LIBS. A program object
+# is its objects linked into one, with main renamed and every other symbol
+# they define made local.
+GUEST_NAMES := $(notdir $(GUEST_PROGS))
+gprog_main = bnb_main_$(subst -,_,$(1))
+
+$(GPROG)/%.o:
+	@mkdir -p $(@D)
+	$(LD) -r -o $@.tmp $^
+	$(OBJCOPY) --redefine-sym main=$(call gprog_main,$*) \
+		--keep-global-symbol=$(call gprog_main,$*) $@.tmp $@
+	@rm -f $@.tmp
+
+$(GPROG)/multicall.o: CFLAGS += \
+	-DBNB_PROGS='$(foreach p,$(GUEST_NAMES),X($(call gprog_main,$p),"$p"))'
+# the program list lives in the fragments
+$(GPROG)/multicall.o: bench/guest/multicall.c Makefile $(wildcard */module.mk */*/module.mk)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(GUEST_BIN)/multicall: $(GPROG)/multicall.o $(GUEST_NAMES:%=$(GPROG)/%.o) \
+		$(GUEST_LIBS) $(LIBBNB_GUEST)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma -lm
+
+$(GUEST_PROGS): $(GUEST_BIN)/multicall
+	@ln -sf multicall $@
 
 # The guest boots the base archive; a run that uses perf, stress-ng, numactl
 # or lstopo boots initramfs-tools.cpio, the base with the tools archive
@@ -86,7 +122,7 @@ guest: $(GUEST_DIR)/initramfs.cpio $(GUEST_DIR)/initramfs-tools.cpio \
 
 $(GUEST_DIR)/initramfs.cpio: bench/guest/mkinitramfs.sh bench/guest/init \
 		bench/guest/fstab.boot bench/guest/fstab.dev $(GUEST_PROGS)
-	@bench/guest/mkinitramfs.sh base $@ $(GUEST_PROGS)
+	@bench/guest/mkinitramfs.sh base $@ $(GUEST_BIN)/multicall $(GUEST_PROGS)
 
 $(GUEST_DIR)/tools.cpio: bench/guest/mkinitramfs.sh
 	@bench/guest/mkinitramfs.sh tools $@

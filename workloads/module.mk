@@ -1,5 +1,5 @@
-# Guest workload generators: static binaries shipped in the initramfs.
-# Each links its own main object with the shared library objects below;
+# Guest workload generators: programs of the guest's static binary.
+# Each has its own main object and shares the library objects below;
 # the unit tests link the same sources built as host objects.
 
 WL_LIB_SRCS := common.c opts.c topo.c place.c locality.c csvout.c hist.c smaps.c
@@ -9,6 +9,7 @@ WL_NAMES := stream prodcons thp numa01 numa02 latency autonuma
 
 WL_BINS := $(addprefix $(GUEST_BIN)/,$(WL_NAMES))
 GUEST_PROGS += $(WL_BINS)
+GUEST_LIBS += $(WL_GUEST_LIB)
 
 # numa01 and numa02 are one program built twice, told apart at compile time
 $(BUILD)/gobj/workloads/numa01.o: workloads/numa0x.c
@@ -18,9 +19,7 @@ $(BUILD)/gobj/workloads/numa02.o: workloads/numa0x.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DNUMA0X=2 -MMD -MP -c -o $@ $<
 
-$(WL_BINS): $(GUEST_BIN)/%: $(BUILD)/gobj/workloads/%.o $(WL_GUEST_LIB) $(LIBBNB_GUEST)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma -lm
+$(WL_NAMES:%=$(GPROG)/%.o): $(GPROG)/%.o: $(BUILD)/gobj/workloads/%.o
 
 WL_TESTS := $(TEST_BIN)/test_workloads_opts $(TEST_BIN)/test_workloads_output
 UNIT_TESTS += $(WL_TESTS)
@@ -30,7 +29,7 @@ $(WL_TESTS): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o $(WL_HOST_LIB) $(LIBBNB)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread
 
 # autonuma: the autonuma-benchmark programs, their plan in its own file
-$(GUEST_BIN)/autonuma: $(BUILD)/gobj/workloads/autonuma_plan.o
+$(GPROG)/autonuma.o: $(BUILD)/gobj/workloads/autonuma_plan.o
 
 AN_TEST := $(TEST_BIN)/test_workloads_autonuma
 UNIT_TESTS += $(AN_TEST)

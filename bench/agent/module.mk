@@ -6,9 +6,7 @@ BNB_AGENT := $(GUEST_BIN)/bnb-agent
 BNB_AGENT_HOST := $(BUILD)/host-agent/bnb-agent
 GUEST_PROGS += $(BNB_AGENT)
 
-$(BNB_AGENT): $(addprefix $(BUILD)/gobj/bench/agent/,$(AGENT_SRCS:.c=.o)) $(LIBBNB_GUEST)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
+$(GPROG)/bnb-agent.o: $(addprefix $(BUILD)/gobj/bench/agent/,$(AGENT_SRCS:.c=.o))
 
 $(BNB_AGENT_HOST): $(addprefix $(BUILD)/obj/bench/agent/,$(AGENT_SRCS:.c=.o)) $(LIBBNB)
 	@mkdir -p $(@D)

@@ -2,8 +2,9 @@
 # Build the guest's initramfs archives (make guest).
 #
 #   bench/guest/mkinitramfs.sh base OUT.cpio GUEST_BINARY...
-#       busybox, /init and the project's static binaries: what every guest
-#       boots with.
+#       busybox, /init and the project's static binary with its program
+#       links (a GUEST_BINARY that is a link is copied as one): what every
+#       guest boots with.
 #   bench/guest/mkinitramfs.sh extra OUT.cpio BASE.cpio GUEST_BINARY...
 #       more of the project's binaries (the kernel tests' kt-*), to append
 #       to BASE.cpio; each may load only libraries that BASE.cpio carries.
@@ -43,7 +44,7 @@ trap on_exit EXIT
 mkdir -p "$(dirname "$out")"
 
 base_root() {
-	local applet bin
+	local applet bin target
 
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,root,etc,opt/bnb/bin}
 	cp /bin/busybox "$root/bin/busybox"
@@ -56,7 +57,18 @@ base_root() {
 	echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 	echo 'root:x:0:' > "$root/etc/group"
 	for bin in "$@"; do
-		copy_with_libs "$bin"
+		[ -L "$bin" ] || copy_with_libs "$bin"
+	done
+	# A link to the multi-call binary (build/guest/bin/NAME) stays a link
+	# beside it.
+	for bin in "$@"; do
+		[ -L "$bin" ] || continue
+		target=$(readlink "$bin")
+		[ -e "$root/opt/bnb/bin/$target" ] || {
+			echo "mkinitramfs: $bin links to $target, which is not in the archive" >&2
+			exit 1
+		}
+		ln -s "$target" "$root/opt/bnb/bin/${bin##*/}"
 	done
 }
 

@@ -4,9 +4,7 @@ MON_SRCS := main.c util.c trace.c sched.c tasks.c perfstat.c prov.c
 BNB_MONITOR := $(GUEST_BIN)/bnb-monitor
 GUEST_PROGS += $(BNB_MONITOR)
 
-$(BNB_MONITOR): $(addprefix $(BUILD)/gobj/bench/monitor/,$(MON_SRCS:.c=.o)) $(LIBBNB_GUEST)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
+$(GPROG)/bnb-monitor.o: $(addprefix $(BUILD)/gobj/bench/monitor/,$(MON_SRCS:.c=.o))
 
 # The parsers, built for the host and tested against guest captures.
 MON_TEST := $(TEST_BIN)/test_monitor

@@ -43,13 +43,8 @@ $(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^
 
-$(PLUGIN_CALIB): $(BUILD)/gobj/bench/plugin/calib.o $(LIBBNB_GUEST)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(GUEST_LDFLAGS) -lnuma
-
-$(PLUGIN_SPIN): $(BUILD)/gobj/bench/plugin/spin.o $(LIBBNB_GUEST)
-	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(GUEST_LDFLAGS)
+$(GPROG)/bnb-plugin-calib.o: $(BUILD)/gobj/bench/plugin/calib.o
+$(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)

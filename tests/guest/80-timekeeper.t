@@ -131,7 +131,8 @@ hard() {
 	bnb_vm "$dir" --nodes 2 --timing deterministic --plugin "$SO" \
 		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off -- \
 		'bnb-plugin-calib && for n in 0 1; do
-			numactl --cpunodebind=$n --membind=$n cp /opt/bnb/bin/stream /tmp/s$n || exit 1
+			mkdir /tmp/s$n && numactl --cpunodebind=$n --membind=$n \
+				cp /opt/bnb/bin/stream /tmp/s$n/stream || exit 1
 		done && '"$work" >/dev/null 2>&1 || return 1
 	"$CHECK" "$dir/c.shm" > "$dir/check.out" 2>/dev/null
 	return 0
@@ -142,7 +143,7 @@ check "reference run: map check and copies only" test $? -eq 0
 dh=$(run_dir tk-hard)
 # shellcheck disable=SC2016
 hard "$dh" '{ for n in 0 1; do
-	numactl --cpunodebind=$n --membind=$n /tmp/s$n --placement local --node $n \
+	numactl --cpunodebind=$n --membind=$n /tmp/s$n/stream --placement local --node $n \
 		--threads 1 --size 8M --iterations 16 > /dev/null &
 	done; wait; }'
 check "HARD_BIND-style run under deterministic time" test $? -eq 0
