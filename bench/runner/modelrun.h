@@ -6,6 +6,7 @@
 #ifndef BNB_MODELRUN_H
 #define BNB_MODELRUN_H
 
+#include "bnb_plugin_shm.h"
 #include "extract.h"
 
 #define MODELRUN_SHM "plugin.shm"
@@ -17,5 +18,19 @@
  * when the run had no model.
  */
 void modelrun_add(const char *rundir, struct xmetrics *x);
+
+/* What the run's model was configured with, in hardware units. */
+struct modelrun_config {
+	char name[32];
+	unsigned int n_nodes;
+	unsigned int cpus[BNB_SHM_MAX_NODES];	/* guest vCPUs per node */
+	double lat_ns[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	double node_mbs, link_mbs;		/* the modelled machine's */
+	unsigned int hw_cpus, mlp;
+	double d;				/* insn_ps / hw_insn_ps */
+};
+
+/* Fill C from RUNDIR's counters file: 0, or -1 when it has no model. */
+int modelrun_config(const char *rundir, struct modelrun_config *c);
 
 #endif

@@ -401,6 +401,7 @@ static int table_write(const char *dir, const struct ref_published *p, bool prin
 	md_header(&t);
 	for (size_t i = 0; i < ARRAY_SIZE(topologies); i++)
 		table_topology(&t, topologies[i], arr);
+	ref_calib_table(t.md, t.root, dir);
 	fprintf(t.md, "\nOrderings matching: %d of %d; ratios within %gx: %d of %d.\n",
 		t.orders_yes, t.orders, p->within, t.ratios_yes, t.ratios);
 	fclose(t.md);

@@ -122,4 +122,17 @@ double ref_rate_per_cpu(const struct ref_published *p, double count);
 /* `bnb-run reference [--quick] [--out DIR] | --table DIR` */
 int cmd_reference(int argc, char **argv);
 
+/* ---- the calibrations (reference_calib.c) ---- */
+
+struct modelrun_config;
+/*
+ * The machine model's ceiling for a STREAM of THREADS threads on node RUN
+ * reading node MEM, hardware MB/s: the least of the node's bandwidth, the
+ * link's (RUN != MEM) and THREADS x 64 B x mlp / latency; *BOUND names it.
+ */
+double ref_stream_ceiling(const struct modelrun_config *c, unsigned int threads,
+			  unsigned int run, unsigned int mem, const char **bound);
+/* DIR's calibration-NAME runs in hardware units, to MD and ROOT "calibrations". */
+void ref_calib_table(FILE *md, struct json_object *root, const char *dir);
+
 #endif

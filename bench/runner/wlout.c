@@ -102,6 +102,24 @@ int wl_scan(const char *path, struct wl_summary *s)
 	return 0;
 }
 
+double wl_line_value(const char *path, const char *prefix, const char *key)
+{
+	char line[4096];
+	double v = NAN;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return NAN;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, prefix, strlen(prefix))) {
+			line[strcspn(line, "\r\n")] = 0;
+			v = field_value(line, key);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 int wl_extract_csv(const char *in, const char *out)
 {
 	char line[65536];

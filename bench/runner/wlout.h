@@ -23,6 +23,9 @@ int wl_scan(const char *path, struct wl_summary *s);
 /* rate_mean per worker thread when threads= is given, else rate_mean. */
 double wl_thread_rate(const struct wl_summary *s);
 
+/* KEY's value in the first line of PATH starting with PREFIX; NAN: none. */
+double wl_line_value(const char *path, const char *prefix, const char *key);
+
 /*
  * Copy the CSV part of the guest output IN (header and rows) to OUT; OUT is
  * not written when IN has no workload CSV (a command other than the

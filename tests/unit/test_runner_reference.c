@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modelrun.h"
 #include "reference.h"
 
 #define SHIPPED BNB_SRC_DIR "/bench/experiments/reference/published.ini"
@@ -165,4 +166,35 @@ Test(reference, bad_data_is_refused_naming_the_key)
 	cr_assert(strstr(load_text(MACHINE "[ratio on/xx]\nmachine = m\n"), "VARIANT/VARIANT"));
 	cr_assert(strstr(load_text("[program p]\n"), "no [program] or no [ratio]"));
 	cr_assert(strstr(load_text(MACHINE "[evaluation]\nwithin = 0.5\n"), "at least 1"));
+}
+
+/* The 2socket class (bench/plugin/README.md) on guest nodes of CPUS vCPUs. */
+static struct modelrun_config two_socket(unsigned int nodes, unsigned int cpus)
+{
+	struct modelrun_config c = { .n_nodes = nodes, .node_mbs = 69300, .link_mbs = 34400,
+				     .hw_cpus = 16, .mlp = 10, .d = 6.667 };
+
+	for (unsigned int i = 0; i < nodes; i++) {
+		c.cpus[i] = cpus;
+		for (unsigned int j = 0; j < nodes; j++)
+			c.lat_ns[i][j] = i == j ? 108 : 196;
+	}
+	return c;
+}
+
+Test(reference, stream_ceiling_by_hand)
+{
+	struct modelrun_config one = two_socket(1, 4), two = two_socket(2, 1);
+	const char *bound;
+
+	/* 64 B x 10 in flight / 108 ns = 5925.9 MB/s, under 69300 x 4 / 16 = 17325 */
+	cr_assert_float_eq(ref_stream_ceiling(&one, 1, 0, 0, &bound), 64e4 / 108, 1e-6);
+	cr_assert_str_eq(bound, "latency / mlp");
+	cr_assert_float_eq(ref_stream_ceiling(&one, 4, 0, 0, &bound), 17325, 1e-6);
+	cr_assert_str_eq(bound, "node bandwidth");
+	/* 1 vCPU a node: node 4331.25, link 34400 / 16 = 2150, latency 3265.3 */
+	cr_assert_float_eq(ref_stream_ceiling(&two, 1, 0, 0, &bound), 4331.25, 1e-6);
+	cr_assert_str_eq(bound, "node bandwidth");
+	cr_assert_float_eq(ref_stream_ceiling(&two, 1, 0, 1, &bound), 2150, 1e-6);
+	cr_assert_str_eq(bound, "link bandwidth");
 }

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reference_calib.c - the reference suite's calibrations (the runs in
+ * OUT/calibration-NAME) in hardware units next to what the machine model
+ * was configured with: a chase's ns per load and a STREAM's MB/s, each
+ * converted with the run's D (bench/plugin/README.md, "The time keeper").
+ */
+#include <json-c/json.h>
+#include <dirent.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "modelrun.h"
+#include "reference.h"
+#include "results.h"
+#include "wlout.h"
+
+#define LINE_BYTES	64.0	/* a miss moves one line (bench/plugin/model.h) */
+
+/* Bandwidth the model gives a guest node of CPUS vCPUs: the machine's per CPU. */
+static double per_cpus(const struct modelrun_config *c, double mbs, unsigned int cpus)
+{
+	unsigned int eff = cpus < 1 ? 1 : cpus > c->hw_cpus ? c->hw_cpus : cpus;
+
+	return mbs * eff / c->hw_cpus;
+}
+
+double ref_stream_ceiling(const struct modelrun_config *c, unsigned int threads,
+			  unsigned int run, unsigned int mem, const char **bound)
+{
+	double node = per_cpus(c, c->node_mbs, c->cpus[mem]);
+	/* mlp lines in flight, each lat ns: 64 B x mlp / lat ns = x 1000 MB/s */
+	double lat = threads * LINE_BYTES * c->mlp / c->lat_ns[run][mem] * 1000;
+	double best = node;
+
+	*bound = "node bandwidth";
+	if (run != mem && per_cpus(c, c->link_mbs, c->cpus[run]) < best) {
+		best = per_cpus(c, c->link_mbs, c->cpus[run]);
+		*bound = "link bandwidth";
+	}
+	if (lat < best) {
+		best = lat;
+		*bound = "latency / mlp";
+	}
+	return best;
+}
+
+/* The mean of the diagonal (LOCAL) or of the rest of the latency table. */
+static double mean_latency(const struct modelrun_config *c, bool local)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (unsigned int i = 0; i < c->n_nodes; i++)
+		for (unsigned int j = 0; j < c->n_nodes; j++)
+			if ((i == j) == local) {
+				sum += c->lat_ns[i][j];
+				n++;
+			}
+	return n ? sum / n : NAN;
+}
+
+struct calib_row {
+	char name[EXP_NAME_MAX * 2 + 96];
+	const char *figure, *unit, *bound;
+	double measured, configured;
+};
+
+static const char *value(char *buf, size_t len, double v, const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		snprintf(buf, len, "%.1f ns", v);
+	else if (*unit)
+		snprintf(buf, len, "%.0f %s", v, unit);
+	else
+		snprintf(buf, len, "%.3f", v);
+	return buf;
+}
+
+static void row_out(FILE *md, struct json_object *arr, const char *calib,
+		    const struct calib_row *r)
+{
+	struct json_object *o = json_object_new_object();
+	double ratio = r->measured / r->configured;
+
+	char m[32], c[32];
+
+	fprintf(md, "| %s | %s | %s | %s | %.3f | %s |\n", calib, r->name,
+		value(m, sizeof(m), r->measured, r->unit),
+		value(c, sizeof(c), r->configured, r->unit), ratio, r->bound);
+	json_object_object_add(o, "calibration", json_object_new_string(calib));
+	json_object_object_add(o, "run", json_object_new_string(r->name));
+	json_object_object_add(o, "figure", json_object_new_string(r->figure));
+	json_object_object_add(o, "unit", json_object_new_string(r->unit));
+	json_object_object_add(o, "measured", json_object_new_double(r->measured));
+	json_object_object_add(o, "configured", json_object_new_double(r->configured));
+	json_object_object_add(o, "bound", json_object_new_string(r->bound));
+	json_object_array_add(arr, o);
+}
+
+/* A chase's local and remote ns per load, less the cache-resident ns. */
+static void chase_rows(FILE *md, struct json_object *arr, const char *calib,
+		       const struct run *run, const char *out, const struct modelrun_config *c)
+{
+	double cache = wl_line_value(out, "# summary ", "cache_local_ns");
+	static const struct { const char *key, *figure; bool local; } kinds[] = {
+		{ "local_ns", "chase_local_ns", true },
+		{ "remote_ns", "chase_remote_ns", false },
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct calib_row r = { .figure = kinds[k].figure, .unit = "ns",
+				       .bound = "latency" };
+
+		r.measured = (wl_line_value(out, "# summary ", kinds[k].key) - cache) / c->d;
+		r.configured = mean_latency(c, kinds[k].local);
+		if (!isfinite(r.measured) || !isfinite(r.configured))
+			continue;
+		snprintf(r.name, sizeof(r.name), "%s rep %d: chase %s", run->variant, run->rep,
+			 kinds[k].local ? "local" : "remote");
+		row_out(md, arr, calib, &r);
+	}
+}
+
+/* Single-thread STREAM, local and remote, for the ratio row. */
+struct stream_pair {
+	double local, remote, local_cfg, remote_cfg;
+};
+
+static void stream_row(FILE *md, struct json_object *arr, const char *calib,
+		       const struct run *run, const char *out, const struct modelrun_config *c,
+		       struct stream_pair *pair)
+{
+	double threads = wl_line_value(out, "# summary ", "threads");
+	double run_node = wl_line_value(out, "# stream ", "run_node");
+	double mem_node = wl_line_value(out, "# stream ", "mem_node");
+	struct calib_row r = { .figure = "stream_mbs", .unit = "MB/s" };
+
+	if (!(threads >= 1 && threads <= BNB_SHM_MAX_VCPUS && run_node >= 0 && run_node < c->n_nodes && mem_node >= 0 &&
+	      mem_node < c->n_nodes))
+		return;
+	r.measured = wl_line_value(out, "# summary ", "rate_mean") * c->d;
+	r.configured = ref_stream_ceiling(c, threads, run_node, mem_node, &r.bound);
+	snprintf(r.name, sizeof(r.name), "%s rep %d: STREAM %d thread%s, node %d -> %d",
+		 run->variant, run->rep, (int)threads, threads > 1 ? "s" : "", (int)run_node,
+		 (int)mem_node);
+	row_out(md, arr, calib, &r);
+	if (threads != 1)
+		return;
+	if (run_node == mem_node) {
+		pair->local = r.measured;
+		pair->local_cfg = r.configured;
+	} else {
+		pair->remote = r.measured;
+		pair->remote_cfg = r.configured;
+	}
+}
+
+static void one_calibration(FILE *md, struct json_object *arr, const char *dir,
+			    const char *calib)
+{
+	struct stream_pair pair = { NAN, NAN, NAN, NAN };
+	char err[PATH_MAX + 256];
+	struct results r;
+
+	if (results_load(dir, &r, err, sizeof(err)))
+		return;
+	for (int i = 0; i < r.n_runs; i++) {
+		const struct run *run = &r.runs[i];
+		struct modelrun_config c;
+		char out[PATH_MAX + 1100];
+
+		if (run->status != RUN_OK || modelrun_config(run->dir, &c))
+			continue;
+		snprintf(out, sizeof(out), "%s/out.log", run->dir);
+		chase_rows(md, arr, calib, run, out, &c);
+		stream_row(md, arr, calib, run, out, &c, &pair);
+	}
+	if (isfinite(pair.local) && isfinite(pair.remote)) {
+		struct calib_row q = { .name = "STREAM remote / local, 1 thread",
+				       .figure = "stream_remote_over_local", .unit = "",
+				       .bound = "goal 0.5-0.8" };
+
+		q.measured = pair.remote / pair.local;
+		q.configured = pair.remote_cfg / pair.local_cfg;
+		row_out(md, arr, calib, &q);
+	}
+	results_free(&r);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_calibration(const struct dirent *de)
+{
+	return !strncmp(de->d_name, "calibration-", 12);
+}
+
+void ref_calib_table(FILE *md, struct json_object *root, const char *dir)
+{
+	struct json_object *arr = json_object_new_array();
+	struct dirent **names;
+	int n = scandir(dir, &names, is_calibration, by_name);
+
+	if (n > 0)
+		fprintf(md, "\n## Calibrations, in hardware units\n\nHardware ns = (guest ns "
+			"per load - cache-resident ns) / D, hardware MB/s = guest MB/s x D, D "
+			"the run's (insn_ps / hw_insn_ps). Configured: the model's latency (the "
+			"mean over local or remote pairs); for STREAM the least of the node's "
+			"bandwidth and, remote, the link's (each the machine's per CPU x the "
+			"guest node's vCPUs) and threads x 64 B x mlp / latency.\n\n"
+			"| calibration | run | measured | configured | measured / configured | "
+			"set by |\n|---|---|---|---|---|---|\n");
+	for (int i = 0; i < n; i++) {
+		char sub[PATH_MAX * 2];
+
+		snprintf(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name);
+		one_calibration(md, arr, sub, names[i]->d_name + 12);
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+	json_object_object_add(root, "calibrations", arr);
+}
