@@ -32,6 +32,7 @@
 
 struct ref_opts {
 	bool quick;
+	int topology;		/* 0: auto, else 1 + index in topologies[] */
 	char *out;
 	char *table;
 	char *published;
@@ -45,6 +46,9 @@ struct ref_opts {
 static const struct opt_def ref_options[] = {
 	{ "quick", OPT_FLAG, RO(quick),
 	  .help = "1 repetition, the 2-node guest only (default: 3 repetitions, 2 and 4 nodes)" },
+	{ "topology", OPT_CHOICE, RO(topology), .choices = "auto|2n|4n",
+	  .help = "the guests to run: 2n (2 nodes x 2 vCPUs, 2socket model), 4n (4 nodes x "
+		  "2 vCPUs, 4node model); auto: 2n with --quick, else both" },
 	{ "reps", OPT_INT, RO(reps), .min = 1, .max = 1000,
 	  .help = "repetitions per variant (overrides the suite's)" },
 	{ "out", OPT_STR, RO(out), .metavar = "DIR",
@@ -60,8 +64,10 @@ static const struct opt_def ref_options[] = {
 	{ "no-plots", OPT_FLAG, RO(no_plots), .help = "skip gnuplot" },
 };
 
-/* Guest topologies: the TOPO of TOPO-PROGRAM.ini. */
+/* Guest topologies: the TOPO of TOPO-PROGRAM.ini, and the machine model
+ * class of their experiments, which names their calibrations. */
 static const char *const topologies[] = { "2n", "4n" };
+static const char *const topology_class[] = { "2socket", "4node" };
 
 /* ---- what one experiment measured -------------------------------------- */
 
@@ -455,10 +461,25 @@ static const char *suite_dir(const struct ref_opts *o)
 
 /*
  * Calibrations (the machine model's, when shipped): every .ini of
- * REF_DIR/calibration, run once into OUT/calibration-NAME before the
- * programs. None: nothing to do.
+ * REF_DIR/calibration named after the class of a topology the suite runs
+ * (2socket*.ini for 2n, 4node*.ini for 4n), run once into
+ * OUT/calibration-NAME before the programs. None: nothing to do.
  */
-static int run_calibrations(const char *out, const struct ref_opts *o)
+/* Whether the topologies run [FIRST, END) include calibration NAME's class. */
+static bool calibration_wanted(const char *name, size_t first, size_t end)
+{
+	for (size_t t = first; t < end; t++) {
+		size_t len = strlen(topology_class[t]);
+
+		if (!strncmp(name, topology_class[t], len) &&
+		    (name[len] == '.' || name[len] == '-'))
+			return true;
+	}
+	return false;
+}
+
+static int run_calibrations(const char *out, const struct ref_opts *o, size_t first,
+			    size_t end)
 {
 	char cdir[PATH_MAX + 16], exp[PATH_MAX * 2], dir[PATH_MAX * 2];
 	struct dirent *de;
@@ -472,7 +493,8 @@ static int run_calibrations(const char *out, const struct ref_opts *o)
 	while (rc != 130 && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (len < 5 || strcmp(de->d_name + len - 4, ".ini"))
+		if (len < 5 || strcmp(de->d_name + len - 4, ".ini") ||
+		    !calibration_wanted(de->d_name, first, end))
 			continue;
 		snprintf(exp, sizeof(exp), "%s/%s", cdir, de->d_name);
 		snprintf(dir, sizeof(dir), "%s/calibration-%.*s", out, (int)len - 4, de->d_name);
@@ -485,11 +507,12 @@ static int run_calibrations(const char *out, const struct ref_opts *o)
 static int run_suite(const char *out, const struct ref_published *p, const struct ref_opts *o)
 {
 	int reps = o->reps ? o->reps : o->quick ? 1 : 3, rc = 0;
-	size_t n_topo = o->quick ? 1 : ARRAY_SIZE(topologies);
+	size_t first = o->topology ? o->topology - 1 : 0;
+	size_t end = o->topology ? first + 1 : o->quick ? 1 : ARRAY_SIZE(topologies);
 
-	if (run_calibrations(out, o) == 130)
+	if (run_calibrations(out, o, first, end) == 130)
 		return 130;
-	for (size_t t = 0; t < n_topo; t++)
+	for (size_t t = first; t < end; t++)
 		for (int i = 0; i < p->n_progs; i++) {
 			char exp[PATH_MAX + 256], dir[PATH_MAX + 256];
 			int one;
@@ -515,8 +538,9 @@ static int out_dir(const struct ref_opts *o, char *dir, size_t len)
 	if (o->out)
 		snprintf(dir, len, "%s", o->out);
 	else
-		snprintf(dir, len, "%s/results/%s-reference%s", bnb_root(), stamp,
-			 o->quick ? "-quick" : "");
+		snprintf(dir, len, "%s/results/%s-reference%s%s%s", bnb_root(), stamp,
+			 o->quick ? "-quick" : "", o->topology ? "-" : "",
+			 o->topology ? topologies[o->topology - 1] : "");
 	if (mkdir_p(dir, 0755)) {
 		fprintf(stderr, "bnb-run: reference: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
@@ -539,7 +563,8 @@ int cmd_reference(int argc, char **argv)
 	first = opt_getopt(ref_options, ARRAY_SIZE(ref_options), argc, argv, &o, false, err,
 			   sizeof(err));
 	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		printf("usage: bnb-run reference [--quick] [--out DIR] [--reps N] [--suite DIR]\n"
+		printf("usage: bnb-run reference [--quick] [--topology 2n|4n] [--out DIR] [--reps N]\n"
+		       "                         [--suite DIR]\n"
 		       "       bnb-run reference --table DIR\n\n");
 		opt_usage(stdout, ref_options, ARRAY_SIZE(ref_options), "--");
 		rc = 0;
