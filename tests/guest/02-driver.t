@@ -130,16 +130,25 @@ new_case bail
 guest 10-bail.t 'echo "1..2"; echo "ok 1 - a"; echo "ok 2 - b"; echo "Bail out! no kernel"'
 drive "Bail out! fails the suite" "2 passed, 1 failed" 1 "Bail out! no kernel"
 
+# busy NAME: a suite body that marks NAME.run for a second; another suite
+# that finds the mark overlapped it.
+busy() { echo "touch $case_dir/$1.run; sleep 1; rm $case_dir/$1.run"; }
+
 # Two guest suites at once: 10-wait.t passes only if 20-flag.t runs
-# while it waits (10 s at most).
+# while it waits (120 s at most: at load 18 the 10 s this once had passed
+# before the second suite had touched its flag).
 new_case together
-guest 10-wait.t "for i in \$(seq 100); do [ -e $case_dir/flag ] && break; sleep 0.1; done
+guest 10-wait.t "for i in \$(seq 600); do [ -e $case_dir/flag ] && break; sleep 0.2; done
 [ -e $case_dir/flag ] && echo 'ok 1 - saw the other suite' || echo 'not ok 1 - ran alone'; echo 1..1"
 guest 20-flag.t "touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
 drive "guest suites run two at a time" "2 passed, 0 failed" 0
-# No times from the run above: they would order the suites (below).
-rm "$case_dir/flag" "$case_dir/logs/times.tsv"
-drive "BNB_TEST_JOBS=1 runs them in turn" "1 passed, 1 failed" 1 "ran alone" BNB_TEST_JOBS=1
+
+# In turn: 20-after.t must not find 10-busy.t's mark (no wait for a flag
+# that never comes).
+new_case inturn
+guest 10-busy.t "$(busy busy); echo 'ok 1 - busy'; echo 1..1"
+guest 20-after.t "[ -e $case_dir/busy.run ] && echo 'not ok 1 - overlapped busy' || echo 'ok 1 - in turn'; echo 1..1"
+drive "BNB_TEST_JOBS=1 runs them in turn" "2 passed, 0 failed" 0 "" BNB_TEST_JOBS=1
 
 # The last run's times order the suites, longest first: 20-long.t, timed
 # longer, runs before 10-short.t and so leaves it the flag.
@@ -151,7 +160,6 @@ drive "the suite the last run timed longest starts first" "2 passed, 0 failed" 0
 
 # "# bnb-test: alone": 20-alone.t neither overlaps 10-first.t nor 30-last.t.
 new_case alone
-busy() { echo "touch $case_dir/$1.run; sleep 1; rm $case_dir/$1.run"; }
 guest 10-first.t "$(busy first); echo 'ok 1 - first'; echo 1..1"
 guest 20-alone.t "# bnb-test: alone
 [ -e $case_dir/first.run ] && echo 'not ok 1 - overlapped first' || echo 'ok 1 - alone'
