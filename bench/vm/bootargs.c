@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lpj= for the guest's kernel command line.
+ * lpj= and tsc_early_khz= for the guest's kernel command line.
  *
  * Each secondary CPU calibrates its delay loop at boot unless a CPU of the
  * same package already did; with a socket per node none has, and under TCG
  * the failed direct calibration plus the slow converging one cost 0.1 to
  * 0.4 s per CPU. The value it would find is the TSC rate per jiffy (x86
- * delays count TSC cycles), and a guest's TSC runs at the host's: the
- * host's BogoMIPS is its TSC rate in kHz / 500. The guest's jiffy comes
- * from CONFIG_HZ in the .config kept beside a cached kernel; a kernel
- * without one calibrates as usual.
+ * delays count TSC cycles). The boot CPU measures the TSC rate itself
+ * against the PIT, which under TCG with wall timing fails ("Unable to
+ * calibrate against PIT") and falls back to 70 ms of PIT and HPET
+ * references; tsc_early_khz= gives it the rate.
+ *
+ * A wall-timed guest's TSC runs at the host's, and the host's BogoMIPS is
+ * its TSC rate in kHz / 500. Under deterministic timing QEMU's TSC counts
+ * nanoseconds of the instruction-counted clock: 1 GHz. The guest's jiffy
+ * comes from CONFIG_HZ in the .config kept beside a cached kernel; a
+ * kernel without one calibrates its delay loop as usual.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -42,10 +48,24 @@ int config_hz(FILE *config)
 	return 0;
 }
 
-unsigned long guest_lpj(const char *kernel)
+long guest_tsc_khz(enum vm_timing timing)
+{
+	long khz = 0;
+	FILE *f;
+
+	if (timing == TIMING_DETERMINISTIC)
+		return ICOUNT_TSC_KHZ;
+	f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		khz = cpuinfo_tsc_khz(f);
+		fclose(f);
+	}
+	return khz;
+}
+
+unsigned long guest_lpj(const char *kernel, long tsc_khz)
 {
 	char copy[PATH_MAX], path[PATH_MAX];
-	long khz = 0;
 	int hz = 0;
 	FILE *f;
 
@@ -56,10 +76,5 @@ unsigned long guest_lpj(const char *kernel)
 		hz = config_hz(f);
 		fclose(f);
 	}
-	f = hz ? fopen("/proc/cpuinfo", "r") : NULL;
-	if (f) {
-		khz = cpuinfo_tsc_khz(f);
-		fclose(f);
-	}
-	return hz && khz ? (unsigned long)khz * 1000 / hz : 0;
+	return hz && tsc_khz > 0 ? (unsigned long)tsc_khz * 1000 / hz : 0;
 }

@@ -209,7 +209,8 @@ static int prepare_paths(struct launch *l)
 	}
 	if (check_file("kernel", l->cli.cfg.kernel) || check_file("initrd", l->cli.cfg.initrd))
 		return -1;
-	l->cli.cfg.lpj = guest_lpj(l->cli.cfg.kernel);
+	l->cli.cfg.tsc_khz = guest_tsc_khz(l->cli.cfg.timing);
+	l->cli.cfg.lpj = guest_lpj(l->cli.cfg.kernel, l->cli.cfg.tsc_khz);
 	if (l->cli.cfg.plugin && check_file("plugin", l->cli.cfg.plugin))
 		return -1;
 	if (!l->cli.cfg.run_dir) {

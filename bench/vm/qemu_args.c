@@ -175,18 +175,22 @@ static void add_smp(const struct bnb_topology *t, struct argv *a)
 }
 
 /*
- * The kernel command line. Three words only save boot time:
+ * The kernel command line. Four words only save boot time:
  * no_timer_check skips the IO-APIC timer test, 40 ms of busy wait that
  * panics ("IO-APIC + timer doesn't work!") when a loaded host starves the
  * vCPU; pty.legacy_count=0 spares creating 512 BSD pty nodes; lpj= spares
- * each secondary CPU its delay-loop calibration (bootargs.c).
+ * each secondary CPU its delay-loop calibration and tsc_early_khz= the
+ * boot CPU its TSC calibration (bootargs.c).
  */
 static void add_append(const struct vm_config *c, struct argv *a)
 {
-	char lpj[32] = "", stream[48] = "";
+	char lpj[64] = "", stream[48] = "";
+	int n = 0;
 
 	if (c->lpj)
-		snprintf(lpj, sizeof(lpj), " lpj=%lu", c->lpj);
+		n = snprintf(lpj, sizeof(lpj), " lpj=%lu", c->lpj);
+	if (c->tsc_khz > 0)
+		snprintf(lpj + n, sizeof(lpj) - n, " tsc_early_khz=%ld", c->tsc_khz);
 	if (c->agent_stream_ms)
 		snprintf(stream, sizeof(stream), " bnb.agent_stream_ms=%d", c->agent_stream_ms);
 	argv_add(a, "-append");

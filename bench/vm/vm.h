@@ -55,6 +55,7 @@ struct vm_config {
 	int loglevel;
 	int timeout_s;
 	unsigned long lpj;		/* 0: the guest calibrates its delay loop */
+	long tsc_khz;			/* 0: the guest measures its TSC rate */
 	bool dry_run;
 	enum host_bind { HOST_BIND_AUTO, HOST_BIND_ON, HOST_BIND_OFF } host_bind;
 	/* bound: guest node i on host node host->node[host_node[i]] */
@@ -98,11 +99,15 @@ extern const struct opt_tool vm_tool;	/* --help around the table */
 int cmd_names_tool(const char *cmd, const char *list_path);
 
 /*
- * lpj= for a kernel, from the host's TSC rate (BogoMIPS in /proc/cpuinfo)
- * and CONFIG_HZ of the .config beside the kernel; 0 when either is
- * unknown. The parsers return 0 when they find nothing.
+ * The guest's TSC rate in kHz: under deterministic timing QEMU's icount
+ * TSC (1 GHz), else the host's (BogoMIPS in /proc/cpuinfo); 0 unknown.
+ * lpj= for a kernel from that rate and CONFIG_HZ of the .config beside
+ * the kernel; 0 when either is unknown. The parsers return 0 when they
+ * find nothing.
  */
-unsigned long guest_lpj(const char *kernel);
+#define ICOUNT_TSC_KHZ	1000000L
+long guest_tsc_khz(enum vm_timing timing);
+unsigned long guest_lpj(const char *kernel, long tsc_khz);
 long cpuinfo_tsc_khz(FILE *cpuinfo);
 int config_hz(FILE *config);
 

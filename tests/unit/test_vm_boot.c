@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What bnb-vm does for a short boot: which guest commands get the tools
- * archive (--tools auto), and lpj= from the host's TSC rate and the
+ * archive (--tools auto), and lpj= and tsc_early_khz= from the guest's
+ * TSC rate (the host's, or 1 GHz under deterministic timing) and the
  * kernel's HZ.
  */
 #include <criterion/criterion.h>
@@ -91,7 +92,33 @@ Test(lpj, guest_hz_from_the_config)
 
 Test(lpj, no_config_beside_the_kernel_means_no_lpj)
 {
-	cr_assert_eq(guest_lpj("/nonexistent/bzImage"), 0);
+	cr_assert_eq(guest_lpj("/nonexistent/bzImage", 2000000), 0);
+}
+
+/* A .config beside the kernel, as the kernel cache keeps it. */
+Test(lpj, per_jiffy_of_the_guest_tsc_rate)
+{
+	char dir[] = "/tmp/bnb-lpj-XXXXXX", path[64];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/.config", dir);
+	f = fopen(path, "w");
+	fputs("CONFIG_HZ_250=y\nCONFIG_HZ=250\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/bzImage", dir);
+	cr_assert_eq(guest_lpj(path, 2095995), 8383980);
+	cr_assert_eq(guest_lpj(path, ICOUNT_TSC_KHZ), 4000000);
+	cr_assert_eq(guest_lpj(path, 0), 0);
+	snprintf(path, sizeof(path), "%s/.config", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* QEMU's TSC under icount counts nanoseconds of the virtual clock. */
+Test(lpj, deterministic_guest_tsc_runs_at_1ghz)
+{
+	cr_assert_eq(guest_tsc_khz(TIMING_DETERMINISTIC), 1000000);
 }
 
 Test(lpj, on_the_command_line_only_when_known)
@@ -102,9 +129,12 @@ Test(lpj, on_the_command_line_only_when_known)
 	topo_init(&c.topo, 2);
 	qemu_build_args(&c, &a);
 	cr_assert_null(strstr(a.v[a.n - 1], "lpj="), "%s", a.v[a.n - 1]);
+	cr_assert_null(strstr(a.v[a.n - 1], "tsc_early_khz="), "%s", a.v[a.n - 1]);
 	argv_free(&a);
 	c.lpj = 8379720;
+	c.tsc_khz = 2094930;
 	qemu_build_args(&c, &a);
-	cr_assert_not_null(strstr(a.v[a.n - 1], " lpj=8379720 "), "%s", a.v[a.n - 1]);
+	cr_assert_not_null(strstr(a.v[a.n - 1], " lpj=8379720 tsc_early_khz=2094930 "), "%s",
+			   a.v[a.n - 1]);
 	argv_free(&a);
 }
