@@ -386,7 +386,7 @@ Test(qemu_args, deterministic_pins_what_the_host_would_vary)
 	cfg.timing = TIMING_DETERMINISTIC;
 	cfg.agent_stream_ms = 250;
 	qemu_build_args(&cfg, &args);
-	cr_assert_neq(find_arg("max,erms=off,fsrm=off,rdrand=off,rdseed=off"), -1);
+	cr_assert_neq(find_arg("max,erms=off,fsrm=off,rdrand=off,rdseed=off,tsc-deadline=on"), -1);
 	cr_assert_neq(find_arg("base=2024-01-01T00:00:00,clock=vm"), -1);
 	cr_assert_neq(find_arg("-seed"), -1);
 	cr_assert_neq(find_arg("shift=0,sleep=off,align=off"), -1);
