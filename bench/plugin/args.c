@@ -409,7 +409,7 @@ static void set_defaults(struct bnb_plugin_args *a)
 	a->mem_from_calib = true;
 	a->hw_insn_ps = BNB_DEF_HW_INSN_PS;
 	a->tk_quantum_ns = BNB_DEF_TK_QUANTUM_NS;
-	a->tk_batch = BNB_DEF_TK_BATCH;
+	a->tk_batch = 0;	/* the mode's default, once model= is known */
 	a->lat_ns = BNB_DEF_LAT_NS;
 	a->node_mbs = BNB_DEF_NODE_MBS;
 	a->link_mbs = BNB_DEF_LINK_MBS;
@@ -432,6 +432,8 @@ int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 		return fail(&c, "bnb-plugin: timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
 	if (check_topology(&c) || check_lat(&c))
 		return -1;
+	if (!a->tk_batch)
+		a->tk_batch = a->model ? BNB_DEF_TK_BATCH_MODEL : BNB_DEF_TK_BATCH;
 	return check_model(&c);
 }
 

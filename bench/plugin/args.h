@@ -73,6 +73,14 @@ struct bnb_plugin_args {
 #define BNB_DEF_HW_INSN_PS	300	/* 0.3 ns, BNB_TK_DEF_HW_INSN_PS */
 #define BNB_DEF_TK_QUANTUM_NS	100000
 #define BNB_DEF_TK_BATCH	16384
+/*
+ * With the machine model a batch also carries the misses' stalls, which the
+ * keeper sees only at the batch's end: at 16 K instructions the busy vCPUs'
+ * local times spread by 52 ms on average on a 2-node numa02 (46 us without
+ * the model), so that vCPUs missing to one node fell in different bandwidth
+ * windows and never shared it; at 1 K, 68 us (README, reference suite).
+ */
+#define BNB_DEF_TK_BATCH_MODEL	1024
 /* Model defaults: the 2-socket class of docs/machine-model.md. */
 #define BNB_DEF_LAT_NS		108	/* MLC idle latency, 2-socket Intel */
 #define BNB_DEF_NODE_MBS	69300	/* local read bandwidth, 2-socket Xeon */

@@ -182,3 +182,14 @@ Test(plugin_args, model_bad_input_refused)
 	expect_error(PARSE(TOPO2, "node_mbs=0"), "node_mbs=0");
 	expect_error(PARSE(TOPO2, "lat_ns=0"), "lat_ns=0");
 }
+
+Test(plugin_args, model_syncs_in_smaller_batches)
+{
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0"), 0, "%s", err);
+	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on"), 0, "%s", err);
+	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH_MODEL);
+	cr_assert_lt(BNB_DEF_TK_BATCH_MODEL, BNB_DEF_TK_BATCH);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "tk_batch=4096"), 0, "%s", err);
+	cr_assert_eq(a.tk_batch, 4096, "an explicit batch is kept");
+}
