@@ -156,9 +156,11 @@ mkdir -p "$cache"
 exec 9>"$cache/lock"
 flock 9
 
-# Unpack with Debian's patches, record that state in git so that later
-# resets rewrite only the files our patches touched.  roms/ (firmware
-# sources, 270 MB) is not built here and is dropped.
+# Unpack with Debian's patches, record that state in git so that a
+# change of the series rewrites only the files whose content changes
+# (checkout_series, as for the kernel): ninja then rebuilds what depends
+# on those, not on every file a patch touches.  roms/ (firmware sources,
+# 270 MB) is not built here and is dropped.
 prepare_tree() {
 	local tree=$1 tmp=$1.extract
 
@@ -184,9 +186,10 @@ if [ "$print_tree" = 1 ]; then
 	echo "$tree"
 	exit 0
 fi
-reset_tree "$tree"
-apply_series "$tree" "${patches[@]}"
-cp "$here/devices.mak" "$tree/configs/devices/x86_64-softmmu/bnb.mak"
+checkout_series "$tree" "${patches[@]}"
+# -p: an unchanged list keeps an old mtime, so meson does not regenerate
+# (a changed one changes the configuration key and gets a fresh object dir)
+cp -p "$here/devices.mak" "$tree/configs/devices/x86_64-softmmu/bnb.mak"
 
 # Run "$@" with its output in $log; every 10 s say how far ninja got.
 progress() {
