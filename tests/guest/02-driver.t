@@ -166,4 +166,31 @@ guest 20-alone.t "# bnb-test: alone
 $(busy alone); echo 1..1"
 guest 30-last.t "[ -e $case_dir/alone.run ] && echo 'not ok 1 - overlapped alone' || echo 'ok 1 - after'; echo 1..1"
 drive "a suite marked alone runs by itself" "3 passed, 0 failed" 0
+
+# usage DESCRIPTION WANT-EXIT WANT-TEXT ARG...: the driver answers at
+# once, runs no suite and leaves the last run's times alone.
+usage() {
+	local desc=$1 want_rc=$2 text=$3 out rc
+	shift 3
+	out=$(BNB_TEST_BIN="$case_dir/bin" BNB_GUEST_TESTS="$case_dir/guest" \
+		BNB_TEST_LOGS="$case_dir/logs" "$BNB_ROOT/tests/run-tests" "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && grep -qF -- "$text" <<<"$out" &&
+		[ ! -e "$case_dir/ran" ] && [ -s "$case_dir/logs/times.tsv" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc: exit $rc, want $want_rc and '$text'"
+		# shellcheck disable=SC2001 # every line
+		sed 's/^/#   /' <<<"$out"
+	fi
+}
+new_case usage
+guest 10-ran.t "touch $case_dir/ran; echo 'ok 1 - ran'; echo 1..1"
+printf '%s\t%d\n' "$case_dir/guest/10-ran.t" 1 > "$case_dir/logs/times.tsv"
+usage "--help prints the usage and exits 0" 0 "Usage: tests/run-tests" --help
+usage "-h is --help" 0 "--unit-only" -h
+usage "an unknown option is refused, named" 2 "unknown option '--jobs'" --jobs 3
+usage "a suite file that is not there is refused, named" 2 "'nothere.t': no such suite file" nothere.t
+usage "a unit suite that is not there is refused, named" 2 "no unit suite" unit/test_gone
+BNB_TEST_JOBS=two usage "a bad BNB_TEST_JOBS is refused" 2 "BNB_TEST_JOBS='two'"
 done_testing
