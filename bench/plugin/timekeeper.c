@@ -84,27 +84,39 @@ static void note_lag(struct bnb_timekeeper *tk)
 		tk->lag_max_ps = lag;
 }
 
-/* v leads the slowest other busy vCPU by more than a quantum. */
-static bool leads_too_far(const struct bnb_timekeeper *tk, unsigned int v)
+/* The slowest busy vCPU's local time, v left out; UINT64_MAX if none. */
+static uint64_t slowest_other(const struct bnb_timekeeper *tk, unsigned int v)
 {
 	uint64_t slowest = UINT64_MAX;
 
-	if (tk->v[v].idle)
-		return false;
 	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
 		uint64_t l = bnb_tk_local_ps(tk, i);
 
 		if (i != v && !tk->v[i].idle && l < slowest)
 			slowest = l;
 	}
-	return slowest != UINT64_MAX &&
-	       bnb_tk_local_ps(tk, v) > slowest + tk->p.quantum_ps;
+	return slowest;
+}
+
+/*
+ * The stall v may take before it syncs again: what keeps it within a
+ * quantum of the slowest (others only move on meanwhile, so it is never
+ * too much), at least the floor.
+ */
+static uint64_t stall_budget(const struct bnb_timekeeper *tk, uint64_t local, uint64_t slowest)
+{
+	uint64_t q = tk->p.quantum_ps, floor = q / BNB_TK_BUDGET_FLOOR;
+	uint64_t limit = slowest == UINT64_MAX ? local + q : slowest + q;
+	uint64_t budget = limit > local ? limit - local : 0;
+
+	return budget > floor ? budget : floor;
 }
 
 struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_action act = { 0 };
 	uint64_t clock = bnb_tk_clock_ps(tk), lead = 0;
+	uint64_t local = bnb_tk_local_ps(tk, v), slowest = slowest_other(tk, v);
 
 	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
 		uint64_t l = bnb_tk_local_ps(tk, i);
@@ -118,7 +130,9 @@ struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 		tk->added_ps += act.add_ns * BNB_TK_PS_PER_NS;
 		tk->adds += act.add_ns != 0;
 	}
-	if (leads_too_far(tk, v)) {
+	tk->v[v].budget_ps = stall_budget(tk, local, slowest);
+	/* v leads the slowest other busy vCPU by more than a quantum */
+	if (!tk->v[v].idle && slowest != UINT64_MAX && local > slowest + tk->p.quantum_ps) {
 		act.yield = true;
 		tk->v[v].yields++;
 	}

@@ -34,6 +34,10 @@
  * vCPU that just ran leads the slowest busy vCPU by more than quantum_ps,
  * bnb_tk_sync() asks it to yield (end its turn), which bounds the lag to
  * about a quantum plus a batch; the lag seen at every sync is reported.
+ * Stalls can be larger than a batch's instructions (a miss costs ~100
+ * instructions' time): a vCPU syncs as soon as its stalls since its last
+ * sync take it past a quantum's lead (bnb_tk_charge() says when), so that
+ * a leader that stalls stops within a turn, not at its batch's end.
  *
  * Exactness: every quantity is an integer in picoseconds; the clock is
  * moved in whole nanoseconds and the remainder carried, so the time added
@@ -56,6 +60,12 @@
 #define BNB_TK_MAX_SHIFT	10		/* icount's own limit */
 #define BNB_TK_DEF_HW_INSN_PS	300		/* 0.3 ns: ~3.3 GHz at one instruction per cycle */
 #define BNB_TK_DEF_QUANTUM_PS	(100 * 1000 * BNB_TK_PS_PER_NS)	/* 100 us */
+/*
+ * A leader's stall budget after a sync is at least quantum / this, so
+ * that the misses left in the block it yields from don't each sync again;
+ * it still advances by at most that (and a batch) per turn.
+ */
+#define BNB_TK_BUDGET_FLOOR	8
 
 struct bnb_tk_params {
 	unsigned int n_vcpus;
@@ -71,6 +81,7 @@ struct bnb_tk_vcpu {
 	uint64_t catchup_ps;		/* skipped when resuming from idle */
 	uint64_t catchups;		/* resumes that had to catch up */
 	uint64_t yields;		/* turns ended for leading too far */
+	uint64_t budget_ps;		/* stall it may take before it must sync */
 	bool idle;
 };
 
@@ -105,10 +116,25 @@ static inline void bnb_tk_insns(struct bnb_timekeeper *tk, unsigned int v, uint6
 	tk->insns += n;
 }
 
-/* Charge ps of modelled time (a stall) to vCPU v's local time only. */
-static inline void bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint64_t ps)
+/*
+ * Charge ps of modelled time (a stall) to vCPU v's local time only.  True
+ * when v must sync now (bnb_tk_sync()), not at its batch's end: its
+ * stalls since its last sync took it past the lead a quantum allows (or
+ * past a floor of a quantum / BNB_TK_BUDGET_FLOOR).  A vCPU that stalls
+ * for a whole quantum within one batch would otherwise run ahead of the
+ * others by that stall in every turn, faster than they catch up.
+ */
+static inline bool bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint64_t ps)
 {
-	tk->v[v].stall_ps += ps;
+	struct bnb_tk_vcpu *c = &tk->v[v];
+
+	c->stall_ps += ps;
+	if (ps < c->budget_ps) {
+		c->budget_ps -= ps;
+		return false;
+	}
+	c->budget_ps = 0;
+	return true;
 }
 
 void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);

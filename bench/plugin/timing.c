@@ -6,7 +6,9 @@
  * of a scoreboard (an inline add, no call) and, when the slot reaches a
  * batch, calls on_batch() (an inline compare, a call once per batch).
  * on_batch() hands every vCPU's new instructions to the keeper and does
- * what it asks: add time to the clock, or end the vCPU's turn.
+ * what it asks: add time to the clock, or end the vCPU's turn.  A vCPU
+ * whose stalls take it a quantum ahead syncs at once, from the access
+ * callback that charged the stall (bnb_tk_charge() says when).
  *
  * Halts: round-robin TCG fires no plugin idle/resume callbacks, so the
  * plugin watches the instructions that halt an x86 CPU (hlt, mwait,
@@ -79,13 +81,11 @@ static void pull(unsigned int u)
 	pulled[u] = now;
 }
 
-static void on_batch(unsigned int v, void *udata)
+/* Hand every vCPU's instructions to the keeper; do what it asks of v. */
+static void sync_vcpu(unsigned int v)
 {
 	struct bnb_tk_action act;
 
-	if (v >= tk.p.n_vcpus)
-		return;
-	bnb_tk_resume(&tk, v);
 	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
 		pull(u);
 	qemu_plugin_u64_set(slot, v, 0);
@@ -98,6 +98,14 @@ static void on_batch(unsigned int v, void *udata)
 	if (tracing && (act.add_ns || act.yield))
 		bnb_divlog_event(&divlog, v, act.add_ns ? "add" : "yield", act.add_ns);
 	bnb_timing_publish();
+}
+
+static void on_batch(unsigned int v, void *udata)
+{
+	if (v >= tk.p.n_vcpus)
+		return;
+	bnb_tk_resume(&tk, v);
+	sync_vcpu(v);
 }
 
 static void on_halt(unsigned int v, void *udata)
@@ -119,10 +127,17 @@ void bnb_timing_flush(void)
 		fflush(divlog.out);
 }
 
+/*
+ * From v's access callback, within a block: a request made there ends
+ * v's turn after the block, so a stalling leader stops there.
+ */
 void bnb_timing_charge(unsigned int v, uint64_t ps)
 {
-	bnb_tk_charge(&tk, v, ps);
 	bnb_ksym_charge(v, ps);		/* to the NUMA work running, if any */
+	if (!time_handle || v >= tk.p.n_vcpus)
+		return;
+	if (bnb_tk_charge(&tk, v, ps))
+		sync_vcpu(v);
 }
 
 uint64_t bnb_timing_hw_now_ps(unsigned int v)

@@ -301,3 +301,115 @@ Test(plugin_timekeeper, lag_is_bounded_by_the_quantum)
 		      "and the two still ran in parallel: %llu ns",
 		      (unsigned long long)s.clock_ns);
 }
+
+/* A stall past the lead a quantum allows syncs at once, not at the batch's end. */
+Test(plugin_timekeeper, stall_past_the_quantum_syncs_at_once)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, floor;
+	struct bnb_tk_action a;
+
+	sim_init(2, 0, 2000, 100 * us);
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);
+	bnb_tk_insns(&s.tk, 0, 1000);
+	bnb_tk_insns(&s.tk, 1, 1000);
+	bnb_tk_sync(&s.tk, 1);
+	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield);
+	cr_assert_not(bnb_tk_charge(&s.tk, 0, 60 * us), "60 us: within the quantum");
+	cr_assert(bnb_tk_charge(&s.tk, 0, 50 * us),
+		  "110 us ahead of vCPU 1 in one batch: sync before running further");
+	a = bnb_tk_sync(&s.tk, 0);
+	cr_assert(a.yield, "and the sync ends its turn");
+	floor = 100 * us / BNB_TK_BUDGET_FLOOR;
+	cr_assert_not(bnb_tk_charge(&s.tk, 0, floor - 1),
+		      "the rest of the block it yields from does not sync again");
+	cr_assert(bnb_tk_charge(&s.tk, 0, 1), "but only up to the floor");
+	cr_assert(bnb_tk_sync(&s.tk, 0).yield);
+	cr_assert_eq(s.tk.v[0].stall_ps, 110 * us + floor);
+	cr_assert_not(bnb_tk_charge(&s.tk, 1, 99 * us), "the laggard may stall a quantum");
+}
+
+/*
+ * Blocks of BLOCK instructions with one miss each (miss_ps[v], charged in
+ * the block's access callback), a sync every BATCH instructions of a vCPU
+ * at a block's entry, as timing.c does: vCPU v runs up to budget
+ * instructions; returns how many it ran.
+ */
+#define BLOCK	100
+
+static uint64_t miss_ps[BNB_SHM_MAX_VCPUS];
+static uint64_t since_sync[BNB_SHM_MAX_VCPUS];
+
+static bool block_sync(unsigned int v)
+{
+	struct bnb_tk_action a = bnb_tk_sync(&s.tk, v);
+
+	since_sync[v] = 0;
+	s.clock_ns += a.add_ns;
+	return a.add_ns || a.yield;
+}
+
+static uint64_t sim_turn_blocks(unsigned int v, uint64_t budget)
+{
+	uint64_t done = 0;
+
+	bnb_tk_resume(&s.tk, v);
+	while (done < budget) {
+		uint64_t n = budget - done < BLOCK ? budget - done : BLOCK;
+		bool cut = false;
+
+		bnb_tk_insns(&s.tk, v, n);
+		s.clock_ns += n << s.tk.p.shift;
+		done += n;
+		since_sync[v] += n;
+		if (since_sync[v] >= BATCH)
+			cut = block_sync(v);
+		if (miss_ps[v] && bnb_tk_charge(&s.tk, v, miss_ps[v]))
+			cut |= block_sync(v);
+		if (cut) {
+			s.turns_cut++;
+			break;
+		}
+	}
+	return done;
+}
+
+/*
+ * vCPU 0 stalls 2 us in every block of 100 instructions (a quantum's
+ * worth every batch), vCPU 1 never; round-robin slices of 5000
+ * instructions (10 us of vCPU 1's time) until both reach 5 ms.  Synced
+ * only at batch ends, vCPU 0 would gain a batch, 22 us, every turn
+ * against vCPU 1's 10 us, and the lag would grow to milliseconds.  (A
+ * turn runs at least one block: a vCPU whose one block costs more than
+ * the others' slices still outruns them.)
+ */
+Test(plugin_timekeeper, stalling_vcpu_stays_within_a_quantum)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, quantum = 20 * us, end = 5000 * us;
+	bool more = true;
+
+	sim_init(2, 0, 2000, quantum);
+	memset(since_sync, 0, sizeof(since_sync));
+	memset(miss_ps, 0, sizeof(miss_ps));
+	miss_ps[0] = 2 * us;
+	while (more) {
+		more = false;
+		for (unsigned int v = 0; v < 2; v++) {
+			if (s.tk.v[v].idle && bnb_tk_local_ps(&s.tk, v) >= end)
+				continue;
+			sim_turn_blocks(v, 5000);
+			if (bnb_tk_local_ps(&s.tk, v) >= end)
+				bnb_tk_idle(&s.tk, v);
+			else
+				more = true;
+		}
+	}
+	cr_assert_leq(s.tk.lag_max_ps, quantum + 2 * miss_ps[0] + BATCH * 2000,
+		      "lag %llu ps, want at most a quantum, two misses and a batch",
+		      (unsigned long long)s.tk.lag_max_ps);
+	cr_assert_gt(s.tk.v[1].insns, 2000000, "vCPU 1 ran 5 ms of instructions: %llu",
+		     (unsigned long long)s.tk.v[1].insns);
+	cr_assert_leq(absdiff(s.clock_ns, 5000000), 100000,
+		      "and the clock ended near both: %llu ns",
+		      (unsigned long long)s.clock_ns);
+}
