@@ -19,8 +19,23 @@ git ls-files -z | xargs -0 awk 'FNR == 1 {
 # One shellcheck for all of them: it reads each sourced helper once, not
 # once per script (a third of the CPU), and names the file of each finding.
 mapfile -t files < "$BNB_ROOT/build/test-logs/shell-files"
-report=$(shellcheck -f gcc "${files[@]}" 2>&1)
-rc=$?
+# Its findings depend only on the files' contents (sourced helpers are
+# among them), the rc file and shellcheck's version: a report kept under
+# that key answers a run whose shell has not changed (8-14 CPU s saved).
+cache=$BNB_ROOT/build/lint-cache
+key=$({ shellcheck --version; cat .shellcheckrc; sha256sum "${files[@]}"; } 2>&1 |
+	sha256sum | cut -c1-16)
+if [ -r "$cache/$key.rc" ]; then
+	report=$(cat "$cache/$key.report")
+	rc=$(cat "$cache/$key.rc")
+	diag "shellcheck: the report kept for this content ($cache/$key.report)"
+else
+	report=$(shellcheck -f gcc "${files[@]}" 2>&1)
+	rc=$?
+	rm -rf "$cache" && mkdir -p "$cache" &&
+		printf '%s\n' "$report" > "$cache/$key.report" &&
+		echo "$rc" > "$cache/$key.rc.tmp" && mv "$cache/$key.rc.tmp" "$cache/$key.rc"
+fi
 named=0
 for f in "${files[@]}"; do
 	if grep -q "^$f:" <<<"$report"; then
