@@ -157,33 +157,43 @@ static void count(struct bnb_model_res *r, struct bnb_model_use *u, uint64_t w)
 	u->lines[slot]++;
 }
 
+/* Add r's lines and v's (use u) in windows [from, to); raise *users to r's most. */
+static void tally(const struct bnb_model_res *r, const struct bnb_model_use *u,
+		  uint64_t from, uint64_t to, uint64_t *users, uint64_t *lines, uint64_t *own)
+{
+	for (uint64_t x = from; x < to; x++) {
+		const struct bnb_model_win *win = &r->ring[x % BNB_MODEL_RING];
+
+		if (win->tag != x + 1)
+			continue;
+		if (win->users > *users)
+			*users = win->users;
+		*lines += win->lines;
+		*own += own_lines(u, x);
+	}
+}
+
 /*
  * One line's time at v's share of r in window w: r's lines over v's in
- * the two windows before (or this one, without history), at most the
- * number of vCPUs sharing it.
+ * windows w - 3 and w - 2, at most the number of vCPUs sharing it.  Not
+ * w - 1: a vCPU that entered w ahead of the others would count their
+ * lines in w - 1 before they had all missed them, and its share and
+ * theirs would add up to more than r.  Without history there (v has
+ * just begun to use r), w - 1 and w, the best there is.
  */
 static uint64_t pace(struct bnb_model_res *r, struct bnb_model_use *u, uint64_t w)
 {
 	const struct bnb_model_win *cur = &r->ring[w % BNB_MODEL_RING];
-	uint64_t users, lines = 0, own = 0;
+	uint64_t last = w >= 1 ? w - 1 : 0, users, lines = 0, own = 0;
 
 	if (cur->tag > w + 1)
 		return r->line_ps;	/* lagging further than the ring remembers */
 	count(r, u, w);
 	users = cur->users;
-	for (uint64_t x = w >= 2 ? w - 2 : 0; x < w; x++) {
-		const struct bnb_model_win *past = &r->ring[x % BNB_MODEL_RING];
-
-		if (past->tag != x + 1)
-			continue;
-		if (past->users > users)
-			users = past->users;
-		lines += past->lines;
-		own += own_lines(u, x);
-	}
+	tally(r, u, w >= 3 ? w - 3 : 0, last, &users, &lines, &own);
 	if (!own) {
-		lines = cur->lines;
-		own = own_lines(u, w);
+		lines = 0;
+		tally(r, u, last, w + 1, &users, &lines, &own);
 	}
 	if (lines > own * users)
 		return r->line_ps * users;

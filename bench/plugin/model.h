@@ -20,9 +20,12 @@
  *		 flight, each lat[i][j]);
  *	memory	 one line at the vCPU's share of node j's bandwidth node_mbs:
  *		 its share of the lines missed to node j in the two windows
- *		 of hardware time before this one (demand: those windows are
- *		 complete when the vCPUs lag each other by less than one; the
- *		 current window counts only until there is history), but
+ *		 of hardware time before the last one (demand: those windows
+ *		 are complete when the vCPUs lag each other by less than one
+ *		 window; the last one is not, and a vCPU ahead would find the
+ *		 others' lines in it only in part and take more than its
+ *		 share; the last and the current window count only until
+ *		 there is history), but
  *		 never less than an equal share among the vCPUs that missed
  *		 there, so a vCPU missing now and then takes little from a
  *		 streaming one and a burst is served at least as fast as an
@@ -76,7 +79,7 @@ struct bnb_model_win {
 	uint64_t lines;				/* lines they missed */
 };
 
-#define BNB_MODEL_HIST	3		/* windows a vCPU's own lines are kept */
+#define BNB_MODEL_HIST	4		/* windows a vCPU's own lines are kept */
 
 /* One vCPU's use of one node's memory or one link, in recent windows. */
 struct bnb_model_use {
