@@ -42,7 +42,11 @@ tools: $(HOST_PROGS)
 guest-bins: $(GUEST_PROGS) $(KT_PROGS)
 
 # Host objects and guest objects are kept apart: guest binaries are linked
-# statically and may one day want different flags.
+# statically, and their debug information names the tree relative to its
+# top, since a path in it changes the build ID the guest gets in every
+# binary: what the guest boots must not depend on where the tree is
+# (bench/guest/mkinitramfs.sh says why).
+$(BUILD)/gobj/%.o $(GPROG)/multicall.o: CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
