@@ -219,6 +219,7 @@ struct status {
 	char dilation_why[512];	/* why not */
 	int vm_exit;
 	int stalls;		/* the kernel's stall reports (bnb-vm's result) */
+	int warnings;		/* the kernel's warnings (bnb-vm's result), -1 unknown */
 	double elapsed_s;
 };
 
@@ -233,8 +234,9 @@ static int write_status(const char *rundir, const struct status *s)
 	if (!f)
 		return -1;
 	fprintf(f, "status=%s\nreason=%s\nlatency=%s\nlatency_why=%s\nvm_exit=%d\nelapsed_s=%.1f\n"
-		"host_rate=%.6g\ndilation_why=%s\nstalls=%d\n", s->state, s->reason, s->latency,
-		s->latency_why, s->vm_exit, s->elapsed_s, s->host_rate, s->dilation_why, s->stalls);
+		"host_rate=%.6g\ndilation_why=%s\nstalls=%d\nwarnings=%d\n", s->state, s->reason,
+		s->latency, s->latency_why, s->vm_exit, s->elapsed_s, s->host_rate, s->dilation_why,
+		s->stalls, s->warnings);
 	if (fclose(f))
 		return -1;
 	return rename(tmp, path);
@@ -449,6 +451,20 @@ static int finish(const char *rundir, const struct job *j, struct status *s, dou
 	return strcmp(s->state, "incomplete") ? 1 : 130;
 }
 
+/*
+ * A kernel WARNING fails nothing (it need not touch what was measured),
+ * but whoever reads the figures must know of it: the status file, the
+ * report's table of runs and summary.json count them, and this says so
+ * once per run, as it ends.
+ */
+void job_warnings(const char *rundir, const struct job *j, int warnings)
+{
+	if (warnings <= 0)
+		return;
+	fprintf(stderr, "bnb-run: %s rep %d: the guest kernel reported %d warning(s); "
+		"see %s/console.log\n", j->variant, j->rep, warnings, rundir);
+}
+
 static int launch(const struct variant *v, const struct run_plan *p,
 		  const struct scan_plan *sp, const char *rundir, const struct job *j,
 		  struct status *s, double start)
@@ -489,6 +505,8 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	judge(rundir, wstatus, killed, &o, collect_why, s);
 	snprintf(log, sizeof(log), "%s/result", rundir);
 	s->state = stall_verdict(log, v, s->state, &s->stalls, s->reason, sizeof(s->reason));
+	s->warnings = vm_warnings(log);
+	job_warnings(rundir, j, s->warnings);
 	if (p->plugin[0] && !strcmp(p->latency, "emulated")) {
 		char shm[PATH_MAX * 2];
 
@@ -541,7 +559,7 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	    const struct job *j)
 {
 	const struct variant *v = experiment_variant(exp, j->variant);
-	struct status s = { .state = "running", .latency = "unknown" };
+	struct status s = { .state = "running", .latency = "unknown", .warnings = -1 };
 	char rundir[PATH_MAX], free_line[1024] = "";
 	struct scan_plan sp = { 0 };
 	struct run_plan p;

@@ -265,6 +265,7 @@ static struct json_object *runs_json(const struct results *r)
 		jset(o, "rep", json_object_new_int(run->rep));
 		jset(o, "status", json_object_new_string(run_status_name(run->status)));
 		jset(o, "reason", json_object_new_string(run->reason));
+		jset(o, "warnings", run->warnings < 0 ? NULL : json_object_new_int(run->warnings));
 		jset(o, "latency", json_object_new_string(run->latency));
 		jset(o, "dilation_why", json_object_new_string(run->dilation_why));
 		for (m = 0; m < N_METRICS; m++)
@@ -315,28 +316,70 @@ static bool any_elapsed(const struct results *r)
 	return false;
 }
 
+/* Runs whose guest kernel warned, and their warnings in all. */
+static int warned_runs(const struct results *r, int *total)
+{
+	int i, n = 0;
+
+	*total = 0;
+	for (i = 0; i < r->n_runs; i++) {
+		if (r->runs[i].warnings <= 0)
+			continue;
+		n++;
+		*total += r->runs[i].warnings;
+	}
+	return n;
+}
+
+/* summary.json: how many runs warned, and how many warnings in all */
+static struct json_object *warnings_json(const struct results *r)
+{
+	struct json_object *o = json_object_new_object();
+	int total, n = warned_runs(r, &total);
+
+	jset(o, "runs", json_object_new_int(n));
+	jset(o, "warnings", json_object_new_int(total));
+	return o;
+}
+
+static void md_warned(FILE *md, const struct results *r)
+{
+	int total, n = warned_runs(r, &total);
+
+	if (n)
+		fprintf(md, "\n**The guest kernel reported %d warning(s) in %d of %d run(s)** "
+			"(column warnings; each run's console.log has them): check that "
+			"they do not touch what was measured.\n", total, n, r->n_runs);
+}
+
 static void md_runs(FILE *md, const struct results *r)
 {
-	char b1[32], b2[32], b3[32], b4[300];
+	char b1[32], b2[32], b3[32], b4[300], warn[16];
 	int i;
 
 	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s)%s | "
-		"time to 90%% conv. (s) | guest wall (s) | dilation | reason |\n"
-		"|---|---|---|---|---|---|---|---|\n", any_elapsed(r) ? "¹" : "");
+		"time to 90%% conv. (s) | guest wall (s) | dilation | warnings | reason |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", any_elapsed(r) ? "¹" : "");
 	for (i = 0; i < r->n_runs; i++) {
 		const struct run *run = &r->runs[i];
 
 		bool ok = run->status == RUN_OK;	/* others' figures mean nothing */
 
-		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", run->variant, run->rep,
-			run_status_name(run->status), fmt_num(ok ? workload_time(run) : NAN, b1, sizeof(b1)),
+		if (run->warnings < 0)
+			snprintf(warn, sizeof(warn), "-");
+		else
+			snprintf(warn, sizeof(warn), "%d", run->warnings);
+		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", run->variant,
+			run->rep, run_status_name(run->status),
+			fmt_num(ok ? workload_time(run) : NAN, b1, sizeof(b1)),
 			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)),
 			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)),
-			dilation_cell(run, b4, sizeof(b4)), run->reason);
+			dilation_cell(run, b4, sizeof(b4)), warn, run->reason);
 	}
 	if (any_elapsed(r))
 		fprintf(md, "\n¹ For commands other than the project's workloads: the elapsed "
 			"guest time of the command (bnb-monitor).\n");
+	md_warned(md, r);
 	fprintf(md, "\n");
 }
 
@@ -586,6 +629,7 @@ int report_write(const struct results *r)
 	fprintf(md, "## Comparison against the baseline (%s)\n\n", base ? base : "-");
 	comparisons(md, r, root);
 	sweep_report(r, md, root);
+	jset(root, "kernel_warnings", warnings_json(r));
 	jset(root, "runs", runs_json(r));
 	rc = fclose(md);
 	if (!rc) {

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <libgen.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "csv.h"
 #include "dilation.h"
 #include "extract.h"
+#include "lib/parse.h"
 #include "results.h"
 #include "wlout.h"
 
@@ -67,6 +69,17 @@ int kv_get(const char *path, const char *key, char *out, size_t outlen)
 	}
 	fclose(f);
 	return rc;
+}
+
+int vm_warnings(const char *result)
+{
+	char n[32], err[64];
+	int count;
+
+	if (kv_get(result, "warnings", n, sizeof(n)) ||
+	    parse_int(n, 0, INT_MAX, &count, err, sizeof(err)))
+		return -1;
+	return count;
 }
 
 static double json_number(struct json_object *obj, const char *key)
@@ -244,6 +257,7 @@ void run_load(struct run *run)
 	load_dilation(run);
 	load_collector(run);
 	snprintf(path, sizeof(path), "%s/result", run->dir);
+	run->warnings = vm_warnings(path);
 	if (!kv_get(path, "wall_ms", value, sizeof(value)))
 		run->m[M_WALL_S] = strtod(value, NULL) / 1000;
 	if (!isfinite(run->m[M_WALL_S]) || run->m[M_WALL_S] < 0)

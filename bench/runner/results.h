@@ -53,6 +53,7 @@ struct run {
 	 * and the monitors' totals; NULL when the run has none */
 	struct xmetrics *xm;
 	struct json_object *prov;	/* summary.json "provenance", or NULL */
+	int warnings;		/* the guest kernel's (vm_warnings()), -1 unknown */
 };
 
 struct results {
@@ -105,5 +106,12 @@ const char *results_rate_unit(const struct results *r, const char *variant);
 
 /* key=value files (RUN_DIR/status, bnb-vm's RUN_DIR/result) */
 int kv_get(const char *path, const char *key, char *out, size_t outlen);
+
+/*
+ * The guest kernel's warnings that bnb-vm's result file RESULT counts
+ * (warnings=: WARNINGs, and under deterministic timing its stall reports
+ * too), or -1 when it holds no count.
+ */
+int vm_warnings(const char *result);
 
 #endif

@@ -74,6 +74,12 @@ const char *plugin_latency(const struct variant *v, char *why, size_t whylen);
 const char *stall_verdict(const char *result, const struct variant *v, const char *state,
 			  int *stalls, char *reason, size_t len);
 
+/*
+ * On stderr, when the guest kernel of job J (run folder RUNDIR) reported
+ * WARNINGS warnings (bnb-vm's result, vm_warnings()); nothing for 0 or -1.
+ */
+void job_warnings(const char *rundir, const struct job *j, int warnings);
+
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,
 	     char *why, size_t whylen);

@@ -5,6 +5,7 @@
  * and the command lines a variant's fields turn into.
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <dlfcn.h>
 #include <glob.h>
 #include <stdlib.h>
@@ -377,6 +378,20 @@ static void write_result(const char *name, const char *text)
 	cr_assert_not_null(f);
 	fputs(text, f);
 	cr_assert_eq(fclose(f), 0);
+}
+
+/* A run whose guest kernel warned says so on stderr, a quiet one says nothing. */
+Test(args, kernel_warnings_go_to_stderr)
+{
+	const struct job j = { .id = 2, .total = 6, .variant = "on", .rep = 1 };
+
+	cr_redirect_stderr();
+	job_warnings("out/runs/on/rep1", &j, 0);
+	job_warnings("out/runs/on/rep1", &j, -1);
+	job_warnings("out/runs/on/rep1", &j, 2);
+	fflush(stderr);
+	cr_assert_stderr_eq_str("bnb-run: on rep 1: the guest kernel reported 2 warning(s); "
+				"see out/runs/on/rep1/console.log\n");
 }
 
 /*

@@ -259,7 +259,9 @@ Test(report, summary_md)
 	cr_assert(strstr(md, "same real latency"));
 	cr_assert(strstr(md, "Time dilation"));
 	cr_assert(strstr(md, "| workload time | s | 3 | 12 | 2 | 16.67 | 10 | 12 | 14 |"), "%s", md);
-	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | - | kernel panic/oops/BUG (bnb-vm exit 4) |"));
+	cr_assert(strstr(md, "| on | 4 | failed | - | - | - | - | - | "
+			 "kernel panic/oops/BUG (bnb-vm exit 4) |"));
+	cr_assert_null(strstr(md, "reported"), "no run warned: %s", md);
 	cr_assert(strstr(md, "### on vs off"));
 	/* the effect and its CI before the p-values; rate not significant after Holm */
 	cr_assert(strstr(md, "| workload rate | MB/s | 90 ± 10 | 115 ± 5 | 25 [4.223, 45.78] | "
@@ -278,6 +280,54 @@ Test(report, summary_md)
 	cr_assert(strstr(md, "on 90 % after 3 s [0.516, 5.48] in 3 of 3 runs"), "%s", md);
 	cr_assert(strstr(md, "- the 9 other metrics: 7 changed after Holm's correction (8 had "
 			 "p < 0.05 before it)"));
+	free(md);
+	results_free(&r);
+}
+
+/*
+ * bnb-vm's warnings= (the guest kernel's WARNINGs) reaches each run, the
+ * table of runs, a note under it and summary.json; a run without a count
+ * (it never got that far, or a malformed one) is "-" and null.
+ */
+Test(report, kernel_warnings)
+{
+	struct results r;
+	struct json_object *root;
+	char path[PATH_MAX * 2], *md;
+
+	append("onoff/runs/off/rep1/result", "warnings=0\n");
+	append("onoff/runs/on/rep2/result", "warnings=3\n");
+	append("onoff/runs/on/rep3/result", "warnings=-2\n");
+	snprintf(path, sizeof(path), "%s/onoff/runs/on/rep2/result", tmpdir);
+	cr_assert_eq(vm_warnings(path), 3);
+	snprintf(path, sizeof(path), "%s/onoff/runs/on/rep3/result", tmpdir);
+	cr_assert_eq(vm_warnings(path), -1, "a negative count is no count");
+	snprintf(path, sizeof(path), "%s/onoff/runs/on/rep5/result", tmpdir);
+	cr_assert_eq(vm_warnings(path), -1, "no result file, no count");
+	load("onoff", &r);
+	cr_assert_eq(r.runs[0].warnings, 0);
+	cr_assert_str_eq(r.runs[4].variant, "on");
+	cr_assert_eq(r.runs[4].rep, 2);
+	cr_assert_eq(r.runs[4].warnings, 3);
+	cr_assert_eq(r.runs[5].warnings, -1);
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_assert(strstr(md, "| guest wall (s) | dilation | warnings | reason |"), "%s", md);
+	cr_assert(strstr(md, "| off | 1 | ok | 10 | - | 13 | not measured: no host run recorded | 0 |  |"),
+		  "%s", md);
+	cr_assert(strstr(md, "| on | 2 | ok | 9 | 3 | 12 | not measured: no host run recorded | 3 |  |"),
+		  "%s", md);
+	cr_assert(strstr(md, "**The guest kernel reported 3 warning(s) in 1 of 8 run(s)**"), "%s", md);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root);
+	cr_assert_eq(json_object_get_int(J(root, "kernel_warnings", "warnings")), 3);
+	cr_assert_eq(json_object_get_int(J(root, "kernel_warnings", "runs")), 1);
+	cr_assert_eq(json_object_get_int(J(root, "runs", "4", "warnings")), 3);
+	cr_assert_eq(json_object_get_int(J(root, "runs", "0", "warnings")), 0);
+	cr_assert_null(J(root, "runs", "5", "warnings"));
+	json_object_put(root);
 	free(md);
 	results_free(&r);
 }
