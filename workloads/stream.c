@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -196,8 +197,14 @@ static int setup(struct shared *sh, const struct wl_topo *topo)
 	sh->owner_node = calloc(com.threads, sizeof(*sh->owner_node));
 	if (!sh->owner_node || wl_sample_init(&sh->sample, 3 * per_array, 0))
 		return -1;
+	/*
+	 * One untouched page past each array, as STREAM's OFFSET: three
+	 * mappings of the same size end up exactly that size apart, and an
+	 * emulator's direct-mapped TLB (QEMU's) then puts a[j], b[j] and
+	 * c[j] on one entry, so every access evicts the other two.
+	 */
 	for (int i = 0; i < 3; i++) {
-		*arrays[i] = wl_map(bytes, false);
+		*arrays[i] = wl_map(bytes + (size_t)getpagesize(), false);
 		if (!*arrays[i] ||
 		    wl_bind_memory(*arrays[i], bytes, com.placement, sh->where.mem, topo))
 			return -1;

@@ -8,7 +8,8 @@
 # Usage: bench/plugin/bench.sh [latency|stream|speed|all] [OUT_DIR]
 #   (one guest at a time, ~10 min for latency and stream, ~8 for speed;
 #   BNB_KERNEL=FILE picks a kernel,
-#   BNB_PLUGIN_SO=FILE a plugin build, e.g. to compare two;
+#   BNB_PLUGIN_SO=FILE a plugin build, e.g. to compare two,
+#   BNB_INITRD=FILE a guest initramfs for the speed runs;
 #   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k')
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -104,7 +105,7 @@ speed_run() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	"$vm" --run-dir "$dir" --timeout 3000 --nodes 2 --timing deterministic \
-		--plugin "$so" --plugin-opt shm="$dir/c.shm" "$@" -- \
+		${BNB_INITRD:+--initrd "$BNB_INITRD"} --plugin "$so" --plugin-opt shm="$dir/c.shm" "$@" -- \
 		"$cmd" \
 		> "$dir/vm.out" 2>&1 &
 	tick=$(getconf CLK_TCK)
