@@ -48,7 +48,7 @@ $(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
-$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay divlog machine mapcheck model timekeeper ksym) \
+$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay divlog machine mapcheck model timekeeper ksym xlate) \
 		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE))
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

@@ -35,6 +35,7 @@
 #include "mapcheck.h"
 #include "model.h"
 #include "timing.h"
+#include "xlate.h"
 #include "bnb_marker.h"
 
 #define USER_VADDR_END	(1ULL << 47)	/* x86-64 lower canonical half */
@@ -49,6 +50,7 @@ struct vcpu {
 	int calib_node;			/* node whose map-check phase runs, or -1 */
 	uint64_t calib_total;
 	uint64_t calib_on;
+	struct bnb_xlate xlate;		/* recent user pages' physical ones */
 } __attribute__((aligned(64)));
 
 static struct bnb_plugin_args args;
@@ -223,13 +225,33 @@ static uint64_t delay_miss(struct vcpu *v, int node)
 	return t - t0;
 }
 
+/* Where a user access lands: the vCPU's table, else QEMU (and remember). */
+static bool translate(struct vcpu *v, qemu_plugin_meminfo_t info,
+		      uint64_t vaddr, uint64_t *addr, int *node)
+{
+	struct qemu_plugin_hwaddr *hw;
+	bool user = vaddr < USER_VADDR_END;
+
+	if (user && bnb_xlate_find(&v->xlate, vaddr, addr, node))
+		return true;
+	if (!user)
+		bnb_xlate_forget(&v->xlate);	/* see xlate.h */
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return false;
+	*addr = qemu_plugin_hwaddr_phys_addr(hw);
+	*node = bnb_addrmap_node(&amap, *addr);
+	if (user && *node >= 0)
+		bnb_xlate_add(&v->xlate, vaddr, *addr, *node);
+	return true;
+}
+
 static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		      uint64_t vaddr, void *udata)
 {
 	bool delaying = __atomic_load_n(&delay_live, __ATOMIC_RELAXED);
 	bool spinning = delaying && !use_model;	/* the model waits for nothing */
 	uint64_t now = spinning ? bnb_ticks() : 0;
-	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
 	bool store = qemu_plugin_mem_is_store(info);
 	struct vcpu *v;
 	uint64_t addr;
@@ -240,14 +262,12 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 	v = &vcpus[vcpu_index];
 	if (spinning)
 		bnb_delay_observe(&v->delay, now);
-	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+	if (!translate(v, info, vaddr, &addr, &node)) {
 		if (__builtin_expect(v->calib_node >= 0, 0))
 			count_calibration(v, vaddr, -1);
 		*(store ? &v->ctr->io_writes : &v->ctr->io_reads) += 1;
 		return;
 	}
-	addr = qemu_plugin_hwaddr_phys_addr(hw);
-	node = bnb_addrmap_node(&amap, addr);
 	if (__builtin_expect(v->calib_node >= 0, 0))
 		count_calibration(v, vaddr, node);
 	if (node < 0) {
@@ -460,6 +480,7 @@ static int setup_vcpus(char *err, size_t errlen)
 
 			v->node = node;
 			v->calib_node = -1;
+			bnb_xlate_init(&v->xlate);
 			v->delay.mult = delay_mult[node];
 			v->delay.fixed = fixed_ticks;
 			v->delay.cap = cap_ticks;
