@@ -10,7 +10,8 @@
 #   BNB_KERNEL=FILE picks a kernel,
 #   BNB_PLUGIN_SO=FILE a plugin build, e.g. to compare two,
 #   BNB_INITRD=FILE a guest initramfs for the speed runs;
-#   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k')
+#   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k',
+#   BNB_SPEED_ITERS=N the speed runs' stream iterations, 40)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 parts=${1:-all}
