@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # Every shell script the project tracks is shellcheck-clean.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # The kernel build is keyed by its inputs: an unchanged input rebuilds
 # nothing, a changed patch or fragment selects another build.
 # shellcheck source=tests/lib/tap.sh

@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # The test driver itself (tests/run-tests): each way a suite can go wrong
 # without a "not ok" line must still count as a failure, make the driver
 # exit non-zero and end its output with the one line "N passed, N failed".
@@ -149,6 +150,18 @@ new_case inturn
 guest 10-busy.t "$(busy busy); echo 'ok 1 - busy'; echo 1..1"
 guest 20-after.t "[ -e $case_dir/busy.run ] && echo 'not ok 1 - overlapped busy' || echo 'ok 1 - in turn'; echo 1..1"
 drive "BNB_TEST_JOBS=1 runs them in turn" "2 passed, 0 failed" 0 "" BNB_TEST_JOBS=1
+
+# A light suite (no guest) runs beside the guest suites: with one job,
+# 10-wait.t sees 20-light.t's flag; a unit suite is light too.
+new_case light
+guest 10-wait.t "for i in \$(seq 600); do [ -e $case_dir/flag ] && [ -e $case_dir/uflag ] && break; sleep 0.2; done
+[ -e $case_dir/flag ] && echo 'ok 1 - saw the light suite' || echo 'not ok 1 - ran alone'
+[ -e $case_dir/uflag ] && echo 'ok 2 - saw the unit suite' || echo 'not ok 2 - no unit suite'; echo 1..2"
+guest 20-light.t "# bnb-test: light
+touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
+unit test_light "touch $case_dir/uflag; $passing_tap"
+expect=test_light
+drive "a light suite and a unit suite run beside a guest suite" "5 passed, 0 failed" 0 "" BNB_TEST_JOBS=1
 
 # The last run's times order the suites, longest first: 20-long.t, timed
 # longer, runs before 10-short.t and so leaves it the flag.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # The first minutes of a new user: ./run.sh --help and usage errors answer
 # without installing or building anything; a failed step names itself and
 # the command that retries it; the kernel build reports progress.

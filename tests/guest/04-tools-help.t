@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # Every bnb-* tool answers --help at once on stdout with exit 0, prints its
 # option table with --help=markdown, and refuses an unknown option naming
 # itself, without booting or building anything.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
 # The launcher refuses bad topology input with a message naming the field,
 # and launches nothing.
 # shellcheck source=tests/lib/tap.sh
