@@ -88,4 +88,5 @@ diag "numa02 MB per guest second: balancing on ${ron:-?}, off ${roff:-?}"
 check "balancing on does more work per guest second than off" \
 	awk -v a="${ron:-0}" -v b="${roff:-0}" 'BEGIN { exit !(b > 0 && a > b) }'
 
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$d" "$don" "$doff"
 done_testing
