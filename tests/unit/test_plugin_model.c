@@ -252,6 +252,19 @@ Test(model, scale_is_exact_over_a_run)
 	cr_assert_eq(sum, 20000);
 }
 
+/* a product past 64 bits takes the wide division, with the same carry */
+Test(model, scale_is_exact_past_64_bits)
+{
+	uint64_t carry = 2, big = UINT64_MAX / 3;
+	unsigned __int128 want = (unsigned __int128)big * 7 + 2;
+
+	cr_assert_eq(bnb_model_scale(&carry, big, 7, 5), (uint64_t)(want / 5));
+	cr_assert_eq(carry, (uint64_t)(want % 5));
+	want = carry + 7;	/* the carry reaches the next, narrow, call */
+	cr_assert_eq(bnb_model_scale(&carry, 1, 7, 5), (uint64_t)(want / 5));
+	cr_assert_eq(carry, (uint64_t)(want % 5));
+}
+
 static void expect_refused(struct bnb_model_params *p, const char *what)
 {
 	char err[256];
