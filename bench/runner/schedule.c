@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "lib/path.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
@@ -94,7 +95,10 @@ int jobs_read(const char *dir, int id, struct job *j)
 	return got ? 0 : -1;
 }
 
-/* results/<UTC timestamp>-<experiment>, or --out DIR (must not hold runs). */
+/*
+ * results/<UTC timestamp>-<experiment>, or --out DIR (must not hold runs;
+ * missing parents are created, as mkdir -p would).
+ */
 static int make_results_dir(const struct run_opts *o, const struct experiment *exp,
 			    char *dir, size_t len)
 {
@@ -111,8 +115,7 @@ static int make_results_dir(const struct run_opts *o, const struct experiment *e
 		fprintf(stderr, "bnb-run: %s already holds runs; choose another --out\n", dir);
 		return -1;
 	}
-	mkdir(dir, 0755);
-	if (mkdir(path, 0755) && errno != EEXIST) {
+	if (mkdir_p(path, 0755)) {
 		fprintf(stderr, "bnb-run: cannot create %s: %s\n", path, strerror(errno));
 		return -1;
 	}

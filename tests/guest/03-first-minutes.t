@@ -66,6 +66,13 @@ if [ -x build/bin/bnb-run ]; then
 else
 	skip "bench/runner/help.txt is bnb-run --help" "build/bin/bnb-run is missing"
 fi
+# --out names a folder whose parents need not exist yet (--jobs 0 writes
+# the job list and runs nothing).
+if [ -x build/bin/bnb-run ]; then
+	check "bnb-run --out creates missing parent folders" \
+		build/bin/bnb-run bench/experiments/default.ini --out "$tmp/no/such/out" --jobs 0 --no-plots
+	check "... and the job list lands there" test -s "$tmp/no/such/out/jobs.txt"
+fi
 check "./run.sh --help has the runner's options" grep -q -- '^  --reps ' <<<"$(./run.sh --help)"
 
 # The kernel build's progress: a fake build of 40 steps over ~3 s against
