@@ -11,7 +11,8 @@
 #   BNB_PLUGIN_SO=FILE a plugin build, e.g. to compare two,
 #   BNB_INITRD=FILE a guest initramfs for the speed runs;
 #   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k',
-#   BNB_SPEED_ITERS=N the speed runs' stream iterations, 40)
+#   BNB_SPEED_ITERS=N the speed runs' stream iterations (40),
+#   BNB_SPEED_CMD=CMD another guest command for them)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 parts=${1:-all}
@@ -100,7 +101,7 @@ stream_bench() {
 # load mostly drops out of the first.
 speed_run() {
 	local name=$1 calib=$2 dir=$out/$1 pid='' st cpu insns map tick
-	local cmd="stream --size 8M --iterations ${BNB_SPEED_ITERS:-40} --threads 1 --placement remote"
+	local cmd=${BNB_SPEED_CMD:-"stream --size 8M --iterations ${BNB_SPEED_ITERS:-40} --threads 1 --placement remote"}
 	shift 2
 	[ "$calib" = yes ] && cmd="bnb-plugin-calib >/dev/null; $cmd"
 	rm -rf "$dir"
