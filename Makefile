@@ -46,12 +46,24 @@ guest-bins: $(GUEST_PROGS) $(KT_PROGS)
 # top, since a path in it changes the build ID the guest gets in every
 # binary: what the guest boots must not depend on where the tree is
 # (bench/guest/mkinitramfs.sh says why).
-$(BUILD)/gobj/%.o $(GPROG)/multicall.o: CFLAGS += -ffile-prefix-map=$(CURDIR)=.
-$(BUILD)/obj/%.o: %.c
+GOBJ_CFLAGS := -ffile-prefix-map=$(CURDIR)=.
+$(BUILD)/gobj/%.o $(GPROG)/multicall.o: CFLAGS += $(GOBJ_CFLAGS)
+
+# Each object flavour depends on a file holding the compiler and the flags
+# all its objects share, rewritten only when they change: a new flag in
+# this Makefile rebuilds what it concerns (flags a module.mk adds to single
+# objects are not tracked).
+flags_stamp = $(shell mkdir -p $(BUILD)/$(1) && \
+	printf '%s\n' '$(CC) $(CFLAGS) $(2)' | cmp -s - $(BUILD)/$(1)/.flags || \
+	printf '%s\n' '$(CC) $(CFLAGS) $(2)' > $(BUILD)/$(1)/.flags)
+$(call flags_stamp,obj,)
+$(call flags_stamp,gobj,$(GOBJ_CFLAGS))
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/.flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/gobj/%.o: %.c
+$(BUILD)/gobj/%.o: %.c $(BUILD)/gobj/.flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
