@@ -75,6 +75,7 @@ struct variant {
 	enum vm_accel accel;
 	enum vm_timing timing;
 	int icount_shift;		/* timing=deterministic: 2^N ns per instruction */
+	bool start_jitter;		/* rep-dependent guest delay before the workload */
 	enum latency_want latency;
 	struct argv plugin_opts;	/* K=V words */
 	char *kernel;			/* "default" or a path */

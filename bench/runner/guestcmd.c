@@ -114,7 +114,27 @@ static void scale_tunables(FILE *f, const struct scan_plan *sp)
 	fprintf(f, "fi\n");
 }
 
-char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp)
+unsigned start_delay_us(int rep)
+{
+	if (rep < 1)
+		return 0;
+	return (unsigned)((unsigned long long)rep * START_JITTER_STEP_US % START_JITTER_SPAN_US);
+}
+
+/*
+ * The wait is a sleep, so under timing=deterministic it is guest time: the
+ * workload then starts at another phase of the timer tick, which decides
+ * races such as first touch.  The comment line keeps the delay in the run's
+ * output.
+ */
+static void start_delay(FILE *f, unsigned delay_us)
+{
+	fprintf(f, "echo '# bnb-run: start_jitter: %u us before the workload'\n", delay_us);
+	fprintf(f, "usleep %u\n", delay_us);
+}
+
+char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp,
+		    unsigned delay_us)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -140,6 +160,8 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 	}
 	if (sp && sp->scale.mode != SCALE_OFF)
 		scale_tunables(f, sp);
+	if (delay_us)
+		start_delay(f, delay_us);
 	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS);
 	if (fclose(f)) {
 		free(buf);

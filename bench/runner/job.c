@@ -137,7 +137,7 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
 	machine_args(a, v);
-	cmd = guest_command(v, p->plugin[0], sp);
+	cmd = guest_command(v, p->plugin[0], sp, p->start_delay_us);
 	if (!cmd)
 		return -1;
 	argv_add(a, "--");
@@ -574,6 +574,8 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		s.state = "failed";
 		return finish(rundir, j, &s, start);
 	}
+	if (v->start_jitter)
+		p.start_delay_us = start_delay_us(j->rep);
 	s.latency = p.latency;
 	snprintf(s.latency_why, sizeof(s.latency_why), "%s", p.latency_why);
 	s.host_rate = host_rate(dir, v, p.time_limit, free_line, sizeof(free_line),

@@ -273,6 +273,10 @@ static const struct opt_def keys[] = {
 		  "time keeper runs the vCPUs in parallel, its delays are off)" },
 	{ "icount_shift", OPT_INT, V(icount_shift), .min = 0, .max = 10, .def = "0",
 	  .scope = KS_VARIANT, .help = "timing=deterministic: 2^N ns of guest time per instruction" },
+	{ "start_jitter", OPT_BOOL, V(start_jitter), .def = "off", .scope = KS_VARIANT,
+	  .help = "repetition k waits a fixed guest-time delay (under one timer tick, "
+		  "different per k) before the workload, so repetitions of a deterministic "
+		  "run sample the tick's phase; the same k gives the same run" },
 	{ "latency", OPT_CHOICE, V(latency), .choices = "auto|emulated|off", .def = "auto",
 	  .scope = KS_VARIANT,
 	  .help = "emulated remote latency through the TCG plugin (auto: when it is built and "

@@ -32,6 +32,7 @@ struct run_plan {
 	const char *latency;	/* emulated | uniform | real | uniform (KVM) */
 	char latency_why[256];	/* why uniform */
 	int time_limit;		/* seconds */
+	unsigned start_delay_us;	/* start_jitter: guest wait before the workload */
 };
 
 /*
@@ -53,7 +54,18 @@ struct scan_plan {
 /* Build the guest shell command of V: the plugin's map check when
  * CALIBRATE, the sysctls, the scan scaling of SP (NULL: none), then the
  * workload. NULL when out of memory. */
-char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp);
+/*
+ * start_jitter's wait for repetition REP (from 1), in microseconds: a
+ * golden-ratio step over one timer tick, so any number of repetitions
+ * spreads evenly over the tick's phase and the same REP always waits alike.
+ */
+#define START_JITTER_SPAN_US 4000	/* the guest kernel's tick, HZ=250 */
+#define START_JITTER_STEP_US 2472	/* 0.618 of the span */
+unsigned start_delay_us(int rep);
+
+/* DELAY_US: the guest waits this long (guest time) before the workload. */
+char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp,
+		    unsigned delay_us);
 
 /* After a run with the plugin: "emulated", or "uniform" and why not. */
 const char *latency_verdict(const char *shm_path, char *why, size_t whylen);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bnb_plugin_shm.h"
@@ -248,7 +249,7 @@ Test(experiment, guest_command_fails_on_missing_sysctl)
 	bool named = false, ran = false;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false, NULL);
+	gc = guest_command(&exp.variants[0], false, NULL, 0);
 	cr_assert(strstr(gc, "bnb_set kernel.bnb_no_such_knob 7 ''"), "%s", gc);
 	cr_assert(strstr(gc, "echo WORKLOAD-RAN"));
 	snprintf(cmd, sizeof(cmd), "sh -c '%s' 2>&1; echo \"rc=$?\"", "eval \"$BNB_GC\"");
@@ -294,7 +295,7 @@ Test(experiment, guest_command_keeps_stderr_as_comments)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false, NULL);
+	gc = guest_command(&exp.variants[0], false, NULL, 0);
 	setenv("BNB_GC", gc, 1);
 	guest_path();	/* the command runs the workload under bnb-monitor */
 	p = popen("sh -c 'eval \"$BNB_GC\"'", "r");
@@ -349,7 +350,7 @@ Test(experiment, guest_command_calibrates_first)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], true, NULL);
+	gc = guest_command(&exp.variants[0], true, NULL, 0);
 	cr_assert(strstr(gc, "bnb-plugin-calib") < strstr(gc, "WORKLOAD-RAN"));
 	setenv("BNB_GC", gc, 1);
 	p = popen("PATH=/nonexistent:/bin:/usr/bin sh -c 'eval \"$BNB_GC\"'", "r");
@@ -398,4 +399,62 @@ Test(experiment, latency_verdict_from_plugin_file)
 	cr_assert(strstr(why, "never ran the map check"));
 	cr_assert_str_eq(latency_verdict("/nonexistent/shm", why, 512), "uniform");
 	cr_assert(strstr(why, "missing or unreadable"));
+}
+
+/* start_jitter's schedule: fixed per repetition, inside one tick, spread. */
+Test(experiment, start_jitter_schedule)
+{
+	static const unsigned want[] = { 2472, 944, 3416, 1888, 360 };
+	unsigned i, j;
+
+	cr_assert_eq(start_delay_us(0), 0);
+	for (i = 0; i < 5; i++)
+		cr_assert_eq(start_delay_us(i + 1), want[i], "rep %u: %u", i + 1,
+			     start_delay_us(i + 1));
+	for (i = 1; i <= 100; i++) {
+		cr_assert_lt(start_delay_us(i), START_JITTER_SPAN_US);
+		for (j = 1; j < i; j++)	/* no two of the first 100 alike */
+			cr_assert_neq(start_delay_us(i), start_delay_us(j), "reps %u, %u", i, j);
+	}
+}
+
+/* The key defaults to off; on, the guest sleeps before, not after, the
+ * workload, and really waits: run with busybox's usleep on the host. */
+Test(experiment, start_jitter_waits_before_the_workload)
+{
+	struct experiment exp;
+	char err[512], line[512], cmd[512];
+	const char *path = write_ini("j.ini", "[global]\nworkload = echo WORKLOAD-RAN\n"
+				     "[off]\n[on]\nstart_jitter = on\n");
+	bool noted = false, ran_after = false;
+	struct timespec t0, t1;
+	char *gc;
+	FILE *p;
+
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not(exp.variants[0].start_jitter);
+	cr_assert(exp.variants[1].start_jitter);
+	gc = guest_command(&exp.variants[1], false, NULL, 0);
+	cr_assert_null(strstr(gc, "usleep"), "no delay asked, none in: %s", gc);
+	free(gc);
+	gc = guest_command(&exp.variants[1], false, NULL, 300000);
+	cr_assert_not_null(strstr(gc, "usleep 300000\n"));
+	cr_assert(strstr(gc, "usleep 300000") < strstr(gc, "WORKLOAD-RAN"));
+	snprintf(cmd, sizeof(cmd), "ln -s /bin/busybox %s/usleep", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "PATH=%s:$PATH sh -c 'eval \"$BNB_GC\"'", tmpdir);
+	setenv("BNB_GC", gc, 1);
+	guest_path();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	p = popen(cmd, "r");
+	while (fgets(line, sizeof(line), p)) {
+		noted |= !strcmp(line, "# bnb-run: start_jitter: 300000 us before the workload\n");
+		ran_after |= noted && strstr(line, "WORKLOAD-RAN");
+	}
+	cr_assert_eq(pclose(p), 0, "the command failed");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cr_assert(noted && ran_after);
+	cr_assert_geq((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, 0.3);
+	free(gc);
+	experiment_free(&exp);
 }

@@ -176,6 +176,22 @@ Test(args, variant_fields_become_launcher_options)
 	experiment_free(&exp);
 }
 
+/* The run's delay reaches the guest command bnb-vm gets, after its "--". */
+Test(args, start_delay_reaches_the_guest_command)
+{
+	struct experiment exp;
+	struct argv vm = { 0 };
+	struct run_plan p = plan;
+
+	load(&exp, "[global]\nworkload = true\nstart_jitter = on\n[a]\n");
+	p.start_delay_us = 1888;
+	cr_assert_eq(vm_args(&vm, &exp.variants[0], &p, NULL, "/t", "/r"), 0);
+	cr_assert_str_eq(vm.v[vm.n - 2], "--");
+	cr_assert_not_null(strstr(vm.v[vm.n - 1], "usleep 1888\n"));
+	argv_free(&vm);
+	experiment_free(&exp);
+}
+
 Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 {
 	struct experiment exp;
@@ -313,7 +329,7 @@ Test(args, out_of_memory_is_an_error_not_a_crash)
 
 	load(&exp, "[global]\nworkload = true\n[a]\n");
 	fail_memstream = true;
-	cr_assert_null(guest_command(&exp.variants[0], false, NULL));
+	cr_assert_null(guest_command(&exp.variants[0], false, NULL, 0));
 	cr_assert_eq(vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r"), -1);
 	elems_open(&e);
 	elem(&e, "'%s' using 1:2", "x");
