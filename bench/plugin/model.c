@@ -89,6 +89,9 @@ int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p)
 		bnb_model_free(m);
 		return -1;
 	}
+	for (unsigned int i = 0; i < n; i++)
+		for (unsigned int j = 0; j < n; j++)
+			m->seq_step_ps[i][j] = p->lat_ps[i][j] / p->mlp;
 	for (unsigned int j = 0; j < n; j++) {
 		m->mem[j].line_ps = line_ps(p, p->node_mbs, p->cpus[j]);
 		for (unsigned int i = 0; i < n && p->link_mbs; i++)
@@ -204,8 +207,9 @@ uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,
 			uint64_t line, uint64_t now_ps)
 {
 	struct bnb_model_vcpu *v = &m->v[vi];
-	uint64_t w = now_ps / m->p.window_ps;
+	uint64_t w = bnb_model_window(&v->win, &v->win_start_ps, now_ps, m->p.window_ps);
 	uint64_t lat = m->p.lat_ps[v->node][mem];
+	uint64_t seq_step = m->seq_step_ps[v->node][mem];
 	uint64_t step, start, stall, *done = &v->done_ps[mem];
 	int seq = sequential(v, line);
 	bool by_bw;
@@ -220,9 +224,9 @@ uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,
 	if (seq) {
 		uint64_t ahead;
 
-		by_bw = step > lat / m->p.mlp;
+		by_bw = step > seq_step;
 		if (!by_bw)
-			step = lat / m->p.mlp;
+			step = seq_step;
 		/* up to mlp lines may have been fetched while the core ran */
 		ahead = step * m->p.mlp;
 		start = now_ps > ahead && now_ps - ahead > *done ? now_ps - ahead : *done;

@@ -100,6 +100,7 @@ struct bnb_model_vcpu {
 	struct bnb_model_use mem[BNB_MODEL_MAX_NODES];
 	struct bnb_model_use link[BNB_MODEL_MAX_NODES];
 	uint64_t done_ps[BNB_MODEL_MAX_NODES];	/* last line from each node served */
+	uint64_t win, win_start_ps;		/* window of the last miss, its start */
 	/* figures */
 	uint64_t misses, seq_misses, stall_ps;
 	uint64_t lat_ps, bw_ps;			/* stall set by latency, by bandwidth */
@@ -107,6 +108,8 @@ struct bnb_model_vcpu {
 
 struct bnb_model {
 	struct bnb_model_params p;
+	/* lat_ps / mlp: a stream's latency pace, divided once at init */
+	uint64_t seq_step_ps[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES];
 	unsigned int n_vcpus;
 	struct bnb_model_vcpu *v;
 	struct bnb_model_res *mem;		/* n_nodes */
@@ -120,7 +123,10 @@ int bnb_model_check(const struct bnb_model_params *p, char *err, size_t errlen);
 void bnb_model_lat_from_dist(struct bnb_model_params *p, uint64_t local_ps,
 			     const uint8_t dist[][BNB_SHM_MAX_NODES]);
 
-/* vCPUs are numbered node by node, p->cpus[] of each.  -1 on ENOMEM. */
+/*
+ * p passed bnb_model_check.  vCPUs are numbered node by node, p->cpus[]
+ * of each.  -1 on ENOMEM.
+ */
 int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p);
 void bnb_model_free(struct bnb_model *m);
 
@@ -150,6 +156,46 @@ static inline uint64_t bnb_model_scale(uint64_t *carry, uint64_t ps,
 	}
 	*carry = t64 % den;
 	return t64 / den;
+}
+
+/*
+ * a * num / den, truncated to 64 bits as the 128-bit expression is: one
+ * hardware division when the product fits 64 bits (a vCPU's hardware
+ * time in ps times hw_insn_ps does for hours of guest time), libgcc's
+ * 128-bit one past that.
+ */
+static inline uint64_t bnb_model_mul_div(uint64_t a, uint64_t num, uint64_t den)
+{
+	unsigned __int128 t = (unsigned __int128)a * num;
+
+	if (__builtin_expect(t >> 64, 0))
+		return (uint64_t)(t / den);
+	return (uint64_t)t / den;
+}
+
+/*
+ * now_ps / window_ps for a vCPU whose time mostly stays in the window of
+ * its last miss or enters the next one: *w and its start *start_ps are
+ * kept, and a division is needed only on a jump past the next window or
+ * back.  Exact: *w is the quotient iff start <= now < start + window.
+ * Starts at *w = *start_ps = 0, window 0; kept for one window_ps.
+ */
+static inline uint64_t bnb_model_window(uint64_t *w, uint64_t *start_ps,
+					uint64_t now_ps, uint64_t window_ps)
+{
+	if (now_ps >= *start_ps) {
+		uint64_t in = now_ps - *start_ps;
+
+		if (in < window_ps)
+			return *w;
+		if (in - window_ps < window_ps) {
+			*start_ps += window_ps;
+			return ++*w;
+		}
+	}
+	*w = now_ps / window_ps;
+	*start_ps = *w * window_ps;
+	return *w;
 }
 
 #endif /* BNB_PLUGIN_MODEL_H */

@@ -143,9 +143,9 @@ void bnb_timing_charge(unsigned int v, uint64_t ps)
 uint64_t bnb_timing_hw_now_ps(unsigned int v)
 {
 	uint64_t unpulled = qemu_plugin_u64_get(slot, v) - pulled[v];
-	unsigned __int128 local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
+	uint64_t local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
 
-	return (uint64_t)(local * tk.p.hw_insn_ps / tk.p.insn_ps);
+	return bnb_model_mul_div(local, tk.p.hw_insn_ps, tk.p.insn_ps);
 }
 
 void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps)

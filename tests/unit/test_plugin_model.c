@@ -265,6 +265,84 @@ Test(model, scale_is_exact_past_64_bits)
 	cr_assert_eq(carry, (uint64_t)(want % 5));
 }
 
+/* the narrow division only where the product fits: the same truncated quotient */
+Test(model, mul_div_matches_the_wide_one_at_64_bits)
+{
+	static const uint64_t cases[][3] = {
+		{ UINT64_MAX, 1, 3 },			/* fits exactly */
+		{ 1ULL << 32, (1ULL << 32) - 1, 7 },	/* just below 2^64 */
+		{ 1ULL << 32, 1ULL << 32, 7 },		/* 2^64: the wide one */
+		{ UINT64_MAX, 2, 3 },			/* past 64 bits */
+		{ UINT64_MAX, UINT64_MAX, 2 },		/* quotient truncated */
+		{ 123456789012345ULL, 350, 1000 },	/* a miss's time */
+		{ 0, 5, 3 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const uint64_t *c = cases[i];
+		unsigned __int128 t = (unsigned __int128)c[0] * c[1];
+
+		cr_assert_eq(bnb_model_mul_div(c[0], c[1], c[2]), (uint64_t)(t / c[2]),
+			     "case %zu", i);
+	}
+}
+
+static void expect_window(uint64_t *w, uint64_t *start, uint64_t now, uint64_t window)
+{
+	cr_assert_eq(bnb_model_window(w, start, now, window), now / window,
+		     "now %llu window %llu", (unsigned long long)now,
+		     (unsigned long long)window);
+	cr_assert_eq(*w, now / window);
+	cr_assert_eq(*start, now / window * window);
+}
+
+/* the kept window is the quotient at each edge, forward, across and back */
+Test(model, window_kept_is_the_quotient_at_its_edges)
+{
+	static const uint64_t window = 1000;
+	static const uint64_t nows[] = {
+		0, 999, 1000, 1999, 2000, 2999, 3000, 4999, 5000, 5001,
+		10000, 9999, 9000, 8999, 0, 1, UINT64_MAX - 1000, UINT64_MAX,
+		UINT64_MAX / window * window - 1, UINT64_MAX / window * window, 7,
+	};
+	uint64_t w = 0, start = 0;
+
+	for (size_t i = 0; i < sizeof(nows) / sizeof(nows[0]); i++)
+		expect_window(&w, &start, nows[i], window);
+	w = start = 0;
+	for (uint64_t now = 0; now < 5 * 7; now++)	/* every step of a small window */
+		expect_window(&w, &start, now, 7);
+	w = start = 0;
+	expect_window(&w, &start, UINT64_MAX, 1);
+	w = start = 0;	/* kept for one window length */
+	expect_window(&w, &start, UINT64_MAX, UINT64_MAX);
+	expect_window(&w, &start, UINT64_MAX - 1, UINT64_MAX);
+}
+
+/* a stream's pace is lat / mlp truncated, as divided per miss before */
+Test(model, stream_step_is_latency_over_mlp)
+{
+	setup(2, 1, 1, 100, 1000000, 1000000);
+	for (unsigned int i = 0; i < 2; i++)
+		for (unsigned int j = 0; j < 2; j++)
+			cr_assert_eq(m.seq_step_ps[i][j], m.p.lat_ps[i][j] / m.p.mlp);
+}
+
+/* 100006 / 7 is 14286.57: a stream's lines take the truncated 14286 ps */
+Test(model, stream_step_truncates)
+{
+	struct bnb_model_params p = {
+		.n_nodes = 1, .cpus = { 1 }, .node_mbs = 1000000,
+		.hw_cpus_per_node = 1, .mlp = 7, .window_ps = 1000 * NS,
+		.lat_ps = { { 100 * NS + 6 } },
+	};
+
+	cr_assert_eq(bnb_model_init(&m, &p), 0);
+	memset(now, 0, sizeof(now));
+	stream(0, 0, 0, 3);
+	cr_assert_eq(now[0], 100 * NS + 6 + 2 * 14286);	/* a chase, two lines */
+}
+
 static void expect_refused(struct bnb_model_params *p, const char *what)
 {
 	char err[256];
