@@ -183,7 +183,7 @@ check "stream interleave: pages on both nodes ($il local)" \
 	awk -v l="$il" 'BEGIN { exit !(l > 0.2 && l < 0.8) }'
 
 t=$out/on/thp.out
-check "thp: the region is THP-backed ($(field "$t" thp_kb) kB)" \
+check "thp: the region is THP-backed ($(field "$t" thp_kb) kB at first touch, $(field "$t" thp_kb_end) kB at the end)" \
 	test "$(field "$t" thp_backed)" = yes
 moved=$(field "$t" huge_moved)
 migrated=$(field "$t" pages_migrated)
