@@ -181,6 +181,63 @@ static int finished(const struct results *r, const char *variant)
 	return n;
 }
 
+/* start_jitter as VARIANT's experiment set it; off when it is unknown. */
+static bool variant_jitter(const struct results *r, const char *variant)
+{
+	const struct variant *v = experiment_variant(&r->exp, variant);
+
+	return v && v->start_jitter;
+}
+
+/*
+ * Under deterministic timing a run is a function of its settings: without
+ * start_jitter, n repetitions are one instruction stream n times, the same
+ * value n times, and sample one initial condition (README, start_jitter).
+ */
+static bool repeats_one_run(const struct results *r, const char *variant)
+{
+	return !strcmp(variant_timing(r, variant), "deterministic") &&
+	       !variant_jitter(r, variant) && finished(r, variant) > 1;
+}
+
+static bool identical_reps(const struct results *ra, const char *va,
+			   const struct results *rb, const char *vb)
+{
+	return repeats_one_run(ra, va) || repeats_one_run(rb, vb);
+}
+
+/* ", start_jitter on" in the verdict's opening sentence, when it was. */
+static void jitter_text(FILE *f, const struct results *ra, const char *va,
+			const struct results *rb, const char *vb, const char *la, const char *lb)
+{
+	bool a = variant_jitter(ra, va), b = variant_jitter(rb, vb);
+
+	if (a && b)
+		fprintf(f, ", start_jitter on");
+	else if (a || b)
+		fprintf(f, ", start_jitter on for %s only", a ? la : lb);
+}
+
+/* Identical repetitions give a CI of zero width: say why, and what helps. */
+static void identical_line(FILE *f, const struct results *ra, const char *va,
+			   const struct results *rb, const char *vb, const char *la,
+			   const char *lb)
+{
+	bool a = repeats_one_run(ra, va), b = repeats_one_run(rb, vb);
+
+	if (!a && !b)
+		return;
+	if (a && b)
+		fprintf(f, "- repetitions identical (deterministic, start_jitter off): the CI has "
+			"zero width, so a significant change says only that these two runs "
+			"differ, not that it holds over initial conditions; start_jitter = on "
+			"samples them\n");
+	else
+		fprintf(f, "- %s's repetitions identical (deterministic, start_jitter off): its "
+			"side of the CI has zero width; start_jitter = on samples initial "
+			"conditions\n", a ? la : lb);
+}
+
 /* The window the runs' convergence was computed over, from their summaries. */
 static void window_text(FILE *f, const struct results *r, const char *variant)
 {
@@ -312,14 +369,16 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	fprintf(f, "**%s** against **%s**: ", lb, la);
 	if (experiment_variant(&ra->exp, va) && experiment_variant(&rb->exp, vb))
 		what_differs(f, experiment_variant(&ra->exp, va), experiment_variant(&rb->exp, vb));
-	fprintf(f, ". Latency %s, timing %s. %d of %d primary metrics changed "
-		"significantly (p < 0.05):\n\n", report_latency(rb, vb), variant_timing(rb, vb),
+	fprintf(f, ". Latency %s, timing %s", report_latency(rb, vb), variant_timing(rb, vb));
+	jitter_text(f, ra, va, rb, vb, la, lb);
+	fprintf(f, ". %d of %d primary metrics changed significantly (p < 0.05):\n\n",
 		changed, tested);
 	for (i = 0; i < v->n; i++)
 		if (v->rows[i].primary && !is_conv(v->rows[i].m.name) &&
 		    strcmp(v->rows[i].m.name, "cost_total"))
 			metric_line(f, &v->rows[i], la, lb);
 	missing_primaries(f, v, primary);
+	identical_line(f, ra, va, rb, vb, la, lb);
 	cost_line(f, v, la, lb);
 	conv_line(f, v, ra, va, rb, vb, la, lb);
 	if (!strcmp(variant_timing(ra, va), "wall") && !strcmp(variant_timing(rb, vb), "wall"))
@@ -355,11 +414,13 @@ static void compact(FILE *f, const struct versus *v, const struct results *ra, c
 				signed_num(row->w.ci_lo, b[1], 32), signed_num(row->w.ci_hi, b[2], 32),
 				row->t.significant ? " *" : "");
 	}
+	if (identical_reps(ra, va, rb, vb))
+		fprintf(f, " (repetitions identical: deterministic, start_jitter off)");
 	fprintf(f, "\n");
 }
 
-static struct json_object *pair_json(const struct versus *v, const char *va, const char *vb,
-				     const struct results *rb)
+static struct json_object *pair_json(const struct versus *v, const struct results *ra,
+				     const char *va, const struct results *rb, const char *vb)
 {
 	struct json_object *o = json_object_new_object(), *p = json_object_new_object();
 
@@ -367,6 +428,11 @@ static struct json_object *pair_json(const struct versus *v, const char *va, con
 	json_object_object_add(o, "variant", json_object_new_string(vb));
 	json_object_object_add(o, "latency", json_object_new_string(report_latency(rb, vb)));
 	json_object_object_add(o, "timing", json_object_new_string(variant_timing(rb, vb)));
+	json_object_object_add(o, "start_jitter", json_object_new_boolean(variant_jitter(rb, vb)));
+	json_object_object_add(o, "baseline_start_jitter",
+			       json_object_new_boolean(variant_jitter(ra, va)));
+	json_object_object_add(o, "identical_repetitions",
+			       json_object_new_boolean(identical_reps(ra, va, rb, vb)));
 	for (int i = 0; i < v->n; i++)
 		if (v->rows[i].primary)
 			json_object_object_add(p, v->rows[i].m.name, row_json(&v->rows[i]));
@@ -392,7 +458,7 @@ static struct json_object *verdict_one(const struct results *ra, const char *va,
 		compact(f, &v, ra, va, rb, vb, lb);
 	else
 		full(f, &v, ra, va, rb, vb, la, lb);
-	o = pair_json(&v, va, vb, rb);
+	o = pair_json(&v, ra, va, rb, vb);
 	versus_free(&v);
 	return o;
 }

@@ -7,7 +7,8 @@
  * interval, what balancing cost in the seed's units, how fast it
  * converged, how many other metrics changed after Holm's correction, and
  * under which latency (emulated, uniform, real) and timing (wall,
- * deterministic) the numbers were taken.
+ * deterministic) the numbers were taken, and whether the repetitions
+ * sampled initial conditions (start_jitter) or repeat one run.
  */
 #ifndef BNB_VERDICT_H
 #define BNB_VERDICT_H

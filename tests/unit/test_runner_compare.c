@@ -429,16 +429,11 @@ Test(compare, refuses)
 	cr_assert_eq(cmd_compare(3, bad), 2);
 }
 
-/*
- * The same host rates under deterministic timing: the guest's clock counts
- * its work, so a host that ran slower reaches no timing and the verdict
- * has no caution.
- */
-Test(compare, no_host_caution_under_deterministic_timing)
+/* A's and B's "on" runs under deterministic timing, as their provenance says. */
+static void on_deterministic(void)
 {
-	char rundir[PATH_MAX * 4], *md;
+	char rundir[PATH_MAX * 4];
 
-	on_host_rates();
 	for (int d = 0; d < 2; d++)
 		for (int rep = 1; rep <= 3; rep++) {
 			struct xmetrics x = { 0 };
@@ -448,8 +443,99 @@ Test(compare, no_host_caution_under_deterministic_timing)
 			snprintf(rundir, sizeof(rundir), "%s/runs/on/rep%d", dirs[d], rep);
 			cr_assert_eq(run_summary_add(rundir, p, &x, NULL), 0);
 		}
+}
+
+/*
+ * The same host rates under deterministic timing: the guest's clock counts
+ * its work, so a host that ran slower reaches no timing and the verdict
+ * has no caution.
+ */
+Test(compare, no_host_caution_under_deterministic_timing)
+{
+	char *md;
+
+	on_host_rates();
+	on_deterministic();
 	md = compare_md();
 	cr_assert(strstr(md, "timing deterministic"), "%s", md);
 	cr_assert_not(strstr(md, "- caution"), "%s", md);
 	free(md);
+}
+
+/* The verdict entry of compare.json for VARIANT of folder B against A. */
+static struct json_object *verdict_json(struct json_object *j, const char *variant)
+{
+	struct json_object *arr = json_object_object_get(j, "verdict");
+
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i);
+		const char *b = json_object_get_string(json_object_object_get(o, "variant"));
+
+		if (b && strstr(b, variant))
+			return o;
+	}
+	cr_assert_fail("no verdict for %s", variant);
+	return NULL;
+}
+
+static struct json_object *compare_json(void)
+{
+	char path[PATH_MAX * 2];
+	struct json_object *j;
+
+	snprintf(path, sizeof(path), "%s/report/compare.json", tmpdir);
+	j = json_object_from_file(path);
+	cr_assert(j, "%s", path);
+	return j;
+}
+
+/*
+ * Deterministic repetitions without start_jitter are one run n times: the
+ * verdict names start_jitter beside a CI of zero width; "off" ran under
+ * wall timing (no provenance) and gets no such line.
+ */
+Test(compare, verdict_names_start_jitter_when_repetitions_are_identical)
+{
+	struct json_object *j;
+	char *md, *line;
+
+	on_deterministic();
+	md = compare_md();
+	line = strstr(md, "- repetitions identical (deterministic, start_jitter off): the CI "
+		      "has zero width");
+	cr_assert(line, "%s", md);
+	cr_assert(strstr(md, "**B on** against **A on**") < line, "%s", md);
+	cr_assert_not(strstr(line + 10, "repetitions identical"), "off: wall timing");
+	cr_assert_not(strstr(md, "start_jitter on"), "%s", md);
+	free(md);
+	j = compare_json();
+	cr_assert(json_object_get_boolean(json_object_object_get(verdict_json(j, "on"),
+								 "identical_repetitions")));
+	cr_assert_not(json_object_get_boolean(json_object_object_get(verdict_json(j, "off"),
+								     "identical_repetitions")));
+	json_object_put(j);
+}
+
+/* With start_jitter = on the repetitions sample the tick's phase: it says so. */
+Test(compare, verdict_says_start_jitter_on)
+{
+	char cmd[PATH_MAX * 3];
+	struct json_object *j, *o;
+	char *md;
+
+	on_deterministic();
+	/* [on] is the last section: the key is "on"'s */
+	snprintf(cmd, sizeof(cmd), "for d in '%s' '%s'; do echo 'start_jitter = on' >> "
+		 "$d/experiment.ini; done", dirs[0], dirs[1]);
+	sh(cmd);
+	md = compare_md();
+	cr_assert(strstr(md, "timing deterministic, start_jitter on."), "%s", md);
+	cr_assert_not(strstr(md, "repetitions identical"), "%s", md);
+	free(md);
+	j = compare_json();
+	o = verdict_json(j, "on");
+	cr_assert(json_object_get_boolean(json_object_object_get(o, "start_jitter")));
+	cr_assert(json_object_get_boolean(json_object_object_get(o, "baseline_start_jitter")));
+	cr_assert_not(json_object_get_boolean(json_object_object_get(o, "identical_repetitions")));
+	json_object_put(j);
 }
