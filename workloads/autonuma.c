@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <numa.h>
+#include <numaif.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 static struct wl_common com;
 static int test;
 static unsigned int passes, interval_ms = 1000;
+static bool first_touch, inverse_both;
 
 /* Sizes that give a run of minutes in a 2-vCPU TCG guest (README). */
 static const uint64_t default_size[] = {
@@ -49,6 +51,12 @@ static const struct wl_opt opts[] = {
 	  "zeroing passes per thread; 0: upstream's (numa01 50, THREAD_ALLOC 1000, numa02 800)" },
 	WL_COMMON_PLACEMENT(com, "free = as upstream builds it by default, local = HARD_BIND, "
 			    "remote = INVERSE_BIND"),
+	{ "first-touch", WL_OPT_FLAG, &first_touch, NULL,
+	  "plain numa01: place the opening zeroing by first touch, not on node 0 as "
+	  "upstream's NO_BIND_FORCE_SAME_NODE build" },
+	{ "inverse-both", WL_OPT_FLAG, &inverse_both, NULL,
+	  "numa01 INVERSE_BIND: swap both processes' memory halves, not only the child's "
+	  "as upstream's build" },
 	WL_OPT_INTERVAL(interval_ms),
 	{ 0 },
 };
@@ -136,6 +144,28 @@ static void zero(struct slot *slot, char *p, uint64_t len)
 	atomic_fetch_add_explicit(&slot->bytes, len, memory_order_relaxed);
 }
 
+/*
+ * numa01's opening zeroing of the whole buffer; upstream's
+ * NO_BIND_FORCE_SAME_NODE binds this thread's memory to one node for it
+ * and returns it to MPOL_DEFAULT right after.
+ */
+static void zero_opening(struct worker *w)
+{
+	const struct an_plan *p = w->plan;
+	struct bitmask *mask;
+
+	if (p->opening_node < 0) {
+		zero(w->slot, w->buf, p->size);
+		return;
+	}
+	mask = node_range(p->opening_node, p->opening_node + 1);
+	numa_set_membind(mask);
+	numa_bitmask_free(mask);
+	zero(w->slot, w->buf, p->size);
+	if (set_mempolicy(MPOL_DEFAULT, NULL, 0))
+		perror("autonuma: set_mempolicy");
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -147,7 +177,7 @@ static void *worker_main(void *arg)
 	if (node >= 0)
 		bind_nodes(node, node + 1);
 	if (an_is_numa01(p))
-		zero(w->slot, w->buf, p->size);
+		zero_opening(w);
 	for (pass = 0; pass < p->passes && !atomic_load(&w->ctl->stop); pass++)
 		zero(w->slot, mine, p->thread_size);
 	w->slot->end = wl_now();
@@ -347,25 +377,38 @@ static void too_big(uint64_t need, uint64_t have, const char *where)
 	exit(WL_EXIT_USAGE);
 }
 
-/* The buffers must fit where they are bound, or in the whole system. */
+/* numa01: the buffers placed on process @i's nodes must fit there. */
+static void check_buffers(const struct wl_topo *topo, unsigned int i)
+{
+	unsigned int first, end, f, e, j;
+	uint64_t need = 0, have;
+
+	an_buffer_nodes(&plan, i, &first, &end);
+	for (j = 0; j < plan.processes; j++) {
+		an_buffer_nodes(&plan, j, &f, &e);
+		need += f == first && e == end ? plan.size : 0;
+	}
+	have = memory_of(topo, first, end);
+	if (have >= need)
+		return;
+	too_big(need, have, end - first == 1 ? "the node the opening pass is bound to" :
+		end - first < plan.nodes ? "a process's half of the nodes" : "the system");
+}
+
+/* The buffers must fit where they are placed, or in the whole system. */
 static void check_memory(const struct wl_topo *topo)
 {
-	unsigned int first, end, i;
+	unsigned int i;
 	uint64_t have;
 
-	if (plan.bind == AN_NO_BIND) {
-		have = memory_of(topo, 0, plan.nodes);
-		if (have < plan.size * plan.processes)
-			too_big(plan.size * plan.processes, have, "the system");
+	for (i = 0; an_is_numa01(&plan) && i < plan.processes; i++)
+		check_buffers(topo, i);
+	if (an_is_numa01(&plan))
 		return;
-	}
-	for (i = 0; an_is_numa01(&plan) && i < plan.processes; i++) {
-		an_process_nodes(&plan, i, true, &first, &end);
-		have = memory_of(topo, first, end);
-		if (have < plan.size)
-			too_big(plan.size, have, "a process's half of the nodes");
-	}
-	for (i = 0; !an_is_numa01(&plan) && i < plan.nodes; i++)
+	have = memory_of(topo, 0, plan.nodes);
+	if (have < plan.size)
+		too_big(plan.size, have, "the system");
+	for (i = 0; plan.bind != AN_NO_BIND && i < plan.nodes; i++)
 		if (topo->mem[i] < plan.node_size)
 			too_big(plan.node_size, topo->mem[i], "one node");
 }
@@ -395,11 +438,21 @@ static void make_plan(const struct wl_topo *topo)
 		exit(WL_EXIT_USAGE);
 	}
 	if (an_plan_make(&plan, test, bind_of(com.placement), (unsigned int)topo->nodes,
-			 topo->total_cpus, size, com.threads, passes, err, sizeof(err))) {
+			 topo->total_cpus, size, com.threads, passes,
+			 (first_touch ? AN_FIRST_TOUCH : 0) | (inverse_both ? AN_INVERSE_BOTH : 0),
+			 err, sizeof(err))) {
 		fprintf(stderr, "autonuma: %s\n", err);
 		exit(WL_EXIT_USAGE);
 	}
 	check_memory(topo);
+}
+
+/* numa01 INVERSE_BIND: whose memory half is swapped. */
+static const char *inverse_name(void)
+{
+	if (plan.bind != AN_INVERSE_BIND || !an_is_numa01(&plan))
+		return "none";
+	return plan.inverse_both ? "both" : "child";
 }
 
 static const char *const columns[] = { "mb", NULL };
@@ -424,10 +477,10 @@ int main(int argc, char **argv)
 	}
 	wl_register_pid(WL_AGENT_DIR);
 	printf("# autonuma test=%s bind=%s processes=%u threads=%u size=%llu thread_size=%llu "
-	       "passes=%u bytes_total=%llu\n", an_test_names[plan.test], an_bind_names[plan.bind],
-	       plan.processes, plan.threads, (unsigned long long)plan.size,
-	       (unsigned long long)plan.thread_size, plan.passes,
-	       (unsigned long long)an_total_bytes(&plan));
+	       "passes=%u bytes_total=%llu opening_node=%d inverse=%s\n",
+	       an_test_names[plan.test], an_bind_names[plan.bind], plan.processes, plan.threads,
+	       (unsigned long long)plan.size, (unsigned long long)plan.thread_size, plan.passes,
+	       (unsigned long long)an_total_bytes(&plan), plan.opening_node, inverse_name());
 	wl_out_begin(&out, stdout, "MB/s", columns);
 	ok = run(&out);
 	loc = locality_end();

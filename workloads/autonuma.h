@@ -12,8 +12,15 @@
  * THREAD_SIZE bytes PASSES times: the whole shared buffer 50 times, or
  * with THREAD_ALLOC its own SIZE/THREADS slice (offset i * THREAD_SIZE)
  * 1000 times. The child belongs to nodes [0, N/2), the parent to
- * [N/2, N); HARD_BIND binds each process's CPUs and memory to its half,
- * INVERSE_BIND to the other half.
+ * [N/2, N); HARD_BIND binds each process's CPUs and memory to its half;
+ * INVERSE_BIND keeps the CPUs and gives the child the upper half's memory,
+ * as upstream's generated build does (it tests NODEMASK1 in both branches
+ * of its swap, so the parent keeps its own half): both buffers sit on the
+ * upper half. The plain numa01 and numa01_THREAD_ALLOC were built with
+ * NO_BIND_FORCE_SAME_NODE: every thread binds the opening zeroing of the
+ * whole buffer to one node (upstream: 0 or 1 by the parity of time();
+ * here node 0) and returns to MPOL_DEFAULT after it, so both processes'
+ * buffers start on that node.
  *
  * numa02: one process, SIZE, THREADS = ncpus (_SMT: ncpus/2). The main
  * thread first zeroes SIZE/N on each node n (binding itself to node n
@@ -31,6 +38,13 @@
 enum an_test { AN_NUMA01, AN_NUMA01_THREAD_ALLOC, AN_NUMA02, AN_NUMA02_SMT };
 enum an_bind { AN_NO_BIND, AN_HARD_BIND, AN_INVERSE_BIND };
 
+/* an_plan_make()'s flags: the programs as first written, not as shipped */
+#define AN_FIRST_TOUCH	0x1	/* plain numa01: the opening pass by first touch */
+#define AN_INVERSE_BOTH	0x2	/* INVERSE_BIND: both processes swap memory halves */
+
+/* The node NO_BIND_FORCE_SAME_NODE binds the opening pass to (README). */
+#define AN_SAME_NODE 0
+
 extern const char *const an_test_names[];	/* NULL-terminated, by enum an_test */
 extern const char *const an_bind_names[];	/* "none", "HARD_BIND", "INVERSE_BIND" */
 
@@ -46,17 +60,21 @@ struct an_plan {
 	uint64_t thread_size;		/* bytes a thread zeroes per pass */
 	unsigned int passes;		/* passes per thread */
 	uint64_t node_size;		/* numa02: what the main thread faults per node */
+	int opening_node;		/* numa01: the opening pass bound there, -1: not */
+	bool inverse_both;		/* INVERSE_BIND swaps the parent's memory too */
 };
 
 /*
  * Fill @p for @test and @bind on a machine of @nodes nodes and @ncpus CPUs.
  * @threads and @passes of 0 take the upstream values (ncpus/2 or ncpus
- * threads; 50, 1000 or 800 passes). On bad input @err holds one line
- * and -1 is returned.
+ * threads; 50, 1000 or 800 passes). @flags (AN_FIRST_TOUCH,
+ * AN_INVERSE_BOTH) depart from upstream's builds; numa02 takes none. On
+ * bad input @err holds one line and -1 is returned.
  */
 int an_plan_make(struct an_plan *p, enum an_test test, enum an_bind bind,
 		 unsigned int nodes, unsigned int ncpus, uint64_t size,
-		 unsigned int threads, unsigned int passes, char *err, size_t errlen);
+		 unsigned int threads, unsigned int passes, unsigned int flags,
+		 char *err, size_t errlen);
 
 static inline bool an_is_numa01(const struct an_plan *p)
 {
@@ -73,6 +91,13 @@ uint64_t an_thread_offset(const struct an_plan *p, unsigned int i);
  */
 void an_process_nodes(const struct an_plan *p, unsigned int proc, bool mem,
 		      unsigned int *first, unsigned int *end);
+
+/*
+ * numa01: the nodes [*first, *end) process @proc's buffer is placed on
+ * at the start: the opening node, the half it is bound to, or all.
+ */
+void an_buffer_nodes(const struct an_plan *p, unsigned int proc,
+		     unsigned int *first, unsigned int *end);
 
 /* numa02: the node thread @i is bound to, -1 when not bound. */
 int an_thread_node(const struct an_plan *p, unsigned int i);

@@ -53,11 +53,33 @@ static int check_binding(const struct an_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Upstream's Makefile builds the plain numa01 and numa01_THREAD_ALLOC with
+ * NO_BIND_FORCE_SAME_NODE (since July 2012: "the worst layout is with the
+ * memory of both processes in the same NUMA node"), the bound ones without.
+ */
+static int set_flags(struct an_plan *p, unsigned int flags, char *err, size_t errlen)
+{
+	if (flags && !an_is_numa01(p)) {
+		snprintf(err, errlen, "%s: --first-touch and --inverse-both are numa01's",
+			 an_test_names[p->test]);
+		return -1;
+	}
+	p->opening_node = -1;
+	if (an_is_numa01(p) && p->bind == AN_NO_BIND && !(flags & AN_FIRST_TOUCH))
+		p->opening_node = AN_SAME_NODE;
+	p->inverse_both = flags & AN_INVERSE_BOTH;
+	return 0;
+}
+
 int an_plan_make(struct an_plan *p, enum an_test test, enum an_bind bind,
 		 unsigned int nodes, unsigned int ncpus, uint64_t size,
-		 unsigned int threads, unsigned int passes, char *err, size_t errlen)
+		 unsigned int threads, unsigned int passes, unsigned int flags,
+		 char *err, size_t errlen)
 {
 	*p = (struct an_plan){ .test = test, .bind = bind, .nodes = nodes, .size = size };
+	if (set_flags(p, flags, err, errlen))
+		return -1;
 	p->processes = an_is_numa01(p) ? 2 : 1;
 	p->threads = threads ? threads : upstream_threads(test, ncpus);
 	p->passes = passes ? passes : upstream_passes[test];
@@ -94,15 +116,33 @@ void an_process_nodes(const struct an_plan *p, unsigned int proc, bool mem,
 	if (p->bind == AN_NO_BIND || !an_is_numa01(p))
 		return;
 	/*
-	 * The child owns the lower half, the parent the upper.  INVERSE_BIND
-	 * keeps each process on its own half's CPUs and swaps only the
-	 * memory halves (upstream's nodemask swap), so every access is remote.
+	 * The child owns the lower half, the parent the upper. INVERSE_BIND
+	 * keeps each process on its own half's CPUs and swaps the child's
+	 * memory half: upstream's generated swap tests NODEMASK1 (the
+	 * child's) in both branches, so the parent keeps NODEMASK2 and only
+	 * the child's accesses are remote. inverse_both swaps both, as the
+	 * first version (0x0f/0xf0) did.
 	 */
 	low = proc == 0;
-	if (mem && p->bind == AN_INVERSE_BIND)
+	if (mem && p->bind == AN_INVERSE_BIND && (low || p->inverse_both))
 		low = !low;
 	*first = low ? 0 : half;
 	*end = low ? half : p->nodes;
+}
+
+void an_buffer_nodes(const struct an_plan *p, unsigned int proc,
+		     unsigned int *first, unsigned int *end)
+{
+	if (p->opening_node >= 0) {
+		*first = (unsigned int)p->opening_node;
+		*end = *first + 1;
+		return;
+	}
+	an_process_nodes(p, proc, true, first, end);
+	if (*end == *first) {
+		*first = 0;
+		*end = p->nodes;
+	}
 }
 
 int an_thread_node(const struct an_plan *p, unsigned int i)

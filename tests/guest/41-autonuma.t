@@ -3,9 +3,12 @@
 # balancing off, so that placement stays where the variant put it: every
 # test in its plain, HARD_BIND and INVERSE_BIND form follows the output
 # contract and zeroes exactly what its plan says; HARD_BIND leaves every
-# thread on its own pages, INVERSE_BIND leaves every thread on the other
-# node's (numa01's processes keep their half's CPUs and take the other
-# half's memory, as upstream swaps the nodemask); options with no meaning
+# thread on its own pages, INVERSE_BIND every numa02 thread on the other
+# node's, and numa01's child on the other half's memory while its parent
+# keeps its own (upstream's generated swap; --inverse-both swaps both);
+# the plain numa01 and THREAD_ALLOC put both buffers on node 0 (upstream's
+# NO_BIND_FORCE_SAME_NODE build), so that threads held on node 1 find
+# every page remote, and --first-touch all local; options with no meaning
 # exit 2 before anything runs.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
@@ -20,7 +23,14 @@ for t in $tests; do
 run $t-$p autonuma --test $t --placement $p --size 4M --passes 6 --interval-ms 200"
 	done
 done
+small='--size 4M --passes 6 --interval-ms 200'
 cmd="$cmd
+echo \"=== node1-cpus rc=0\"; cat /sys/devices/system/node/node1/cpulist
+run numa01-node1 taskset c autonuma --test numa01 $small
+run numa01_THREAD_ALLOC-node1 taskset c autonuma --test numa01_THREAD_ALLOC $small
+run numa01-node1-first-touch taskset c autonuma --test numa01 $small --first-touch
+run numa01-remote-both autonuma --test numa01 --placement remote $small --inverse-both
+run bad-flag autonuma --test numa02 --first-touch
 run bad-placement autonuma --test numa02 --placement misplaced
 run bad-threads autonuma --test numa02 --placement local --threads 3
 run bad-size autonuma --test numa01 --size 2G"
@@ -62,12 +72,30 @@ for t in numa01 numa01_THREAD_ALLOC numa02 numa02_SMT; do
 	l=$(field "$t-local" locality_end)
 	check "$t HARD_BIND: every thread on its own pages (locality $l)" test "$l" = 1.0000
 done
-for t in numa01 numa01_THREAD_ALLOC numa02 numa02_SMT; do
+for t in numa02 numa02_SMT; do
 	l=$(field "$t-remote" locality_end)
 	check "$t INVERSE_BIND: every thread on the other node's pages (locality $l)" \
 		test "$l" = 0.0000
 done
-for n in bad-placement bad-threads bad-size; do
+for t in numa01 numa01_THREAD_ALLOC; do
+	l=$(field "$t-remote" locality_end)
+	check "$t INVERSE_BIND: the child's threads remote, the parent's local (locality $l)" \
+		test "$l" = 0.5000
+	check "$t INVERSE_BIND: inverse=child" test "$(header "$t-remote" inverse)" = child
+done
+l=$(field numa01-remote-both locality_end)
+check "numa01 INVERSE_BIND --inverse-both: every thread remote (locality $l)" test "$l" = 0.0000
+check "node 1 has CPUs 2-3 (taskset c holds the threads there)" \
+	test "$(section node1-cpus)" = 2-3
+for t in numa01 numa01_THREAD_ALLOC; do
+	l=$(field "$t-node1" locality_end)
+	check "$t: opening pass on node 0, threads on node 1 all remote (locality $l)" \
+		test "$(header "$t-node1" opening_node)/$l" = 0/0.0000
+done
+l=$(field numa01-node1-first-touch locality_end)
+check "numa01 --first-touch: threads on node 1 all local (locality $l)" \
+	test "$(header numa01-node1-first-touch opening_node)/$l" = -1/1.0000
+for n in bad-flag bad-placement bad-threads bad-size; do
 	e=$(section "$n" | sed -n 's/^!err //p')
 	if [ "$(rc "$n")" = 2 ] && [ "$(echo "$e" | wc -l)" = 1 ] && ! section "$n" | grep -q '^t_s'; then
 		ok "$n: exit 2 before running: $e"

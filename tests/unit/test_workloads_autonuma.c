@@ -2,7 +2,8 @@
 /*
  * The autonuma-benchmark programs' plan (workloads/autonuma_plan.c) held
  * against the upstream semantics: thread and pass counts, who zeroes what,
- * and where HARD_BIND and INVERSE_BIND put each process and thread.
+ * and where HARD_BIND and INVERSE_BIND put each process and thread; and
+ * where the buffers start as upstream's shipped builds place them.
  */
 #include <criterion/criterion.h>
 
@@ -17,7 +18,7 @@ static int plan(enum an_test t, enum an_bind b, unsigned int nodes, unsigned int
 		uint64_t size)
 {
 	err[0] = 0;
-	return an_plan_make(&p, t, b, nodes, ncpus, size, 0, 0, err, sizeof(err));
+	return an_plan_make(&p, t, b, nodes, ncpus, size, 0, 0, 0, err, sizeof(err));
 }
 
 Test(autonuma, numa01_shares_the_buffer)
@@ -80,8 +81,9 @@ Test(autonuma, numa01_halves)
 	an_process_nodes(&p, 1, false, &first, &end);
 	cr_assert(first == 2 && end == 4, "INVERSE_BIND parent keeps its CPUs, got [%u, %u)",
 		  first, end);
+	/* upstream tests NODEMASK1 in both branches: the parent keeps its own */
 	an_process_nodes(&p, 1, true, &first, &end);
-	cr_assert(first == 0 && end == 2, "INVERSE_BIND parent's memory swapped, got [%u, %u)",
+	cr_assert(first == 2 && end == 4, "INVERSE_BIND parent's memory kept, got [%u, %u)",
 		  first, end);
 	cr_assert_eq(plan(AN_NUMA01, AN_NO_BIND, 4, 8, 64 * MIB), 0);
 	an_process_nodes(&p, 1, false, &first, &end);
@@ -110,22 +112,87 @@ Test(autonuma, refuses)
 	cr_assert_eq(plan(AN_NUMA01, AN_HARD_BIND, 1, 4, 64 * MIB), -1);
 	cr_assert(strstr(err, "2 nodes"), "%s", err);
 	/* 3 threads on 2 nodes: i/(T/N) would name node 2 */
-	cr_assert_eq(an_plan_make(&p, AN_NUMA02, AN_HARD_BIND, 2, 3, 64 * MIB, 0, 0,
+	cr_assert_eq(an_plan_make(&p, AN_NUMA02, AN_HARD_BIND, 2, 3, 64 * MIB, 0, 0, 0,
 				  err, sizeof(err)), -1);
 	cr_assert(strstr(err, "multiple"), "%s", err);
 	cr_assert_eq(plan(AN_NUMA02, AN_NO_BIND, 2, 4, 3), -1);
 	cr_assert(strstr(err, "too small"), "%s", err);
-	cr_assert_eq(an_plan_make(&p, AN_NUMA02, AN_NO_BIND, 2, 4, 64 * MIB, 300, 0,
+	cr_assert_eq(an_plan_make(&p, AN_NUMA02, AN_NO_BIND, 2, 4, 64 * MIB, 300, 0, 0,
 				  err, sizeof(err)), -1);
 }
 
 Test(autonuma, overrides)
 {
-	cr_assert_eq(an_plan_make(&p, AN_NUMA01_THREAD_ALLOC, AN_NO_BIND, 2, 2, 8 * MIB, 2, 10,
+	cr_assert_eq(an_plan_make(&p, AN_NUMA01_THREAD_ALLOC, AN_NO_BIND, 2, 2, 8 * MIB, 2, 10, 0,
 				  err, sizeof(err)), 0);
 	cr_assert_eq(p.threads, 2);
 	cr_assert_eq(p.passes, 10);
 	cr_assert_eq(p.thread_size, 4 * MIB);
 	cr_assert_eq(plan(AN_NUMA01, AN_NO_BIND, 2, 1, 8 * MIB), 0);
 	cr_assert_eq(p.threads, 1, "one CPU still runs a thread");
+}
+
+/* The flags that give the programs as first written, not as shipped. */
+static int plan_flags(enum an_test t, enum an_bind b, unsigned int flags)
+{
+	err[0] = 0;
+	return an_plan_make(&p, t, b, 4, 8, 64 * MIB, 0, 0, flags, err, sizeof(err));
+}
+
+/*
+ * Upstream builds the plain numa01 and numa01_THREAD_ALLOC with
+ * NO_BIND_FORCE_SAME_NODE: every thread's opening pass over the whole
+ * buffer is bound to one node, so both processes' buffers start there.
+ */
+Test(autonuma, plain_numa01_opens_on_one_node)
+{
+	static const enum an_test numa01s[] = { AN_NUMA01, AN_NUMA01_THREAD_ALLOC };
+	unsigned int first, end, proc;
+
+	for (int t = 0; t < 2; t++) {
+		cr_assert_eq(plan_flags(numa01s[t], AN_NO_BIND, 0), 0);
+		cr_assert_eq(p.opening_node, AN_SAME_NODE, "%s", an_test_names[numa01s[t]]);
+		for (proc = 0; proc < 2; proc++) {
+			an_buffer_nodes(&p, proc, &first, &end);
+			cr_assert(first == 0 && end == 1, "%s process %u's buffer on node 0, "
+				  "got [%u, %u)", an_test_names[numa01s[t]], proc, first, end);
+		}
+		cr_assert_eq(plan_flags(numa01s[t], AN_NO_BIND, AN_FIRST_TOUCH), 0);
+		cr_assert_eq(p.opening_node, -1, "--first-touch");
+		an_buffer_nodes(&p, 1, &first, &end);
+		cr_assert(first == 0 && end == 4, "first touch: anywhere, got [%u, %u)",
+			  first, end);
+	}
+	/* the bound builds never had it, nor has numa02 an opening pass */
+	cr_assert_eq(plan_flags(AN_NUMA01, AN_HARD_BIND, 0), 0);
+	cr_assert_eq(p.opening_node, -1);
+	an_buffer_nodes(&p, 1, &first, &end);
+	cr_assert(first == 2 && end == 4, "HARD_BIND: its own half, got [%u, %u)", first, end);
+	cr_assert_eq(plan_flags(AN_NUMA01_THREAD_ALLOC, AN_INVERSE_BIND, 0), 0);
+	cr_assert_eq(p.opening_node, -1);
+	cr_assert_eq(plan_flags(AN_NUMA02, AN_NO_BIND, 0), 0);
+	cr_assert_eq(p.opening_node, -1);
+}
+
+/* INVERSE_BIND as built: both buffers on the upper half; --inverse-both swaps both. */
+Test(autonuma, inverse_bind_flags)
+{
+	unsigned int first, end;
+
+	cr_assert_eq(plan_flags(AN_NUMA01, AN_INVERSE_BIND, 0), 0);
+	for (unsigned int proc = 0; proc < 2; proc++) {
+		an_buffer_nodes(&p, proc, &first, &end);
+		cr_assert(first == 2 && end == 4, "process %u's buffer on the upper half, "
+			  "got [%u, %u)", proc, first, end);
+	}
+	cr_assert_eq(plan_flags(AN_NUMA01, AN_INVERSE_BIND, AN_INVERSE_BOTH), 0);
+	an_process_nodes(&p, 0, true, &first, &end);
+	cr_assert(first == 2 && end == 4, "child's memory swapped, got [%u, %u)", first, end);
+	an_process_nodes(&p, 1, true, &first, &end);
+	cr_assert(first == 0 && end == 2, "parent's memory swapped, got [%u, %u)", first, end);
+	an_process_nodes(&p, 1, false, &first, &end);
+	cr_assert(first == 2 && end == 4, "parent keeps its CPUs, got [%u, %u)", first, end);
+	cr_assert_eq(plan_flags(AN_NUMA02, AN_INVERSE_BIND, AN_INVERSE_BOTH), -1);
+	cr_assert(strstr(err, "numa01"), "%s", err);
+	cr_assert_eq(plan_flags(AN_NUMA02_SMT, AN_NO_BIND, AN_FIRST_TOUCH), -1);
 }
