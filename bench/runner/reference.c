@@ -38,6 +38,7 @@ struct ref_opts {
 	char *published;
 	char *suite;
 	int reps;
+	int jobs;		/* 0: JOBS_AUTO */
 	bool no_plots;
 };
 
@@ -61,6 +62,10 @@ static const struct opt_def ref_options[] = {
 		  REF_DIR "), e.g. a copy with timing = deterministic" },
 	{ "published", OPT_STR, RO(published), .metavar = "FILE",
 	  .help = "published figures (default " REF_DIR "/published.ini)" },
+	{ "jobs", OPT_INT, RO(jobs), .min = 1, .max = 1000,
+	  .help = "guests at once (default: the host's CPUs when the suite's experiments are all "
+		  "deterministic, as the shipped ones are: each is one TCG thread and its "
+		  "results do not depend on what runs beside it; else 1)" },
 	{ "no-plots", OPT_FLAG, RO(no_plots), .help = "skip gnuplot" },
 };
 
@@ -441,13 +446,14 @@ static int table_write(const char *dir, const struct ref_published *p, bool prin
 /* Run EXPERIMENT into DIR, or resume DIR when an earlier suite began it. */
 static int run_one(const char *experiment, const char *dir, const struct ref_opts *o, int reps)
 {
-	struct run_opts ro = { .experiment = experiment, .reps = reps, .jobs = 1,
+	int jobs = o->jobs ? o->jobs : JOBS_AUTO;
+	struct run_opts ro = { .experiment = experiment, .reps = reps, .jobs = jobs,
 			       .no_plots = o->no_plots };
 	char runs[PATH_MAX + 8];
 
 	snprintf(runs, sizeof(runs), "%s/runs", dir);
 	if (!access(runs, F_OK))
-		return cmd_resume(dir, 1, o->no_plots);
+		return cmd_resume(dir, jobs, o->no_plots);
 	ro.out = (char *)dir;
 	return cmd_run(&ro);
 }
@@ -564,7 +570,7 @@ int cmd_reference(int argc, char **argv)
 			   sizeof(err));
 	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
 		printf("usage: bnb-run reference [--quick] [--topology 2n|4n] [--out DIR] [--reps N]\n"
-		       "                         [--suite DIR]\n"
+		       "                         [--jobs N] [--suite DIR]\n"
 		       "       bnb-run reference --table DIR\n\n");
 		opt_usage(stdout, ref_options, ARRAY_SIZE(ref_options), "--");
 		rc = 0;

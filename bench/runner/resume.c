@@ -101,6 +101,7 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 		experiment_free(&exp);
 		return 2;
 	}
+	jobs = jobs_for(&exp, jobs);
 	printf("bnb-run: resuming %s: %d runs to do again\n", dir, n);
 	fflush(stdout);
 	runner_catch_signals();

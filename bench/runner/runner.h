@@ -145,6 +145,11 @@ struct run_opts {
 	char *resume;		/* --resume DIR */
 };
 int cmd_run(const struct run_opts *o);
+/* run_opts.jobs, cmd_resume's jobs: the runner chooses (jobs_for). */
+#define JOBS_AUTO	(-1)
+/* Guests at once for JOBS: JOBS itself unless JOBS_AUTO, then the host's
+ * CPUs when every variant is deterministic, else 1. */
+int jobs_for(const struct experiment *exp, int jobs);
 /* `bnb-run --resume DIR`: rerun the runs of DIR that did not finish ok. */
 int cmd_resume(const char *dir, int jobs, bool no_plots);
 

@@ -242,33 +242,73 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 	return rc;
 }
 
+/*
+ * Host threads a variant's guest keeps busy: under deterministic timing
+ * QEMU runs every vCPU round-robin on one thread (icount needs it), else
+ * MTTCG gives each vCPU its own.
+ */
+static long guest_threads(const struct variant *v)
+{
+	return v->timing == TIMING_DETERMINISTIC ? 1 : topo_total_cpus(&v->topo);
+}
+
+/*
+ * Guests at once for JOBS (JOBS_AUTO: ours to choose). A deterministic
+ * guest's results do not depend on what runs beside it, so an experiment
+ * whose every variant is deterministic fills the host's CPUs; one with a
+ * wall-timed variant runs one guest at a time, since sharing the cores
+ * would be measured with it.
+ */
+int jobs_for(const struct experiment *exp, int jobs)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int i;
+
+	if (jobs != JOBS_AUTO)
+		return jobs;
+	for (i = 0; i < exp->n_variants; i++)
+		if (exp->variants[i].timing != TIMING_DETERMINISTIC)
+			return 1;
+	return cores > 1 ? (int)cores : 1;
+}
+
 /* Parallel guests share the host's cores; say so when they do not fit. */
 static void warn_cores(const struct experiment *exp, int jobs)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN), most = 0;
+	bool wall = false;
 	int i;
 
-	for (i = 0; i < exp->n_variants; i++)
-		if (topo_total_cpus(&exp->variants[i].topo) > most)
-			most = topo_total_cpus(&exp->variants[i].topo);
-	if (jobs * most > cores)
+	for (i = 0; i < exp->n_variants; i++) {
+		if (guest_threads(&exp->variants[i]) > most)
+			most = guest_threads(&exp->variants[i]);
+		wall |= exp->variants[i].timing != TIMING_DETERMINISTIC;
+	}
+	if (jobs * most <= cores)
+		return;
+	if (wall)
 		fprintf(stderr, "bnb-run: warning: --jobs %d runs up to %ld vCPUs on %ld host CPUs; "
 			"TCG guests will steal each other's time and the timings will show it\n",
 			jobs, jobs * most, cores);
+	else
+		fprintf(stderr, "bnb-run: note: --jobs %d runs %d guests on %ld host CPUs: "
+			"deterministic results do not change, the suite just takes longer\n",
+			jobs, jobs, cores);
 }
 
 int cmd_run(const struct run_opts *o)
 {
 	struct experiment exp;
 	char err[1024], dir[PATH_MAX], basedir[PATH_MAX], *copy;
-	int n_jobs, rc, rrc;
+	int n_jobs, jobs, rc, rrc;
 
 	if (experiment_load(o->experiment, &exp, err, sizeof(err))) {
 		fprintf(stderr, "bnb-run: %s\n", err);
 		return 2;
 	}
 	err[0] = 0;
-	if (preflight(&exp, o->only, o->experiment, o->jobs > 0) ||
+	jobs = jobs_for(&exp, o->jobs);
+	if (preflight(&exp, o->only, o->experiment, jobs > 0) ||
 	    make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
 	    jobs_write(dir, &exp, o->only, o->reps, &n_jobs, err, sizeof(err))) {
 		if (err[0])
@@ -282,16 +322,16 @@ int cmd_run(const struct run_opts *o)
 	printf("bnb-run: %s: %d runs (%d variants), results in %s\n", exp.name, n_jobs,
 	       exp.n_variants, dir);
 	fflush(stdout);
-	if (!o->jobs) {
+	if (!jobs) {
 		printf("bnb-run: job list %s/jobs.txt written, nothing run; afterwards: bnb-run report %s\n",
 		       dir, dir);
 		experiment_free(&exp);
 		return 0;
 	}
 	runner_catch_signals();
-	if (o->jobs > 1) {
-		warn_cores(&exp, o->jobs);
-		rc = run_parallel(dir, "jobs.txt", o->jobs);
+	if (jobs > 1) {
+		warn_cores(&exp, jobs);
+		rc = run_parallel(dir, "jobs.txt", jobs);
 	}
 	else
 		rc = run_sequential(dir, &exp, basedir, NULL, n_jobs);

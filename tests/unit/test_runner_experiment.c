@@ -337,6 +337,28 @@ Test(experiment, job_list_only_and_reps)
 	experiment_free(&exp);
 }
 
+/* Left to the runner, deterministic experiments fill the host's CPUs and
+ * one wall-timed variant keeps them to one guest at a time. */
+Test(experiment, jobs_auto_follows_timing)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	struct experiment exp;
+	char err[512];
+	const char *ini = write_ini("det.ini",
+		OK_GLOBAL "timing = deterministic\n[off]\n[on]\nbalancing = on\n");
+
+	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(jobs_for(&exp, JOBS_AUTO), cores > 1 ? cores : 1);
+	cr_assert_eq(jobs_for(&exp, 1), 1, "an explicit --jobs is kept");
+	cr_assert_eq(jobs_for(&exp, 0), 0, "--jobs 0 (write the list only) is kept");
+	experiment_free(&exp);
+	ini = write_ini("mixed.ini", OK_GLOBAL "timing = deterministic\n[off]\n[w]\ntiming = wall\n");
+	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(jobs_for(&exp, JOBS_AUTO), 1, "a wall-timed variant runs alone");
+	cr_assert_eq(jobs_for(&exp, 3), 3);
+	experiment_free(&exp);
+}
+
 /* With the plugin, the map check runs first; without bnb-plugin-calib on
  * PATH (as on the host) it fails and stops the run before the workload. */
 Test(experiment, guest_command_calibrates_first)
