@@ -12,7 +12,8 @@
 #   BNB_INITRD=FILE a guest initramfs for the speed runs;
 #   BNB_SPEED_RUNS picks from 'keeper count model model-batch64k',
 #   BNB_SPEED_ITERS=N the speed runs' stream iterations (40),
-#   BNB_SPEED_CMD=CMD another guest command for them)
+#   BNB_SPEED_CMD=CMD another guest command for them,
+#   BNB_SPEED_VM_OPTS='OPTS' more bnb-vm options for them, e.g. '--cpus 2')
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 parts=${1:-all}
@@ -106,8 +107,10 @@ speed_run() {
 	[ "$calib" = yes ] && cmd="bnb-plugin-calib >/dev/null; $cmd"
 	rm -rf "$dir"
 	mkdir -p "$dir"
+	# shellcheck disable=SC2086 # BNB_SPEED_VM_OPTS: words, split
 	"$vm" --run-dir "$dir" --timeout 3000 --nodes 2 --timing deterministic \
-		${BNB_INITRD:+--initrd "$BNB_INITRD"} --plugin "$so" --plugin-opt shm="$dir/c.shm" "$@" -- \
+		${BNB_INITRD:+--initrd "$BNB_INITRD"} ${BNB_SPEED_VM_OPTS:-} \
+		--plugin "$so" --plugin-opt shm="$dir/c.shm" "$@" -- \
 		"$cmd" \
 		> "$dir/vm.out" 2>&1 &
 	tick=$(getconf CLK_TCK)
