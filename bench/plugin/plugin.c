@@ -246,13 +246,12 @@ static bool translate(struct vcpu *v, qemu_plugin_meminfo_t info,
 	return true;
 }
 
-static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
-		      uint64_t vaddr, void *udata)
+static inline void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, bool store)
 {
 	bool delaying = __atomic_load_n(&delay_live, __ATOMIC_RELAXED);
 	bool spinning = delaying && !use_model;	/* the model waits for nothing */
 	uint64_t now = spinning ? bnb_ticks() : 0;
-	bool store = qemu_plugin_mem_is_store(info);
 	struct vcpu *v;
 	uint64_t addr;
 	int node;
@@ -291,6 +290,27 @@ static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 		return;
 	/* the next interval must not include this delay */
 	v->delay.last += delay_miss(v, node);
+}
+
+/*
+ * Loads and stores have callbacks of their own (QEMU picks them when it
+ * translates): a store needs no call back into QEMU to ask what the
+ * access was.  An atomic read-modify-write is one access that both see:
+ * the load's callback leaves it to the store's, so that it counts once,
+ * as a store, as it did with one callback for both.
+ */
+static void on_load(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata)
+{
+	if (qemu_plugin_mem_is_store(info))
+		return;
+	on_access(vcpu_index, info, vaddr, false);
+}
+
+static void on_store(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+		     uint64_t vaddr, void *udata)
+{
+	on_access(vcpu_index, info, vaddr, true);
 }
 
 /* ---- map check markers ------------------------------------------------- */
@@ -414,8 +434,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		if (!__atomic_load_n(&instrument_mem, __ATOMIC_RELAXED))
 			continue;
-		qemu_plugin_register_vcpu_mem_cb(insn, on_access,
-			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_load,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_R, NULL);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_store,
+			QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, NULL);
 	}
 }
 
