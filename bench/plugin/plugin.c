@@ -467,8 +467,14 @@ static void on_exit_qemu(qemu_plugin_id_t id, void *udata)
 		print_summary();
 }
 
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	bnb_timing_vcpu_init(vcpu_index);
+}
+
 static void register_callbacks(qemu_plugin_id_t id)
 {
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
 }

@@ -37,13 +37,6 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 		tk->v[i].idle = true;
 }
 
-uint64_t bnb_tk_local_ps(const struct bnb_timekeeper *tk, unsigned int v)
-{
-	const struct bnb_tk_vcpu *c = &tk->v[v];
-
-	return c->insns * tk->p.insn_ps + c->stall_ps + c->catchup_ps;
-}
-
 void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 {
 	tk->v[v].idle = true;

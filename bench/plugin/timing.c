@@ -34,6 +34,7 @@ static struct bnb_timekeeper tk;
 static const void *time_handle;
 static struct qemu_plugin_scoreboard *board;
 static qemu_plugin_u64 slot;		/* per vCPU: instructions since its batch */
+static uint64_t *slot_at[BNB_SHM_MAX_VCPUS];	/* where QEMU keeps it, once known */
 static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
 static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of charge_hw's scaling */
 static uint64_t batch;
@@ -72,10 +73,34 @@ void bnb_timing_publish(void)
 	shm->tk_lag_sum_ps = tk.lag_sum_ps;
 }
 
+/*
+ * vCPU u's slot, read straight from the scoreboard once its address is
+ * known: the machine model asks on every miss, and QEMU's getter is four
+ * calls deep.
+ */
+static inline uint64_t slot_get(unsigned int u)
+{
+	return slot_at[u] ? *slot_at[u] : qemu_plugin_u64_get(slot, u);
+}
+
+/*
+ * QEMU grows its scoreboards only when it initialises a vCPU, with every
+ * vCPU stopped, before the new vCPU's init callbacks: the slots of vCPUs
+ * 0..v stay where they are now until the next vCPU's.
+ */
+void bnb_timing_vcpu_init(unsigned int v)
+{
+	if (!time_handle)
+		return;
+	for (unsigned int u = 0; u <= v && u < tk.p.n_vcpus; u++)
+		slot_at[u] = (uint64_t *)((char *)qemu_plugin_scoreboard_find(board, u) +
+					  slot.offset);
+}
+
 /* Hand vCPU u's instructions since the last look to the keeper. */
 static void pull(unsigned int u)
 {
-	uint64_t now = qemu_plugin_u64_get(slot, u);
+	uint64_t now = slot_get(u);
 
 	bnb_tk_insns(&tk, u, now - pulled[u]);
 	pulled[u] = now;
@@ -142,7 +167,7 @@ void bnb_timing_charge(unsigned int v, uint64_t ps)
 
 uint64_t bnb_timing_hw_now_ps(unsigned int v)
 {
-	uint64_t unpulled = qemu_plugin_u64_get(slot, v) - pulled[v];
+	uint64_t unpulled = slot_get(v) - pulled[v];
 	uint64_t local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
 
 	return bnb_model_mul_div(local, tk.p.hw_insn_ps, tk.p.insn_ps);

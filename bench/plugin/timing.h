@@ -35,6 +35,7 @@ static inline void bnb_timing_charge(unsigned int v, uint64_t ps) { }
 static inline uint64_t bnb_timing_hw_now_ps(unsigned int v) { return 0; }
 static inline void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps) { }
 static inline void bnb_timing_publish(void) { }
+static inline void bnb_timing_vcpu_init(unsigned int v) { }
 static inline void bnb_timing_flush(void) { }
 #else
 
@@ -69,6 +70,9 @@ uint64_t bnb_timing_hw_now_ps(unsigned int v);
  * carried per vCPU so that the sum over a run is exact.
  */
 void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps);
+
+/* vCPU v is initialised (from the plugin's vcpu_init callback). */
+void bnb_timing_vcpu_init(unsigned int v);
 
 /* Bring the figures in the counters file up to date (at exit). */
 void bnb_timing_publish(void);
