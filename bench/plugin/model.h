@@ -139,38 +139,71 @@ uint64_t bnb_model_miss(struct bnb_model *m, unsigned int v, unsigned int mem,
 			uint64_t line, uint64_t now_ps);
 
 /*
- * ps * num / den with the remainder carried in *carry, so that a run's
- * sum is exact: hardware stall into guest time (num/den = D).  A miss's
- * product fits 64 bits: one hardware division then, not libgcc's 128-bit
- * one (2.4 % of a model run's host time).
+ * Division by a divisor fixed at init, as a multiplication and shifts
+ * (Granlund and Montgomery, "Division by invariant integers using
+ * multiplication", PLDI 1994, figure 4.1): the exact quotient for every
+ * 64-bit dividend and every divisor from 1 up, a few cycles against a
+ * hardware division's tens, on every model miss.
  */
-static inline uint64_t bnb_model_scale(uint64_t *carry, uint64_t ps,
-				       uint64_t num, uint64_t den)
-{
-	unsigned __int128 t = (unsigned __int128)ps * num + *carry;
-	uint64_t t64 = (uint64_t)t;
+struct bnb_divisor {
+	uint64_t d;			/* the divisor */
+	uint64_t m;			/* 2^64 * (2^l - d) / d + 1, l = ceil(log2 d) */
+	unsigned char s1, s2;		/* min(l, 1), max(l - 1, 0) */
+};
 
-	if (__builtin_expect(t >> 64, 0)) {
-		*carry = (uint64_t)(t % den);
-		return (uint64_t)(t / den);
-	}
-	*carry = t64 % den;
-	return t64 / den;
+static inline void bnb_divisor_init(struct bnb_divisor *v, uint64_t d)
+{
+	unsigned int l = d <= 1 ? 0 : 64 - __builtin_clzll(d - 1);
+	uint64_t top = l == 64 ? -d : (1ULL << l) - d;	/* 2^l - d */
+
+	v->d = d;
+	v->m = (uint64_t)(((unsigned __int128)top << 64) / d) + 1;
+	v->s1 = l < 1 ? l : 1;
+	v->s2 = l > 1 ? l - 1 : 0;
+}
+
+static inline uint64_t bnb_divide(const struct bnb_divisor *v, uint64_t n)
+{
+	uint64_t t = (uint64_t)(((unsigned __int128)v->m * n) >> 64);
+
+	return (t + ((n - t) >> v->s1)) >> v->s2;
 }
 
 /*
- * a * num / den, truncated to 64 bits as the 128-bit expression is: one
- * hardware division when the product fits 64 bits (a vCPU's hardware
- * time in ps times hw_insn_ps does for hours of guest time), libgcc's
- * 128-bit one past that.
+ * ps * num / den with the remainder carried in *carry, so that a run's
+ * sum is exact: hardware stall into guest time (num/den = D).  A miss's
+ * product fits 64 bits: a multiplication then (bnb_divide), libgcc's
+ * 128-bit division past that.
  */
-static inline uint64_t bnb_model_mul_div(uint64_t a, uint64_t num, uint64_t den)
+static inline uint64_t bnb_model_scale(uint64_t *carry, uint64_t ps,
+				       uint64_t num, const struct bnb_divisor *den)
+{
+	unsigned __int128 t = (unsigned __int128)ps * num + *carry;
+	uint64_t t64 = (uint64_t)t, q;
+
+	if (__builtin_expect(t >> 64, 0)) {
+		*carry = (uint64_t)(t % den->d);
+		return (uint64_t)(t / den->d);
+	}
+	q = bnb_divide(den, t64);
+	*carry = t64 - q * den->d;
+	return q;
+}
+
+/*
+ * a * num / den, truncated to 64 bits as the 128-bit expression is:
+ * bnb_divide() when the product fits 64 bits (a vCPU's hardware time in
+ * ps times hw_insn_ps does for hours of guest time), libgcc's 128-bit
+ * division past that.
+ */
+static inline uint64_t bnb_model_mul_div(uint64_t a, uint64_t num,
+					 const struct bnb_divisor *den)
 {
 	unsigned __int128 t = (unsigned __int128)a * num;
 
 	if (__builtin_expect(t >> 64, 0))
-		return (uint64_t)(t / den);
-	return (uint64_t)t / den;
+		return (uint64_t)(t / den->d);
+	return bnb_divide(den, (uint64_t)t);
 }
 
 /*

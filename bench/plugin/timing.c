@@ -37,6 +37,7 @@ static qemu_plugin_u64 slot;		/* per vCPU: instructions since its batch */
 static uint64_t *slot_at[BNB_SHM_MAX_VCPUS];	/* where QEMU keeps it, once known */
 static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
 static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of charge_hw's scaling */
+static struct bnb_divisor by_insn_ps, by_hw_insn_ps;
 static uint64_t batch;
 static struct bnb_shm_header *shm;
 static struct bnb_divlog divlog;	/* trace=: the divergence log */
@@ -170,12 +171,12 @@ uint64_t bnb_timing_hw_now_ps(unsigned int v)
 	uint64_t unpulled = slot_get(v) - pulled[v];
 	uint64_t local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
 
-	return bnb_model_mul_div(local, tk.p.hw_insn_ps, tk.p.insn_ps);
+	return bnb_model_mul_div(local, tk.p.hw_insn_ps, &by_insn_ps);
 }
 
 void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps)
 {
-	bnb_timing_charge(v, bnb_model_scale(&carry[v], hw_ps, tk.p.insn_ps, tk.p.hw_insn_ps));
+	bnb_timing_charge(v, bnb_model_scale(&carry[v], hw_ps, tk.p.insn_ps, &by_hw_insn_ps));
 }
 
 /* hlt, mwait, mwaitx: the instructions that halt an x86 CPU. */
@@ -317,6 +318,8 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 		return snprintf(err, errlen,
 			"bnb-plugin: time keeper: QEMU refused time control (another plugin holds it)"), -1;
 	bnb_tk_init(&tk, &p);
+	bnb_divisor_init(&by_insn_ps, tk.p.insn_ps);
+	bnb_divisor_init(&by_hw_insn_ps, tk.p.hw_insn_ps);
 	batch = a->tk_batch;
 	board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
 	slot = qemu_plugin_scoreboard_u64(board);

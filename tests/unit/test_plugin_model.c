@@ -243,25 +243,75 @@ Test(model, bandwidth_per_cpu_kept)
 	cr_assert_eq(now[0], 100 * NS + (LINES - 1) * 20 * NS);
 }
 
+static struct bnb_divisor divisor(uint64_t d)
+{
+	struct bnb_divisor v;
+
+	bnb_divisor_init(&v, d);
+	return v;
+}
+
 Test(model, scale_is_exact_over_a_run)
 {
+	struct bnb_divisor three = divisor(3);
 	uint64_t carry = 0, sum = 0;
 
 	for (int i = 0; i < 3000; i++)
-		sum += bnb_model_scale(&carry, 1, 20, 3);
+		sum += bnb_model_scale(&carry, 1, 20, &three);
 	cr_assert_eq(sum, 20000);
+}
+
+static void expect_divide(uint64_t n, uint64_t d)
+{
+	struct bnb_divisor v = divisor(d);
+
+	cr_assert_eq(bnb_divide(&v, n), n / d, "%llu / %llu",
+		     (unsigned long long)n, (unsigned long long)d);
+}
+
+/* the multiplication's quotient is the division's, at the edges and at random */
+Test(model, divide_by_multiplying_is_exact)
+{
+	static const uint64_t ds[] = {
+		1, 2, 3, 5, 7, 10, 300, 641, 1000, 4000, 4096, 1ULL << 32,
+		(1ULL << 32) + 1, 0x5555555555555555ULL, 1ULL << 63,
+		(1ULL << 63) + 1, UINT64_MAX - 1, UINT64_MAX,
+	};
+	uint64_t x = 88172645463325252ULL;	/* xorshift64 */
+
+	for (size_t i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		uint64_t d = ds[i];
+		const uint64_t ns[] = {
+			0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, UINT64_MAX / d * d - 1,
+			UINT64_MAX / d * d, UINT64_MAX - 1, UINT64_MAX,
+		};
+
+		for (size_t j = 0; j < sizeof(ns) / sizeof(ns[0]); j++)
+			expect_divide(ns[j], d);
+	}
+	for (int i = 0; i < 200000; i++) {
+		uint64_t n, d;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		n = x;
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		d = x >> (x % 64);	/* divisors of every width */
+		expect_divide(n, d ? d : 1);
+		expect_divide(n >> (i % 64), i % 5000 + 1);
+	}
 }
 
 /* a product past 64 bits takes the wide division, with the same carry */
 Test(model, scale_is_exact_past_64_bits)
 {
+	struct bnb_divisor five = divisor(5);
 	uint64_t carry = 2, big = UINT64_MAX / 3;
 	unsigned __int128 want = (unsigned __int128)big * 7 + 2;
 
-	cr_assert_eq(bnb_model_scale(&carry, big, 7, 5), (uint64_t)(want / 5));
+	cr_assert_eq(bnb_model_scale(&carry, big, 7, &five), (uint64_t)(want / 5));
 	cr_assert_eq(carry, (uint64_t)(want % 5));
 	want = carry + 7;	/* the carry reaches the next, narrow, call */
-	cr_assert_eq(bnb_model_scale(&carry, 1, 7, 5), (uint64_t)(want / 5));
+	cr_assert_eq(bnb_model_scale(&carry, 1, 7, &five), (uint64_t)(want / 5));
 	cr_assert_eq(carry, (uint64_t)(want % 5));
 }
 
@@ -281,8 +331,9 @@ Test(model, mul_div_matches_the_wide_one_at_64_bits)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const uint64_t *c = cases[i];
 		unsigned __int128 t = (unsigned __int128)c[0] * c[1];
+		struct bnb_divisor den = divisor(c[2]);
 
-		cr_assert_eq(bnb_model_mul_div(c[0], c[1], c[2]), (uint64_t)(t / c[2]),
+		cr_assert_eq(bnb_model_mul_div(c[0], c[1], &den), (uint64_t)(t / c[2]),
 			     "case %zu", i);
 	}
 }
