@@ -177,6 +177,22 @@ static void tally(const struct bnb_model_res *r, const struct bnb_model_use *u,
 }
 
 /*
+ * r's line time at v's share, own of lines: the division is kept, for
+ * the history windows change seldom once complete, and it was a tenth of
+ * a miss's host time.
+ */
+static uint64_t share(const struct bnb_model_res *r, struct bnb_model_use *u,
+		      uint64_t lines, uint64_t own)
+{
+	if (lines != u->share_lines || own != u->share_own) {
+		u->share_lines = lines;
+		u->share_own = own;
+		u->share_ps = (r->line_ps * lines + own / 2) / own;
+	}
+	return u->share_ps;
+}
+
+/*
  * One line's time at v's share of r in window w: r's lines over v's in
  * windows w - 3 and w - 2, at most the number of vCPUs sharing it.  Not
  * w - 1: a vCPU that entered w ahead of the others would count their
@@ -200,7 +216,7 @@ static uint64_t pace(struct bnb_model_res *r, struct bnb_model_use *u, uint64_t 
 	}
 	if (lines > own * users)
 		return r->line_ps * users;
-	return (r->line_ps * lines + own / 2) / own;
+	return share(r, u, lines, own);
 }
 
 uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,

@@ -85,6 +85,8 @@ struct bnb_model_win {
 struct bnb_model_use {
 	uint64_t tag[BNB_MODEL_HIST];		/* window + 1, by window % HIST */
 	uint64_t lines[BNB_MODEL_HIST];
+	/* pace's last share: its lines and own lines, the line time (0: none) */
+	uint64_t share_lines, share_own, share_ps;
 };
 
 /* One node's memory or one link: who used it in recent windows. */

@@ -424,3 +424,74 @@ Test(model, bad_parameters_refused)
 	q = p; q.mlp = 0;
 	expect_refused(&q, "mlp");
 }
+
+
+static uint64_t miss_at(unsigned int v, uint64_t line, uint64_t at)
+{
+	return bnb_model_miss(&m, v, 0, line, at);
+}
+
+/*
+ * A share is kept only while its lines and the vCPU's own are the same:
+ * v0's history holds 4 lines in both windows 3 and 4, 3 of them its own
+ * in the first, 2 in the second.  Bandwidth-bound chases (1 ns latency,
+ * 10 ns a line at full bandwidth) pay the share itself.
+ */
+Test(model, share_follows_own_lines_at_equal_lines)
+{
+	const uint64_t W = 1000 * NS;
+	uint64_t lp;
+
+	setup(1, 2, 2, 1, 6400, 0);
+	lp = m.mem[0].line_ps;
+	cr_assert_eq(lp, 10 * NS);
+	for (int i = 0; i < 3; i++)
+		miss_at(0, 10 + 7 * i, i * 100 * NS);		/* window 0: v0 3 lines */
+	miss_at(1, 500, 100 * NS);				/* v1 1 */
+	for (int i = 0; i < 2; i++) {
+		miss_at(0, 1000 + 7 * i, 2 * W + i * 100 * NS);	/* window 2: 2 and 2 */
+		miss_at(1, 2000 + 7 * i, 2 * W + i * 100 * NS);
+	}
+	cr_assert_eq(miss_at(0, 3000, 3 * W), (4 * lp + 1) / 3, "window 3: 3 of 4 lines");
+	cr_assert_eq(miss_at(0, 4000, 4 * W), (4 * lp + 1) / 2, "window 4: 2 of 4 lines");
+}
+
+/* Forget every kept share: pace divides afresh. */
+static void forget_shares(struct bnb_model *x)
+{
+	for (unsigned int v = 0; v < x->n_vcpus; v++)
+		for (unsigned int j = 0; j < BNB_MODEL_MAX_NODES; j++) {
+			x->v[v].mem[j].share_own = 0;
+			x->v[v].link[j].share_own = 0;
+		}
+}
+
+/*
+ * The kept share changes nothing: 4 vCPUs of 2 nodes miss at random
+ * (streams and strays, local and remote, vCPUs at uneven paces), and a
+ * second model that divides afresh on every miss returns the same stalls.
+ */
+Test(model, kept_share_is_the_share_divided_afresh)
+{
+	struct bnb_model fresh;
+	uint64_t x = 2463534242ULL, line[4] = { 0, 1 << 20, 2 << 20, 3 << 20 };
+
+	setup(2, 2, 2, 100, 6400, 3200);
+	m.p.window_ps = 50 * NS;	/* a few misses a window: shares change often */
+	cr_assert_eq(bnb_model_init(&fresh, &m.p), 0);
+	for (int i = 0; i < 200000; i++) {
+		unsigned int v, node;
+		uint64_t a, b;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = x % 4 < 3 ? x % 2 : 2 + x % 2;	/* vCPUs 0 and 1 miss more */
+		node = x >> 8 & 1;
+		line[v] += (x >> 16) % 16 ? 1 : 1 + (x >> 20) % 1000;
+		forget_shares(&fresh);
+		a = bnb_model_miss(&m, v, node, line[v], now[v]);
+		b = bnb_model_miss(&fresh, v, node, line[v], now[v]);
+		cr_assert_eq(a, b, "miss %d: vCPU %u, node %u", i, v, node);
+		now[v] += a + (x >> 32) % 3000;
+	}
+	bnb_model_free(&fresh);
+}
