@@ -51,7 +51,11 @@ struct vcpu {
 	uint64_t calib_total;
 	uint64_t calib_on;
 	struct bnb_xlate xlate;		/* recent user pages' physical ones */
+	uint64_t last_line;		/* see on_access(); NO_LINE: none */
+	int last_node;
 } __attribute__((aligned(64)));
+
+#define NO_LINE		UINT64_MAX
 
 static struct bnb_plugin_args args;
 static struct bnb_addrmap amap;
@@ -246,21 +250,19 @@ static bool translate(struct vcpu *v, qemu_plugin_meminfo_t info,
 	return true;
 }
 
-static inline void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
-			     uint64_t vaddr, bool store)
+/* An access that is not to the line of the vCPU's last one. */
+static __attribute__((noinline)) void access_line(struct vcpu *v, unsigned int vcpu_index,
+						   qemu_plugin_meminfo_t info,
+						   uint64_t vaddr, bool store)
 {
 	bool delaying = __atomic_load_n(&delay_live, __ATOMIC_RELAXED);
 	bool spinning = delaying && !use_model;	/* the model waits for nothing */
-	uint64_t now = spinning ? bnb_ticks() : 0;
-	struct vcpu *v;
 	uint64_t addr;
 	int node;
 
-	if (__builtin_expect(vcpu_index >= n_vcpus, 0))
-		return;
-	v = &vcpus[vcpu_index];
+	v->last_line = NO_LINE;
 	if (spinning)
-		bnb_delay_observe(&v->delay, now);
+		bnb_delay_observe(&v->delay, bnb_ticks());
 	if (!translate(v, info, vaddr, &addr, &node)) {
 		if (__builtin_expect(v->calib_node >= 0, 0))
 			count_calibration(v, vaddr, -1);
@@ -277,6 +279,11 @@ static inline void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info
 		(store ? v->ctr->writes : v->ctr->reads)[node]++;
 	if (!delaying)
 		return;
+	if (use_model && use_cache && vaddr < USER_VADDR_END &&
+	    __builtin_expect(v->calib_node < 0, 1)) {
+		v->last_line = vaddr >> BNB_CACHE_LINE_SHIFT;
+		v->last_node = node;
+	}
 	if (use_cache) {
 		if (bnb_cache_access(&v->cache, addr))
 			return;
@@ -290,6 +297,33 @@ static inline void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info
 		return;
 	/* the next interval must not include this delay */
 	v->delay.last += delay_miss(v, node);
+}
+
+/*
+ * Most accesses are to the line of the vCPU's last one (a store of 16
+ * bytes is a quarter of a line).  When that one was a user access that
+ * went through the model cache with the model on, this one finds the
+ * same page on the same node, and its line first in its set: a hit,
+ * counted without the page lookup and the cache.  last_line is set only
+ * then (not while the map check counts, nor before delays are live) and
+ * cleared by every other access, so nothing but this vCPU's last access
+ * came between (a page's mapping changes only through the vCPU's own
+ * kernel: xlate.h).
+ */
+static inline void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+			     uint64_t vaddr, bool store)
+{
+	struct vcpu *v;
+
+	if (__builtin_expect(vcpu_index >= n_vcpus, 0))
+		return;
+	v = &vcpus[vcpu_index];
+	if (vaddr >> BNB_CACHE_LINE_SHIFT != v->last_line) {
+		access_line(v, vcpu_index, info, vaddr, store);
+		return;
+	}
+	if (args.count)
+		(store ? v->ctr->writes : v->ctr->reads)[v->last_node]++;
 }
 
 /*
@@ -389,6 +423,7 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		start_instrumenting();
 		break;
 	case BNB_MARK_BEGIN:
+		v->last_line = NO_LINE;	/* the map check counts every access */
 		v->calib_total = v->calib_on = 0;
 		v->calib_node = bnb_mapcheck_begin(&mapcheck);
 		break;
@@ -508,6 +543,7 @@ static int setup_vcpus(char *err, size_t errlen)
 
 			v->node = node;
 			v->calib_node = -1;
+			v->last_line = NO_LINE;
 			bnb_xlate_init(&v->xlate);
 			v->delay.mult = delay_mult[node];
 			v->delay.fixed = fixed_ticks;
