@@ -160,6 +160,7 @@ timing = deterministic
 workload = stream --size 1M --iterations 2
 interval_ms = 60000
 time_limit = 600
+repetitions = 1
 
 [off]
 balancing = off
