@@ -83,6 +83,8 @@ check "per-second rates have the migrations" \
 for p in monitor-trace monitor-sched; do
 	check "plot $p.png" test -s "$out/plots/$p.png"
 done
+# bnb-run also published them to the tree's plots/
+rm -rf "${BNB_ROOT:?}/plots/$(basename "$out")"
 check "provenance: the guest kernel's release" test "$(json "$r/summary.json" provenance guest.uname_r)" != ""
 check "provenance: the kernel build key" \
 	test "$(json "$r/summary.json" provenance kernel_key)" = "$(basename "$(readlink -f "$BNB_ROOT/build/kernel")")"
