@@ -180,6 +180,16 @@ $(busy alone); echo 1..1"
 guest 30-last.t "[ -e $case_dir/alone.run ] && echo 'not ok 1 - overlapped alone' || echo 'ok 1 - after'; echo 1..1"
 drive "a suite marked alone runs by itself" "3 passed, 0 failed" 0
 
+# ... but for one light suite: 10-alone.t passes only if 20-light.t runs
+# while it waits (10 s at most).
+new_case alone-light
+guest 10-alone.t "# bnb-test: alone
+for i in \$(seq 100); do [ -e $case_dir/flag ] && break; sleep 0.1; done
+[ -e $case_dir/flag ] && echo 'ok 1 - saw the light suite' || echo 'not ok 1 - ran without it'; echo 1..1"
+guest 20-light.t "# bnb-test: light
+touch $case_dir/flag; echo 'ok 1 - flag'; echo 1..1"
+drive "a light suite runs beside a suite marked alone" "2 passed, 0 failed" 0
+
 # usage DESCRIPTION WANT-EXIT WANT-TEXT ARG...: the driver answers at
 # once, runs no suite and leaves the last run's times alone.
 usage() {
