@@ -67,3 +67,44 @@ Test(plugin_cache, resident_vs_streaming, .fini = fini)
 	cr_assert_eq(bnb_cache_init(&c, 1 << 20, 8), 0);
 	cr_assert_eq(misses_in_pass(4 << 20, 3), (4 << 20) / 64, "LRU thrashes on 4x working set");
 }
+
+/* Hits and the LRU order against a plain list, MRU first, for a geometry. */
+static void matches_reference_lru(unsigned int sets, unsigned int ways)
+{
+	uint64_t ref[4][16], x = 88172645463325252ULL;
+	unsigned int n[4] = { 0 };
+
+	cr_assert_eq(bnb_cache_init(&c, (uint64_t)sets * ways * 64, ways), 0);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t line, *r;
+		unsigned int s, w;
+		bool hit;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		line = x % (3 * ways * sets);	/* a working set of 3 x the cache */
+		s = line % sets;
+		r = ref[s];
+		for (w = 0; w < n[s] && r[w] != line; w++)
+			;
+		hit = w < n[s];
+		if (!hit)
+			w = n[s] < ways ? n[s]++ : ways - 1;
+		for (; w > 0; w--)
+			r[w] = r[w - 1];
+		r[0] = line;
+		cr_assert_eq(bnb_cache_access(&c, line * 64), hit, "access %d, line %llu", i,
+			     (unsigned long long)line);
+		for (w = 0; w < n[s]; w++)
+			cr_assert_eq(c.tags[s * ways + w], r[w], "access %d, way %u", i, w);
+	}
+	bnb_cache_free(&c);
+}
+
+/* every way count keeps true LRU */
+Test(plugin_cache, lru_matches_a_reference_at_every_way_count)
+{
+	static const unsigned int ways[] = { 1, 2, 3, 7, 8, 16 };
+
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		matches_reference_lru(4, ways[i]);
+}
