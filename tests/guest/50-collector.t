@@ -107,4 +107,5 @@ check "no hint faults with balancing off" test "$(total "$off" numa_hint_faults)
 check "no PTE updates with balancing off" test "$(total "$off" numa_pte_updates)" = 0
 check "convergence undefined without hints" test -z "$(col "$off" convergence | tr -d '\n')"
 
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$on" "$off"
 done_testing
