@@ -195,22 +195,14 @@ static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
 }
 
 /*
- * Charge a miss the model's stall, in the vCPU's own time; publish.  A
+ * A miss costs the model's stall, in the vCPU's own time (timing.h).  A
  * stream is told by its virtual lines: a program's array is contiguous
  * there, while its physical pages are scattered, and the first line of
  * the next page is no more dependent on the last one than any other.
  */
-static void model_charge(struct vcpu *v, unsigned int vi, uint64_t vaddr, int node)
+static void model_charge(unsigned int vi, uint64_t vaddr, int node)
 {
-	uint64_t now = bnb_timing_hw_now_ps(vi);
-	const struct bnb_model_vcpu *m = &model.v[vi];
-
-	bnb_timing_charge_hw(vi, bnb_model_miss(&model, vi, node,
-						vaddr >> BNB_CACHE_LINE_SHIFT, now));
-	v->ctr->model_misses = m->misses;
-	v->ctr->model_seq_misses = m->seq_misses;
-	v->ctr->model_lat_ps = m->lat_ps;
-	v->ctr->model_bw_ps = m->bw_ps;
+	bnb_timing_model_miss(vi, node, vaddr >> BNB_CACHE_LINE_SHIFT);
 }
 
 /* Wait for a remote miss and account it; returns the ticks waited. */
@@ -290,7 +282,7 @@ static __attribute__((noinline)) void access_line(struct vcpu *v, unsigned int v
 		v->ctr->misses[node]++;
 	}
 	if (use_model) {
-		model_charge(v, vcpu_index, vaddr, node);
+		model_charge(vcpu_index, vaddr, node);
 		return;
 	}
 	if (node == v->node)
@@ -595,7 +587,7 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 						       i * shm->vcpu_stride);
 	if (bnb_ksym_setup(&args, n_vcpus, err, errlen))
 		return -1;
-	return bnb_timing_setup(&args, n_vcpus, shm, err, errlen);
+	return bnb_timing_setup(&args, n_vcpus, shm, use_model ? &model : NULL, err, errlen);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,

@@ -36,10 +36,11 @@ static struct qemu_plugin_scoreboard *board;
 static qemu_plugin_u64 slot;		/* per vCPU: instructions since its batch */
 static uint64_t *slot_at[BNB_SHM_MAX_VCPUS];	/* where QEMU keeps it, once known */
 static uint64_t pulled[BNB_SHM_MAX_VCPUS];	/* part of slot already counted */
-static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of charge_hw's scaling */
+static uint64_t carry[BNB_SHM_MAX_VCPUS];	/* of a miss's stall scaling */
 static struct bnb_divisor by_insn_ps, by_hw_insn_ps;
 static uint64_t batch;
 static struct bnb_shm_header *shm;
+static struct bnb_model *model;		/* NULL: model=off */
 static struct bnb_divlog divlog;	/* trace=: the divergence log */
 static bool tracing;
 
@@ -52,6 +53,20 @@ static struct bnb_shm_vcpu *shm_vcpu(unsigned int v)
 				       (size_t)v * shm->vcpu_stride);
 }
 
+/* The model's figures: per sync, not per miss; exact at exit. */
+static void publish_model(struct bnb_shm_vcpu *c, unsigned int v)
+{
+	const struct bnb_model_vcpu *m;
+
+	if (!model || v >= model->n_vcpus)
+		return;
+	m = &model->v[v];
+	c->model_misses = m->misses;
+	c->model_seq_misses = m->seq_misses;
+	c->model_lat_ps = m->lat_ps;
+	c->model_bw_ps = m->bw_ps;
+}
+
 void bnb_timing_publish(void)
 {
 	if (!shm)
@@ -59,6 +74,7 @@ void bnb_timing_publish(void)
 	for (unsigned int i = 0; i < tk.p.n_vcpus; i++) {
 		struct bnb_shm_vcpu *c = shm_vcpu(i);
 
+		publish_model(c, i);
 		c->tk_insns = tk.v[i].insns;
 		c->tk_local_ps = bnb_tk_local_ps(&tk, i);
 		c->tk_stall_ps = tk.v[i].stall_ps;
@@ -157,16 +173,15 @@ void bnb_timing_flush(void)
  * From v's access callback, within a block: a request made there ends
  * v's turn after the block, so a stalling leader stops there.
  */
-void bnb_timing_charge(unsigned int v, uint64_t ps)
+static inline void charge(unsigned int v, uint64_t ps)
 {
 	bnb_ksym_charge(v, ps);		/* to the NUMA work running, if any */
-	if (!time_handle || v >= tk.p.n_vcpus)
-		return;
 	if (bnb_tk_charge(&tk, v, ps))
 		sync_vcpu(v);
 }
 
-uint64_t bnb_timing_hw_now_ps(unsigned int v)
+/* v's local time / D, counting the instructions of its current batch. */
+static inline uint64_t hw_now_ps(unsigned int v)
 {
 	uint64_t unpulled = slot_get(v) - pulled[v];
 	uint64_t local = bnb_tk_local_ps(&tk, v) + unpulled * tk.p.insn_ps;
@@ -174,9 +189,20 @@ uint64_t bnb_timing_hw_now_ps(unsigned int v)
 	return bnb_model_mul_div(local, tk.p.hw_insn_ps, &by_insn_ps);
 }
 
-void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps)
+/*
+ * A stall of 0 scales to 0 and leaves the carry: it charges nothing, and
+ * syncs only when v's budget is spent (before its first sync).
+ */
+void bnb_timing_model_miss(unsigned int v, unsigned int mem, uint64_t line)
 {
-	bnb_timing_charge(v, bnb_model_scale(&carry[v], hw_ps, tk.p.insn_ps, &by_hw_insn_ps));
+	uint64_t hw_ps;
+
+	if (!model || v >= tk.p.n_vcpus)
+		return;
+	hw_ps = bnb_model_miss(model, v, mem, line, hw_now_ps(v));
+	if (!hw_ps && tk.v[v].budget_ps)
+		return;
+	charge(v, bnb_model_scale(&carry[v], hw_ps, tk.p.insn_ps, &by_hw_insn_ps));
 }
 
 /* hlt, mwait, mwaitx: the instructions that halt an x86 CPU. */
@@ -296,7 +322,8 @@ static int open_trace(const struct bnb_plugin_args *a, unsigned int n_vcpus, cha
 }
 
 int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
-		     struct bnb_shm_header *counters, char *err, size_t errlen)
+		     struct bnb_shm_header *counters, struct bnb_model *m,
+		     char *err, size_t errlen)
 {
 	struct bnb_tk_params p = {
 		.n_vcpus = n_vcpus,
@@ -324,6 +351,7 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 	board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
 	slot = qemu_plugin_scoreboard_u64(board);
 	shm = counters;
+	model = m;
 	if (shm)
 		publish_params();
 	return 0;

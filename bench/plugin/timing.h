@@ -20,10 +20,13 @@
 #include "args.h"
 #include "timekeeper.h"
 
+struct bnb_model;
+
 #ifdef BNB_QEMU72
 /* QEMU 7.2 has no time control: the keeper cannot run there. */
 static inline int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
-				   struct bnb_shm_header *shm, char *err, size_t errlen)
+				   struct bnb_shm_header *shm, struct bnb_model *model,
+				   char *err, size_t errlen)
 {
 	if (!a->timekeeper)
 		return 0;
@@ -31,9 +34,7 @@ static inline int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int
 	return -1;
 }
 static inline void bnb_timing_translate(struct qemu_plugin_tb *tb) { }
-static inline void bnb_timing_charge(unsigned int v, uint64_t ps) { }
-static inline uint64_t bnb_timing_hw_now_ps(unsigned int v) { return 0; }
-static inline void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps) { }
+static inline void bnb_timing_model_miss(unsigned int v, unsigned int mem, uint64_t line) { }
 static inline void bnb_timing_publish(void) { }
 static inline void bnb_timing_vcpu_init(unsigned int v) { }
 static inline void bnb_timing_flush(void) { }
@@ -41,10 +42,13 @@ static inline void bnb_timing_flush(void) { }
 
 /*
  * Check the arguments, take time control.  shm (may be NULL) gets the
- * keeper's figures; vcpus its per-vCPU ones.  0, or -1 with err set.
+ * keeper's figures; vcpus its per-vCPU ones, and the machine model's
+ * (model, NULL when off: model=on needs the keeper).  0, or -1 with err
+ * set.
  */
 int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
-		     struct bnb_shm_header *shm, char *err, size_t errlen);
+		     struct bnb_shm_header *shm, struct bnb_model *model,
+		     char *err, size_t errlen);
 
 /* Write out the divergence log's buffer (trace=), at exit. */
 void bnb_timing_flush(void);
@@ -53,23 +57,15 @@ void bnb_timing_flush(void);
 void bnb_timing_translate(struct qemu_plugin_tb *tb);
 
 /*
- * Charge ps of modelled stall to vCPU v (from v's own callbacks): it
- * delays v's local time, and the clock once v leads.
+ * vCPU v missed line (virtual address / 64) on memory node mem, from its
+ * own access callback: the machine model's stall (bnb_model_miss()) at
+ * v's local time in hardware ps (local time / D, counting the
+ * instructions of its current batch), scaled by D with the remainder
+ * carried per vCPU (a run's sum is exact), delays v's local time, and
+ * the clock once v leads.  One call per miss; the model's counters reach
+ * the counters file with the keeper's, at every sync and at exit.
  */
-void bnb_timing_charge(unsigned int v, uint64_t ps);
-
-/*
- * vCPU v's local time in hardware ps (its local time / D), counting the
- * instructions of its current batch: what the machine model's windows
- * are measured in.
- */
-uint64_t bnb_timing_hw_now_ps(unsigned int v);
-
-/*
- * Charge hw_ps of hardware time to vCPU v: scaled by D, the remainder
- * carried per vCPU so that the sum over a run is exact.
- */
-void bnb_timing_charge_hw(unsigned int v, uint64_t hw_ps);
+void bnb_timing_model_miss(unsigned int v, unsigned int mem, uint64_t line);
 
 /* vCPU v is initialised (from the plugin's vcpu_init callback). */
 void bnb_timing_vcpu_init(unsigned int v);
