@@ -23,17 +23,20 @@ COLLECT=$BNB_ROOT/build/bin/bnb-collect
 
 # guest_cmd BALANCING: calibrate, start the stream with balancing off,
 # and once it has done 5 iterations (its rows) set balancing as asked.
-# 30 iterations: at load 14 the pages had moved 3 s (about 3 iterations)
-# after the switch, and the 60 of before spent the second half local.
+# 30 iterations when balancing stays off: at load 14 the pages had moved
+# 3 s (about 3 iterations) after the switch. With balancing on, 60: on an
+# idle host an iteration takes 0.15 s, so 25 after the switch could end
+# before the scanner's first passes had moved the pages (late share 0.48-
+# 0.55 against a peak of 0.93-1.0 in 2 of 4 idle runs of 30).
 guest_cmd() {
-	local enable=0
-	[ "$1" = on ] && enable=1
+	local enable=0 iters=30
+	[ "$1" = on ] && enable=1 iters=60
 	# shellcheck disable=SC2016 # expanded by the guest's shell
 	printf '%s\n' 'bnb-plugin-calib || exit 1
 d=/sys/kernel/debug/sched/numa_balancing
 echo 0 > /proc/sys/kernel/numa_balancing || exit 1
 [ -d $d ] && echo 200 > $d/scan_period_min_ms
-stream --size 8M --iterations 30 --placement misplaced --node 0 --mem-node 1 --locality-every 0 > /tmp/stream.out &
+stream --size 8M --iterations '"$iters"' --placement misplaced --node 0 --mem-node 1 --locality-every 0 > /tmp/stream.out &
 until [ "$(grep -c "^[0-9]" /tmp/stream.out)" -ge 5 ]; do
 	kill -0 $! 2> /dev/null || break
 	sleep 0.5
