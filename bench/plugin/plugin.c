@@ -194,17 +194,6 @@ static void count_calibration(struct vcpu *v, uint64_t vaddr, int node)
 	v->calib_on += node == v->calib_node;
 }
 
-/*
- * A miss costs the model's stall, in the vCPU's own time (timing.h).  A
- * stream is told by its virtual lines: a program's array is contiguous
- * there, while its physical pages are scattered, and the first line of
- * the next page is no more dependent on the last one than any other.
- */
-static void model_charge(unsigned int vi, uint64_t vaddr, int node)
-{
-	bnb_timing_model_miss(vi, node, vaddr >> BNB_CACHE_LINE_SHIFT);
-}
-
 /* Wait for a remote miss and account it; returns the ticks waited. */
 static uint64_t delay_miss(struct vcpu *v, int node)
 {
@@ -281,8 +270,15 @@ static __attribute__((noinline)) void access_line(struct vcpu *v, unsigned int v
 			return;
 		v->ctr->misses[node]++;
 	}
+	/*
+	 * A miss costs the model's stall, in the vCPU's own time (timing.h).
+	 * A stream is told by its virtual lines: a program's array is
+	 * contiguous there, while its physical pages are scattered, and the
+	 * first line of the next page is no more dependent on the last one
+	 * than any other.
+	 */
 	if (use_model) {
-		model_charge(vcpu_index, vaddr, node);
+		bnb_timing_model_miss(vcpu_index, node, vaddr >> BNB_CACHE_LINE_SHIFT);
 		return;
 	}
 	if (node == v->node)

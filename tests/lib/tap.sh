@@ -5,15 +5,8 @@
 BNB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export BNB_ROOT
 BNB_VM=$BNB_ROOT/build/bin/bnb-vm
-# python3 by its real path: a version manager's python3 on PATH may be a
-# shim (pyenv's is a bash script that looks the version up on every call,
-# 0.4 CPU s each where the interpreter itself takes 0.04), and the suites
-# call python3 about 50 times. tests/run-tests resolves it once and
-# exports BNB_PYTHON; a suite run by itself resolves it here.
-if [ -z "${BNB_PYTHON:-}" ]; then
-	BNB_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-	export BNB_PYTHON
-fi
+# shellcheck source=tests/lib/python.sh
+. "$BNB_ROOT/tests/lib/python.sh"
 python3() {
 	if [ -n "$BNB_PYTHON" ]; then "$BNB_PYTHON" "$@"; else command python3 "$@"; fi
 }

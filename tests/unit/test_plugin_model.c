@@ -338,13 +338,13 @@ Test(model, mul_div_matches_the_wide_one_at_64_bits)
 	}
 }
 
-static void expect_window(uint64_t *w, uint64_t *start, uint64_t now, uint64_t window)
+static void expect_window(uint64_t *w, uint64_t *start, uint64_t at, uint64_t window)
 {
-	cr_assert_eq(bnb_model_window(w, start, now, window), now / window,
-		     "now %llu window %llu", (unsigned long long)now,
+	cr_assert_eq(bnb_model_window(w, start, at, window), at / window,
+		     "at %llu window %llu", (unsigned long long)at,
 		     (unsigned long long)window);
-	cr_assert_eq(*w, now / window);
-	cr_assert_eq(*start, now / window * window);
+	cr_assert_eq(*w, at / window);
+	cr_assert_eq(*start, at / window * window);
 }
 
 /* the kept window is the quotient at each edge, forward, across and back */
@@ -361,8 +361,8 @@ Test(model, window_kept_is_the_quotient_at_its_edges)
 	for (size_t i = 0; i < sizeof(nows) / sizeof(nows[0]); i++)
 		expect_window(&w, &start, nows[i], window);
 	w = start = 0;
-	for (uint64_t now = 0; now < 5 * 7; now++)	/* every step of a small window */
-		expect_window(&w, &start, now, 7);
+	for (uint64_t at = 0; at < 5 * 7; at++)	/* every step of a small window */
+		expect_window(&w, &start, at, 7);
 	w = start = 0;
 	expect_window(&w, &start, UINT64_MAX, 1);
 	w = start = 0;	/* kept for one window length */
