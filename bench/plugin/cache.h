@@ -49,4 +49,33 @@ static inline bool bnb_cache_access(struct bnb_cache *c, uint64_t addr)
 	return hit;
 }
 
+/*
+ * The same lookup, with the default 8 ways' compares and LRU shift of a
+ * miss written out: straight-line code instead of two loops over a count
+ * read from memory (a loop with a constant count, or memmove(), became a
+ * call to libc's memmove, slower).  Hits other than the first way and
+ * other way counts take the loops.  Only the model's path uses it: see
+ * access_line() in plugin.c for why wall timing keeps the loops.
+ */
+static inline bool bnb_cache_access_unrolled(struct bnb_cache *c, uint64_t addr)
+{
+	uint64_t line = addr >> BNB_CACHE_LINE_SHIFT;
+	uint64_t *set = c->tags + (line & c->set_mask) * c->ways;
+
+	if (set[0] == line)
+		return true;
+	if (c->ways != 8 || set[1] == line || set[2] == line || set[3] == line ||
+	    set[4] == line || set[5] == line || set[6] == line || set[7] == line)
+		return bnb_cache_access(c, addr);
+	set[7] = set[6];
+	set[6] = set[5];
+	set[5] = set[4];
+	set[4] = set[3];
+	set[3] = set[2];
+	set[2] = set[1];
+	set[1] = set[0];
+	set[0] = line;
+	return false;
+}
+
 #endif /* BNB_PLUGIN_CACHE_H */

@@ -68,8 +68,10 @@ Test(plugin_cache, resident_vs_streaming, .fini = fini)
 	cr_assert_eq(misses_in_pass(4 << 20, 3), (4 << 20) / 64, "LRU thrashes on 4x working set");
 }
 
+typedef bool (*access_fn)(struct bnb_cache *c, uint64_t addr);
+
 /* Hits and the LRU order against a plain list, MRU first, for a geometry. */
-static void matches_reference_lru(unsigned int sets, unsigned int ways)
+static void matches_reference_lru(access_fn access, unsigned int sets, unsigned int ways)
 {
 	uint64_t ref[4][16], x = 88172645463325252ULL;
 	unsigned int n[4] = { 0 };
@@ -92,7 +94,7 @@ static void matches_reference_lru(unsigned int sets, unsigned int ways)
 		for (; w > 0; w--)
 			r[w] = r[w - 1];
 		r[0] = line;
-		cr_assert_eq(bnb_cache_access(&c, line * 64), hit, "access %d, line %llu", i,
+		cr_assert_eq(access(&c, line * 64), hit, "access %d, line %llu", i,
 			     (unsigned long long)line);
 		for (w = 0; w < n[s]; w++)
 			cr_assert_eq(c.tags[s * ways + w], r[w], "access %d, way %u", i, w);
@@ -100,11 +102,18 @@ static void matches_reference_lru(unsigned int sets, unsigned int ways)
 	bnb_cache_free(&c);
 }
 
+static const unsigned int way_counts[] = { 1, 2, 3, 7, 8, 16 };
+
 /* every way count keeps true LRU */
 Test(plugin_cache, lru_matches_a_reference_at_every_way_count)
 {
-	static const unsigned int ways[] = { 1, 2, 3, 7, 8, 16 };
+	for (size_t i = 0; i < sizeof(way_counts) / sizeof(way_counts[0]); i++)
+		matches_reference_lru(bnb_cache_access, 4, way_counts[i]);
+}
 
-	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
-		matches_reference_lru(4, ways[i]);
+/* the model's unrolled lookup keeps the same LRU, 8 ways included */
+Test(plugin_cache, unrolled_lookup_matches_the_reference)
+{
+	for (size_t i = 0; i < sizeof(way_counts) / sizeof(way_counts[0]); i++)
+		matches_reference_lru(bnb_cache_access_unrolled, 4, way_counts[i]);
 }
