@@ -27,26 +27,6 @@ struct bnb_cache {
 int bnb_cache_init(struct bnb_cache *c, uint64_t bytes, unsigned int ways);
 void bnb_cache_free(struct bnb_cache *c);
 
-/*
- * A miss in an 8-way set (the default): the tags move down one, unrolled.
- * (A loop with a constant count, or memmove(), becomes a call to libc's
- * memmove.)
- */
-static inline void bnb_cache_miss8(uint64_t *set, uint64_t line)
-{
-	uint64_t t0 = set[0], t1 = set[1], t2 = set[2], t3 = set[3];
-	uint64_t t4 = set[4], t5 = set[5], t6 = set[6];
-
-	set[0] = line;
-	set[1] = t0;
-	set[2] = t1;
-	set[3] = t2;
-	set[4] = t3;
-	set[5] = t4;
-	set[6] = t5;
-	set[7] = t6;
-}
-
 /* Look addr up and make its line the most recent; true on a hit. */
 static inline bool bnb_cache_access(struct bnb_cache *c, uint64_t addr)
 {
@@ -56,11 +36,6 @@ static inline bool bnb_cache_access(struct bnb_cache *c, uint64_t addr)
 
 	if (set[0] == line)
 		return true;
-	if (c->ways == 8 && set[1] != line && set[2] != line && set[3] != line &&
-	    set[4] != line && set[5] != line && set[6] != line && set[7] != line) {
-		bnb_cache_miss8(set, line);
-		return false;
-	}
 	for (w = 1; w < c->ways; w++)
 		if (set[w] == line)
 			break;
