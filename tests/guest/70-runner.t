@@ -19,7 +19,7 @@ nodes = 2
 distance = 10,20;20,10
 latency = off
 workload = stream --size 8M --iterations 8 --placement misplaced --node 1
-sysctl.scan_delay_ms = 100
+sysctl.scan_delay_ms = 30
 repetitions = 2
 interval_ms = 100
 time_limit = 300
@@ -66,8 +66,8 @@ for v in off on; do
 		done
 		json_ok "$d/summary.json" || missing="$missing $v/rep$r/summary.json(parse)"
 		grep -qx 'status=ok' "$d/status" || missing="$missing $v/rep$r(status:$(sed -n 's/^reason=//p' "$d/status"))"
-		delay=100
-		[ "$v" = on ] && delay=300	# scale_scan = 3 scales the explicit value
+		delay=30
+		[ "$v" = on ] && delay=90	# scale_scan = 3 scales the explicit value
 		grep -q "^# bnb-run: sysctl kernel.numa_balancing_scan_delay_ms = $delay " "$d/out.log" ||
 			missing="$missing $v/rep$r(scan_delay_ms $delay not confirmed)"
 	done
@@ -141,7 +141,7 @@ assert off[1]['Amean_diff_pct'] == 0, off
 PY
 
 # A sysctl the kernel does not have: the run fails and says which.
-sed -e 's/^sysctl.scan_delay_ms = 100/sysctl.kernel.bnb_no_such_knob = 1/' \
+sed -e 's/^sysctl.scan_delay_ms = 30/sysctl.kernel.bnb_no_such_knob = 1/' \
 	-e 's/^repetitions = 2/repetitions = 1/' "$work/tiny.ini" > "$work/bad.ini"
 "$run" "$work/bad.ini" --only on --out "$work/bad" --no-plots > "$work/bad.log" 2>&1
 rc=$?
