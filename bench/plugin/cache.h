@@ -27,26 +27,36 @@ struct bnb_cache {
 int bnb_cache_init(struct bnb_cache *c, uint64_t bytes, unsigned int ways);
 void bnb_cache_free(struct bnb_cache *c);
 
+/*
+ * Make line the most recent of set, whose first way is not it; true if
+ * it was in the set (a hit), else the least recent line is evicted.
+ */
+static inline bool bnb_cache_set_touch(uint64_t *set, unsigned int ways, uint64_t line)
+{
+	unsigned int w;
+
+	for (w = 1; w < ways; w++)
+		if (set[w] == line)
+			break;
+	bool hit = w < ways;
+
+	if (!hit)
+		w = ways - 1;	/* evict the least recent */
+	for (; w > 0; w--)
+		set[w] = set[w - 1];
+	set[0] = line;
+	return hit;
+}
+
 /* Look addr up and make its line the most recent; true on a hit. */
 static inline bool bnb_cache_access(struct bnb_cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> BNB_CACHE_LINE_SHIFT;
 	uint64_t *set = c->tags + (line & c->set_mask) * c->ways;
-	unsigned int w;
 
 	if (set[0] == line)
 		return true;
-	for (w = 1; w < c->ways; w++)
-		if (set[w] == line)
-			break;
-	bool hit = w < c->ways;
-
-	if (!hit)
-		w = c->ways - 1;	/* evict the least recent */
-	for (; w > 0; w--)
-		set[w] = set[w - 1];
-	set[0] = line;
-	return hit;
+	return bnb_cache_set_touch(set, c->ways, line);
 }
 
 /*
@@ -66,7 +76,7 @@ static inline bool bnb_cache_access_unrolled(struct bnb_cache *c, uint64_t addr)
 		return true;
 	if (c->ways != 8 || set[1] == line || set[2] == line || set[3] == line ||
 	    set[4] == line || set[5] == line || set[6] == line || set[7] == line)
-		return bnb_cache_access(c, addr);
+		return bnb_cache_set_touch(set, c->ways, line);
 	set[7] = set[6];
 	set[6] = set[5];
 	set[5] = set[4];
