@@ -38,7 +38,7 @@
  * cache; only remote misses pay the emulated delay.
  *
  * Time keeper (flag BNB_SHM_F_TIMEKEEPER, deterministic timing only; see
- * bench/plugin/timekeeper.h): the header's tk_* fields and each vCPU's
+ * bench/model/timekeeper.h): the header's tk_* fields and each vCPU's
  * tk_* counters are written by the one host thread that runs all vCPUs
  * under icount, at every batch of tk_batch instructions and at exit.
  * D = insn_ps / hw_insn_ps is the factor by which the emulated machine
@@ -81,7 +81,7 @@ enum bnb_shm_map_status {
 #define BNB_SHM_F_CACHE		(1u << 2)	/* model cache filter enabled */
 #define BNB_SHM_F_TIMEKEEPER	(1u << 3)	/* the time keeper runs (icount) */
 #define BNB_SHM_F_MODEL		(1u << 4)	/* misses cost the machine model's
-						 * stall (bench/plugin/model.h) */
+						 * stall (bench/model/model.h) */
 
 /* Accesses seen while the guest touched memory of one node to check the map. */
 struct bnb_shm_map_check {

@@ -25,7 +25,7 @@ enum vm_accel { ACCEL_TCG, ACCEL_KVM };
  * wall: multi-threaded TCG, guest time follows the host's clock.
  * deterministic: icount (one host thread, 2^shift ns per instruction,
  * idle time skipped); with the plugin its time keeper runs the vCPUs in
- * parallel at the modelled instruction time (bench/plugin/timekeeper.h).
+ * parallel at the modelled instruction time (bench/model/timekeeper.h).
  * Indexed like --timing's and the timing key's choices.
  */
 enum vm_timing { TIMING_WALL, TIMING_DETERMINISTIC };

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "model.h"
+#include "model/model.h"
 
 #define MAX_LIST (BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES)
 

@@ -8,40 +8,37 @@ PLUGIN_SPIN := $(GUEST_BIN)/bnb-spin
 HOST_PROGS += $(PLUGIN_SO) $(PLUGIN72_SO) $(PLUGIN_CHECK)
 GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN)
 
-# Code without QEMU calls, shared by the plugin and the unit tests.
-PLUGIN_CORE := args addrmap cache divlog machine mapcheck model timekeeper ksym
+# Code without QEMU calls, shared by the plugin and the unit tests.  The
+# machine model, the time keeper and the model cache are bench/model's
+# library, linked as an archive.
+PLUGIN_CORE := args addrmap divlog mapcheck ksym
 # Code that calls QEMU: compiled against the plugin API header of the
 # project's QEMU (bench/qemu), which a fresh tree builds first.
 PLUGIN_QEMU := plugin timing ksym_qemu
 PLUGIN_SRCS := $(PLUGIN_CORE) clock $(PLUGIN_QEMU)
 
-# Link-time optimisation for QEMU 10's plugin: a line's miss goes through
-# three files (plugin.c, timing.c, model.c), and inlining across them is
-# 3-4 % of its speed with the model on (bench/plugin/README.md).  The 7.2
-# build's wall-clock delays are calibrated on its host timing: left as is.
-PLUGIN_LTO := -flto=auto
-
-# The plugin's objects are position independent and export nothing but
-# qemu_plugin_version and qemu_plugin_install (QEMU_PLUGIN_EXPORT).
-$(BUILD)/pobj/%.o: %.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PLUGIN_LTO) -I$(QEMU_DIR)/include -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+# The plugin's objects are the Makefile's pobj flavour: position
+# independent, exporting nothing but qemu_plugin_version and
+# qemu_plugin_install (QEMU_PLUGIN_EXPORT), link-time optimised.
 
 # The header declares a few calls with glib types: its headers, no library.
 $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): $(QEMU_PLUGIN_H)
 $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): CFLAGS += $(shell pkg-config --cflags glib-2.0)
 
-$(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS))
+$(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS)) $(LIBMODEL_PIC)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) $(PLUGIN_LTO) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
 # The same plugin for Debian's QEMU 7.2 (plugin API 1, qemu_api.h), for
-# wall-clock runs there; no time keeper (qemu.h).
+# wall-clock runs there; no time keeper (qemu.h).  Not link-time
+# optimised: its wall-clock delays are calibrated on its host timing, left
+# as they were (the model library's objects carry plain code for it).
 $(BUILD)/p72obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DBNB_QEMU72 -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
-$(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clock plugin ksym_qemu)
+$(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clock plugin ksym_qemu) \
+		$(LIBMODEL_PIC)
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
@@ -54,7 +51,7 @@ $(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
-$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap cache delay divlog machine mapcheck model timekeeper ksym xlate) \
-		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE))
+$(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap delay divlog mapcheck ksym xlate) \
+		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE)) $(LIBMODEL)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

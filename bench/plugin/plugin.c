@@ -28,14 +28,14 @@
 #include "qemu.h"
 #include "addrmap.h"
 #include "args.h"
-#include "cache.h"
 #include "clock.h"
 #include "delay.h"
 #include "ksym_qemu.h"
 #include "mapcheck.h"
-#include "model.h"
 #include "timing.h"
 #include "xlate.h"
+#include "model/cache.h"
+#include "model/model.h"
 #include "bnb_marker.h"
 
 #define USER_VADDR_END	(1ULL << 47)	/* x86-64 lower canonical half */

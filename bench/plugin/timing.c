@@ -27,8 +27,8 @@
 
 #include "divlog.h"
 #include "ksym_qemu.h"
-#include "model.h"
 #include "timing.h"
+#include "model/model.h"
 
 static struct bnb_timekeeper tk;
 static const void *time_handle;

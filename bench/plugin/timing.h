@@ -18,7 +18,7 @@
 
 #include "qemu.h"
 #include "args.h"
-#include "timekeeper.h"
+#include "model/timekeeper.h"
 
 struct bnb_model;
 

@@ -17,7 +17,7 @@
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "plugin/machine.h"
+#include "model/machine.h"
 
 /*
  * Sections with a fixed name and the keys they may hold; every other

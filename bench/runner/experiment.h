@@ -94,7 +94,7 @@ struct variant {
 	struct scan_scale scale_scan;
 	struct sysctl_setting sysctls[EXP_MAX_SETTINGS];
 	int n_sysctls;
-	/* [machine]: the machine model (bench/plugin/machine.h); 0: the class's */
+	/* [machine]: the machine model (bench/model/machine.h); 0: the class's */
 	int machine;			/* index in BNB_MACHINE_NAMES; 0 = off */
 	int mem_latency_ns, node_mbs, link_mbs, machine_cpus, mlp;
 	char mem_latencies[1024];	/* "" or a matrix in ns */

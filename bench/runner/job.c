@@ -21,13 +21,13 @@
 #include "lib/signals.h"
 #include "monitors.h"
 #include "outcome.h"
-#include "plugin/timekeeper.h"
+#include "model/timekeeper.h"
 #include "provenance.h"
 #include "results.h"
 #include "numawork.h"
 #include "runner.h"
 #include "wlout.h"
-#include "plugin/machine.h"
+#include "model/machine.h"
 
 #define PROGRESS_EVERY_S 10
 #define WATCHDOG_SLACK_S 60	/* beyond the launcher's own --timeout */

@@ -21,7 +21,7 @@
 #include "lib/util.h"
 #include "monitors.h"
 #include "plugin/args.h"
-#include "plugin/machine.h"
+#include "model/machine.h"
 
 /* The plugin arguments the runner (or bnb-vm, from timing) derives itself. */
 static const char *const plugin_owned[] = {

@@ -19,7 +19,7 @@
 #include "results.h"
 #include "wlout.h"
 
-#define LINE_BYTES	64.0	/* a miss moves one line (bench/plugin/model.h) */
+#define LINE_BYTES	64.0	/* a miss moves one line (bench/model/model.h) */
 
 /* Bandwidth the model gives a guest node of CPUS vCPUs: the machine's per CPU. */
 static double per_cpus(const struct modelrun_config *c, double mbs, unsigned int cpus)

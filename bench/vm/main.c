@@ -15,8 +15,8 @@
 #include "lib/err.h"
 #include "lib/path.h"
 #include "vm.h"
-#include "../plugin/machine.h"
-#include "../plugin/timekeeper.h"
+#include "model/machine.h"
+#include "model/timekeeper.h"
 
 #define KVM_PROBE_TIMEOUT_S 30
 
@@ -57,7 +57,7 @@ static int check_plugin_opts(const struct vm_config *c, char *err, size_t errlen
 /*
  * Timing options make sense together or not at all; a modelled
  * instruction time the vCPU count does not allow is refused here, by the
- * same rule the plugin applies (bench/plugin/timekeeper.c).
+ * same rule the plugin applies (bench/model/timekeeper.c).
  */
 static int finish_timing(struct vm_cli *cli, char *err, size_t errlen)
 {

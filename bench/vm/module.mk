@@ -1,20 +1,19 @@
 # The VM launcher.
-VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o hold.o console.o vm_run.o tools.o bootargs.o emulator.o) \
-	$(BUILD)/obj/bench/plugin/timekeeper.o $(BUILD)/obj/bench/plugin/machine.o $(BUILD)/obj/bench/plugin/model.o
+VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o hold.o console.o vm_run.o tools.o bootargs.o emulator.o)
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)
 
-$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBBNB)
+$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -ljson-c -lnuma
 
 UNIT_TESTS += $(TEST_BIN)/test_vm
 $(TEST_BIN)/test_vm: $(BUILD)/obj/tests/unit/test_vm.o $(BUILD)/obj/tests/unit/docblock.o \
-		$(VM_OBJS) $(LIBBNB)
+		$(VM_OBJS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma
 
 UNIT_TESTS += $(TEST_BIN)/test_vm_boot
-$(TEST_BIN)/test_vm_boot: $(BUILD)/obj/tests/unit/test_vm_boot.o $(VM_OBJS) $(LIBBNB)
+$(TEST_BIN)/test_vm_boot: $(BUILD)/obj/tests/unit/test_vm_boot.o $(VM_OBJS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma

@@ -73,7 +73,7 @@ struct vm_cli {
 	/* the tools archive: on request, or when the command names a tool */
 	enum tools_mode { TOOLS_OFF, TOOLS_ON, TOOLS_AUTO } tools;
 	double insn_ns;			/* --insn-time; 0: vCPUs x 2^shift */
-	/* the machine model (bench/plugin/machine.h); 0 / NULL: the class's */
+	/* the machine model (bench/model/machine.h); 0 / NULL: the class's */
 	char *machine;			/* --machine: off or a class */
 	char *mem_latencies;		/* --mem-latencies MATRIX, ns */
 	int mem_latency, node_bw, link_bw, machine_cpus, mlp;

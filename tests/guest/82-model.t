@@ -1,5 +1,5 @@
 #!/bin/bash
-# The machine model (bench/plugin/model.h) charged to the guest's own
+# The machine model (bench/model/model.h) charged to the guest's own
 # clock: model options a run cannot honour are refused before anything
 # runs; a remote stream's own work time is slower than a local one by the
 # configured latency ratio (+-10 %) per byte of its kernels when every

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../bench/plugin/args.h"
-#include "../../bench/plugin/model.h"
+#include "model/model.h"
 
 static struct bnb_plugin_args a;
 static char err[512];

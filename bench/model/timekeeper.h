@@ -45,10 +45,10 @@
  *
  * No QEMU calls and no locking: under icount all vCPUs run on one host
  * thread, which is the only caller.  Unit-tested on hand-made instruction
- * streams (tests/unit/test_plugin_timekeeper.c).
+ * streams (tests/unit/test_model_timekeeper.c).
  */
-#ifndef BNB_PLUGIN_TIMEKEEPER_H
-#define BNB_PLUGIN_TIMEKEEPER_H
+#ifndef BNB_MODEL_TIMEKEEPER_H
+#define BNB_MODEL_TIMEKEEPER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -163,4 +163,4 @@ static inline uint64_t bnb_tk_dilation_milli(const struct bnb_tk_params *p)
 	return (p->insn_ps * 1000 + p->hw_insn_ps / 2) / p->hw_insn_ps;
 }
 
-#endif /* BNB_PLUGIN_TIMEKEEPER_H */
+#endif /* BNB_MODEL_TIMEKEEPER_H */

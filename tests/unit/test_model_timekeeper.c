@@ -10,7 +10,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../bench/plugin/timekeeper.h"
+#include "model/timekeeper.h"
 
 #define BATCH	1000
 

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../bench/plugin/machine.h"
+#include "model/machine.h"
 
 static char opts[2048];
 static char err[256];

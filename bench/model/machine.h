@@ -5,8 +5,8 @@
  * in bench/plugin/README.md, "Machine model"), overridable one parameter
  * at a time, turned into the plugin's model options.
  */
-#ifndef BNB_PLUGIN_MACHINE_H
-#define BNB_PLUGIN_MACHINE_H
+#ifndef BNB_MODEL_MACHINE_H
+#define BNB_MODEL_MACHINE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -53,4 +53,4 @@ int bnb_machine_plugin_opts(const struct bnb_machine_cfg *cfg,
 			    void (*add)(void *ctx, const char *kv), void *ctx,
 			    char *err, size_t errlen);
 
-#endif /* BNB_PLUGIN_MACHINE_H */
+#endif /* BNB_MODEL_MACHINE_H */

@@ -8,8 +8,8 @@
  * a working set that fits stays free of emulated latency, as it would in
  * a real cache.
  */
-#ifndef BNB_PLUGIN_CACHE_H
-#define BNB_PLUGIN_CACHE_H
+#ifndef BNB_MODEL_CACHE_H
+#define BNB_MODEL_CACHE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -88,4 +88,4 @@ static inline bool bnb_cache_access_unrolled(struct bnb_cache *c, uint64_t addr)
 	return false;
 }
 
-#endif /* BNB_PLUGIN_CACHE_H */
+#endif /* BNB_MODEL_CACHE_H */

@@ -2,7 +2,7 @@
 /* The per-vCPU model cache: hits, LRU eviction, geometry checks. */
 #include <criterion/criterion.h>
 
-#include "../../bench/plugin/cache.h"
+#include "model/cache.h"
 
 static struct bnb_cache c;
 

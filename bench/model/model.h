@@ -47,10 +47,10 @@
  * scales the stall into guest time (D, timekeeper.h) with
  * bnb_model_scale().  No QEMU calls, no locking (one caller at a time:
  * the time keeper's single TCG thread).  Unit-tested against
- * hand-computed durations (tests/unit/test_plugin_model.c).
+ * hand-computed durations (tests/unit/test_model_miss.c).
  */
-#ifndef BNB_PLUGIN_MODEL_H
-#define BNB_PLUGIN_MODEL_H
+#ifndef BNB_MODEL_MODEL_H
+#define BNB_MODEL_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -233,4 +233,4 @@ static inline uint64_t bnb_model_window(uint64_t *w, uint64_t *start_ps,
 	return *w;
 }
 
-#endif /* BNB_PLUGIN_MODEL_H */
+#endif /* BNB_MODEL_MODEL_H */

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../bench/plugin/model.h"
+#include "model/model.h"
 
 #define NS	1000ULL		/* ps */
 #define LINES	1000

@@ -1,0 +1,29 @@
+# bench/model: the machine model, the time keeper, the model cache and the
+# machine classes, one library without QEMU calls (README.md).  Built twice,
+# as bench/lib is: $(LIBMODEL) for the launcher, the runner and the unit
+# tests, $(LIBMODEL_PIC) of the plugin's flavour (the Makefile's pobj rule)
+# for bnb-plugin.so.  The Makefile reads this fragment right after
+# bench/lib's, so every other fragment can name both archives.
+
+MODEL_SRCS := model.c timekeeper.c machine.c cache.c
+LIBMODEL := $(BUILD)/lib/libbnb-model.a
+LIBMODEL_PIC := $(BUILD)/lib/libbnb-model-pic.a
+MODEL_PIC_OBJS := $(addprefix $(BUILD)/pobj/bench/model/,$(MODEL_SRCS:.c=.o))
+
+$(LIBMODEL): $(addprefix $(BUILD)/obj/bench/model/,$(MODEL_SRCS:.c=.o))
+$(LIBMODEL_PIC): $(MODEL_PIC_OBJS)
+$(LIBMODEL) $(LIBMODEL_PIC):
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# Fat objects: plain code beside the link-time optimiser's, so that the
+# 7.2 build, linked without it, can use them too.
+$(MODEL_PIC_OBJS): CFLAGS += -ffat-lto-objects
+
+MODEL_TEST := $(TEST_BIN)/test_model
+UNIT_TESTS += $(MODEL_TEST)
+$(MODEL_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_model_%.o,miss timekeeper machine cache) \
+		$(LIBMODEL)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS)
