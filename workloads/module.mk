@@ -5,7 +5,7 @@
 WL_LIB_SRCS := common.c opts.c topo.c place.c locality.c csvout.c hist.c smaps.c
 WL_GUEST_LIB := $(addprefix $(BUILD)/gobj/workloads/,$(WL_LIB_SRCS:.c=.o))
 WL_HOST_LIB := $(addprefix $(BUILD)/obj/workloads/,$(WL_LIB_SRCS:.c=.o))
-WL_NAMES := stream prodcons thp numa01 numa02 latency autonuma
+WL_NAMES := stream prodcons thp numa01 numa02 latency autonuma phases
 
 WL_BINS := $(addprefix $(GUEST_BIN)/,$(WL_NAMES))
 GUEST_PROGS += $(WL_BINS)
@@ -34,5 +34,15 @@ $(GPROG)/autonuma.o: $(BUILD)/gobj/workloads/autonuma_plan.o
 AN_TEST := $(TEST_BIN)/test_workloads_autonuma
 UNIT_TESTS += $(AN_TEST)
 $(AN_TEST): $(BUILD)/obj/tests/unit/test_workloads_autonuma.o $(BUILD)/obj/workloads/autonuma_plan.o
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS)
+
+# phases: the plan (options, checks, schedule, the buffer's check) in its own file
+$(GPROG)/phases.o: $(BUILD)/gobj/workloads/phases_plan.o
+
+PH_TEST := $(TEST_BIN)/test_workloads_phases
+UNIT_TESTS += $(PH_TEST)
+$(PH_TEST): $(BUILD)/obj/tests/unit/test_workloads_phases.o $(BUILD)/obj/tests/unit/docblock.o \
+		$(BUILD)/obj/workloads/phases_plan.o $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

@@ -19,6 +19,7 @@
 
 static const char *const project_workloads[] = {
 	"stream", "prodcons", "thp", "numa01", "numa02", "latency", "autonuma",
+	"phases",
 };
 
 static bool name_char(char c)
