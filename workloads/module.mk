@@ -5,7 +5,8 @@
 WL_LIB_SRCS := common.c opts.c topo.c place.c locality.c csvout.c hist.c smaps.c
 WL_GUEST_LIB := $(addprefix $(BUILD)/gobj/workloads/,$(WL_LIB_SRCS:.c=.o))
 WL_HOST_LIB := $(addprefix $(BUILD)/obj/workloads/,$(WL_LIB_SRCS:.c=.o))
-WL_NAMES := stream prodcons thp numa01 numa02 latency autonuma phases
+# the programs: workloads/registry.def's rows, one per line
+WL_NAMES := $(shell sed -n 's/^WORKLOAD(\([a-z0-9_]*\))$$/\1/p' workloads/registry.def)
 
 WL_BINS := $(addprefix $(GUEST_BIN)/,$(WL_NAMES))
 GUEST_PROGS += $(WL_BINS)
@@ -20,6 +21,8 @@ $(BUILD)/gobj/workloads/numa02.o: workloads/numa0x.c
 	$(CC) $(CFLAGS) -DNUMA0X=2 -MMD -MP -c -o $@ $<
 
 $(WL_NAMES:%=$(GPROG)/%.o): $(GPROG)/%.o: $(BUILD)/gobj/workloads/%.o
+# multicall's program list follows the registry
+$(GPROG)/multicall.o: workloads/registry.def
 
 WL_TESTS := $(TEST_BIN)/test_workloads_opts $(TEST_BIN)/test_workloads_output
 UNIT_TESTS += $(WL_TESTS)
@@ -46,3 +49,12 @@ $(PH_TEST): $(BUILD)/obj/tests/unit/test_workloads_phases.o $(BUILD)/obj/tests/u
 		$(BUILD)/obj/workloads/phases_plan.o $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)
+
+# the registry against the docs and the runner's list of project workloads
+REG_TEST := $(TEST_BIN)/test_workloads_registry
+UNIT_TESTS += $(REG_TEST)
+$(BUILD)/obj/tests/unit/test_workloads_registry.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
+$(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/tests/unit/docblock.o \
+		$(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

@@ -17,9 +17,11 @@
 
 #define STDERR_PREFIX "# stderr: "
 
+/* workloads/registry.def: the one list of the project's workloads */
 static const char *const project_workloads[] = {
-	"stream", "prodcons", "thp", "numa01", "numa02", "latency", "autonuma",
-	"phases",
+#define WORKLOAD(name) #name,
+#include "registry.def"
+#undef WORKLOAD
 };
 
 static bool name_char(char c)

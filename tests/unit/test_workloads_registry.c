@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workloads/registry.def is the one list of the project's workloads: the
+ * documentation's table of the programs names exactly its rows, in its
+ * order, and the runner takes each of them (and nothing else) for a
+ * project workload whose summary line holds the metrics.
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docblock.h"
+#include "extract.h"
+#include "lib/util.h"
+
+static const char *const registry[] = {
+#define WORKLOAD(name) #name,
+#include "registry.def"
+#undef WORKLOAD
+};
+
+/* The first cell of each row of the Markdown table @doc, after its header. */
+static int first_column(char *doc, char **names, int max)
+{
+	char *line, *save = NULL;
+	int n = 0, row = 0;
+
+	for (line = strtok_r(doc, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '|' || row++ < 2)	/* the header and its rule */
+			continue;
+		line += strspn(line, "| ");
+		line[strcspn(line, " |")] = '\0';
+		if (n < max)
+			names[n] = line;
+		n++;
+	}
+	return n;
+}
+
+Test(registry, readme_table_lists_the_registry_in_order)
+{
+	char *doc = doc_block("workloads/README.md", "workload programs"), *names[64];
+	int n, i;
+
+	cr_assert_not_null(doc, "no <!-- workload programs --> block in workloads/README.md");
+	n = first_column(doc, names, 64);
+	for (i = 0; i < n && i < (int)ARRAY_SIZE(registry); i++)
+		cr_assert_str_eq(names[i], registry[i], "workloads/README.md's row %d is '%s', "
+				 "workloads/registry.def's '%s'", i + 1, names[i], registry[i]);
+	cr_assert_eq(n, (int)ARRAY_SIZE(registry), "workloads/README.md lists %d programs, "
+		     "workloads/registry.def %zu", n, ARRAY_SIZE(registry));
+	free(doc);
+}
+
+/* A row as the build's sed reads it: "WORKLOAD(name)" and nothing else. */
+static bool build_row(const char *line, char *name, size_t len)
+{
+	size_t n;
+
+	if (strncmp(line, "WORKLOAD(", 9))
+		return false;
+	line += 9;
+	n = strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_");
+	if (!n || n >= len || strcmp(line + n, ")\n"))
+		return false;
+	memcpy(name, line, n);
+	name[n] = '\0';
+	return true;
+}
+
+/* What the preprocessor sees is what workloads/module.mk builds. */
+Test(registry, the_build_reads_every_row)
+{
+	char path[4096], line[256], name[64];
+	size_t i = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/workloads/registry.def", BNB_SRC_DIR);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "WORKLOAD(") || strstr(line, "WORKLOAD(name)"))
+			continue;	/* prose, and the comment's pattern */
+		cr_assert(build_row(line, name, sizeof(name)), "registry.def: '%.*s' is not "
+			  "one 'WORKLOAD(name)' alone on its line", (int)strcspn(line, "\n"), line);
+		cr_assert(i < ARRAY_SIZE(registry));
+		cr_assert_str_eq(name, registry[i], "build row %zu '%s', C row '%s'", i + 1, name,
+				 registry[i]);
+		i++;
+	}
+	fclose(f);
+	cr_assert_eq(i, ARRAY_SIZE(registry), "the build reads %zu rows, C %zu", i,
+		     ARRAY_SIZE(registry));
+}
+
+Test(registry, runner_takes_every_row_for_a_project_workload)
+{
+	char command[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(registry); i++) {
+		snprintf(command, sizeof(command), "%s --size 4M", registry[i]);
+		cr_assert(is_project_workload(command), "'%s' not a project workload", command);
+		snprintf(command, sizeof(command), "/opt/bnb/bin/%s", registry[i]);
+		cr_assert(is_project_workload(command), "'%s' not a project workload", command);
+		snprintf(command, sizeof(command), "%sx --size 4M", registry[i]);
+		cr_assert(!is_project_workload(command), "'%s' taken for a project workload",
+			  command);
+	}
+	cr_assert(!is_project_workload("perf bench numa mem -p 2"));
+	cr_assert(!is_project_workload("stress-ng --vm 1"));
+}
