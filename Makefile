@@ -73,7 +73,7 @@ $(BUILD)/gobj/%.o: %.c $(BUILD)/gobj/.flags
 # marks, compiled against the project QEMU's plugin header, and with
 # link-time optimisation: a line's miss goes through three files
 # (plugin.c, timing.c, bench/model/model.c), and inlining across them is
-# 3-4 % of its speed with the model on (bench/plugin/README.md).
+# 3-4 % of its speed with the model on (docs/profiling.md).
 PLUGIN_LTO := -flto=auto
 $(BUILD)/pobj/%.o: %.c
 	@mkdir -p $(@D)
