@@ -73,11 +73,13 @@ $(BUILD)/gobj/%.o: %.c $(BUILD)/gobj/.flags
 # marks, compiled against the project QEMU's plugin header, and with
 # link-time optimisation: a line's miss goes through three files
 # (plugin.c, timing.c, bench/model/model.c), and inlining across them is
-# 3-4 % of its speed with the model on (docs/profiling.md).
+# 3-4 % of its speed with the model on (docs/profiling.md).  Fat
+# objects: plain code beside the optimiser's, so that the 7.2 build, linked
+# without it, can link the libraries too.
 PLUGIN_LTO := -flto=auto
 $(BUILD)/pobj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PLUGIN_LTO) -I$(QEMU_DIR)/include -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) $(PLUGIN_LTO) -ffat-lto-objects -I$(QEMU_DIR)/include -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 # Tests that compare documents with the code find the tree here.
 $(BUILD)/obj/tests/unit/%.o: CFLAGS += -DBNB_SRC_DIR=\"$(CURDIR)\"

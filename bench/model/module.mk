@@ -8,18 +8,13 @@
 MODEL_SRCS := model.c timekeeper.c machine.c cache.c
 LIBMODEL := $(BUILD)/lib/libbnb-model.a
 LIBMODEL_PIC := $(BUILD)/lib/libbnb-model-pic.a
-MODEL_PIC_OBJS := $(addprefix $(BUILD)/pobj/bench/model/,$(MODEL_SRCS:.c=.o))
 
 $(LIBMODEL): $(addprefix $(BUILD)/obj/bench/model/,$(MODEL_SRCS:.c=.o))
-$(LIBMODEL_PIC): $(MODEL_PIC_OBJS)
+$(LIBMODEL_PIC): $(addprefix $(BUILD)/pobj/bench/model/,$(MODEL_SRCS:.c=.o))
 $(LIBMODEL) $(LIBMODEL_PIC):
 	@mkdir -p $(@D)
 	@rm -f $@
 	$(AR) rcs $@ $^
-
-# Fat objects: plain code beside the link-time optimiser's, so that the
-# 7.2 build, linked without it, can use them too.
-$(MODEL_PIC_OBJS): CFLAGS += -ffat-lto-objects
 
 MODEL_TEST := $(TEST_BIN)/test_model
 UNIT_TESTS += $(MODEL_TEST)

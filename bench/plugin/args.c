@@ -8,366 +8,347 @@
  * each other only after all arguments are read, since their order is free.
  */
 #include <errno.h>
-#include <stddef.h>
-#include <stdarg.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "lib/err.h"
+#include "lib/parse.h"
+#include "lib/util.h"
 #include "model/model.h"
+#include "model/timekeeper.h"
 
-#define MAX_LIST (BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES)
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+#define NOT_GIVEN	UINT64_MAX	/* a number key no argument set */
 
-struct parse_ctx {
-	struct bnb_plugin_args *a;
-	char *err;
-	size_t errlen;
-	/* raw lists, checked against n_nodes at the end */
-	unsigned long cpus[BNB_SHM_MAX_NODES + 1];
-	unsigned long mem[BNB_SHM_MAX_NODES + 1];
-	unsigned long dist[MAX_LIST + 1];
-	unsigned long lat[MAX_LIST + 1];
-	int n_cpus, n_mem, n_dist, n_lat;
-	bool have_nodes;
-	bool keeper_on, keeper_off;	/* timekeeper= as given */
-};
-
-__attribute__((format(printf, 2, 3)))
-static int fail(struct parse_ctx *c, const char *fmt, ...)
+/* "a:b:c" into a struct bnb_args_list of at most o->max items. */
+static int parse_list(const struct opt_def *o, const char *value, void *field,
+		      char *err, size_t errlen)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static int parse_ulong(const char *s, unsigned long *out)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	return 0;
-}
-
-/* "a:b:c" into out[]; returns the count, or -1 on an empty or bad item. */
-static int parse_list(const char *s, unsigned long *out, int max)
-{
+	struct bnb_args_list *l = field;
+	const char *s = value;
 	int n = 0;
 
 	for (;;) {
-		const char *colon = strchr(s, ':');
-		size_t len = colon ? (size_t)(colon - s) : strlen(s);
+		size_t len = strcspn(s, ":");
 		char item[24];
+		uint64_t v;
 
-		if (n == max || len == 0 || len >= sizeof(item))
-			return -1;
+		if (n == o->max || !len || len >= sizeof(item))
+			return errf(err, errlen, "want at most %lld numbers split by ':'", o->max);
 		memcpy(item, s, len);
 		item[len] = '\0';
-		if (parse_ulong(item, &out[n++]))
+		if (parse_u64(item, 0, UINT32_MAX, &v, err, errlen))
 			return -1;
-		if (!colon)
-			return n;
-		s = colon + 1;
+		if (l)
+			l->v[n] = v;
+		n++;
+		if (!s[len])
+			break;
+		s += len + 1;
 	}
-}
-
-static int parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = { "1", "on", "yes", "true" };
-	static const char *const no[] = { "0", "off", "no", "false" };
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcmp(s, yes[i]))
-			return *out = true, 0;
-		if (!strcmp(s, no[i]))
-			return *out = false, 0;
-	}
-	return -1;
-}
-
-struct option_desc;
-typedef int (*option_fn)(struct parse_ctx *c, const struct option_desc *o,
-			 const char *v);
-
-struct option_desc {
-	const char *key;
-	option_fn parse;
-	size_t off;			/* field in struct bnb_plugin_args */
-	unsigned long min, max;		/* for opt_num */
-	const char *want;		/* for the error message */
-};
-
-#define FIELD(o, c, type) ((type *)((char *)(c)->a + (o)->off))
-
-static int bad(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	return fail(c, "bnb-plugin: %s=%s: want %s", o->key, v, o->want);
-}
-
-static int opt_nodes(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	unsigned long n;
-
-	if (parse_ulong(v, &n) || n < 1 || n > BNB_SHM_MAX_NODES)
-		return bad(c, o, v);
-	c->a->n_nodes = n;
-	c->have_nodes = true;
+	if (l)
+		l->n = n;
 	return 0;
 }
 
-static int opt_list(struct parse_ctx *c, const struct option_desc *o, const char *v)
+/* A path into a PATH_MAX field. */
+static int parse_path(const struct opt_def *o, const char *value, void *field,
+		      char *err, size_t errlen)
 {
-	unsigned long *out = !strcmp(o->key, "cpus") ? c->cpus :
-			     !strcmp(o->key, "mem_mib") ? c->mem :
-			     !strcmp(o->key, "lat") ? c->lat : c->dist;
-	int *n = out == c->cpus ? &c->n_cpus : out == c->mem ? &c->n_mem :
-		 out == c->lat ? &c->n_lat : &c->n_dist;
-
-	*n = parse_list(v, out, out == c->dist || out == c->lat ? MAX_LIST : BNB_SHM_MAX_NODES);
-	return *n < 0 ? bad(c, o, v) : 0;
-}
-
-/* Every path field is PATH_MAX long. */
-static int opt_path(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (!*v || strlen(v) >= PATH_MAX)
-		return bad(c, o, v);
-	strcpy(FIELD(o, c, char), v);
+	if (!*value || strlen(value) >= PATH_MAX)
+		return errf(err, errlen, "want a path of 1 to %d characters", PATH_MAX - 1);
+	if (field)
+		strcpy(field, value);
 	return 0;
 }
 
-static int opt_hex(struct parse_ctx *c, const struct option_desc *o, const char *v)
+static int parse_hex(const struct opt_def *o, const char *value, void *field,
+		     char *err, size_t errlen)
 {
+	unsigned long long v;
 	char *end;
 
 	errno = 0;
-	*FIELD(o, c, unsigned long) = strtoul(v, &end, 16);
-	return !*v || *v == '-' || errno || *end ? bad(c, o, v) : 0;
-}
-
-static int opt_bool(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	return parse_bool(v, FIELD(o, c, bool)) ? bad(c, o, v) : 0;
-}
-
-static int opt_num(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	unsigned long n;
-
-	if (parse_ulong(v, &n) || n < o->min || n > o->max)
-		return bad(c, o, v);
-	*FIELD(o, c, unsigned long) = n;
+	v = strtoull(value, &end, 16);
+	if (!*value || *value == '-' || *value == '+' || errno || *end)
+		return errf(err, errlen, "'%s' is not a hexadecimal address", value);
+	if (field)
+		*(uint64_t *)field = v;
 	return 0;
 }
 
-/* base_ns=auto measures the local latency as the guest runs (delay.h) */
-static int opt_base(struct parse_ctx *c, const struct option_desc *o, const char *v)
+/* Two words: the first false, the second true (.choices). */
+static int parse_choice_bool(const struct opt_def *o, const char *value, void *field,
+			     char *err, size_t errlen)
 {
-	if (!strcmp(v, "auto"))
-		return c->a->base_ns = 0, 0;
-	return opt_num(c, o, v);
-}
+	int i = parse_choice(value, o->choices, err, errlen);
 
-static int opt_name(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (!*v || strlen(v) >= sizeof(c->a->model_name) || strpbrk(v, ",= "))
-		return bad(c, o, v);
-	strcpy(c->a->model_name, v);
-	return 0;
-}
-
-static int opt_delay(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	bool on;
-
-	if (!strcmp(v, "always"))
-		c->a->delay = BNB_DELAY_ALWAYS;
-	else if (!parse_bool(v, &on))
-		c->a->delay = on ? BNB_DELAY_VERIFIED : BNB_DELAY_OFF;
-	else
-		return bad(c, o, v);
-	return 0;
-}
-
-static int opt_map(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (!strcmp(v, "qemu72"))
-		c->a->map = BNB_MAP_QEMU72;
-	else if (!strcmp(v, "linear"))
-		c->a->map = BNB_MAP_LINEAR;
-	else
-		return bad(c, o, v);
-	return 0;
-}
-
-static int opt_map_fail(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (strcmp(v, "exit") && strcmp(v, "flag"))
-		return bad(c, o, v);
-	c->a->map_fail_exit = !strcmp(v, "exit");
-	return 0;
-}
-
-static int opt_mem_from(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (strcmp(v, "boot") && strcmp(v, "calib"))
-		return bad(c, o, v);
-	c->a->mem_from_calib = !strcmp(v, "calib");
-	return 0;
-}
-
-/* icount_shift= says the launcher runs QEMU under icount: keeper on. */
-static int opt_icount(struct parse_ctx *c, const struct option_desc *o, const char *v)
-{
-	if (opt_num(c, o, v))
+	if (i < 0)
 		return -1;
-	c->a->have_icount = true;
-	c->a->timekeeper = !c->keeper_off;
+	if (field)
+		*(bool *)field = i == 1;
 	return 0;
 }
 
-static int opt_keeper(struct parse_ctx *c, const struct option_desc *o, const char *v)
+/* on|off (any spelling of parse_bool) or always. */
+static int parse_delay(const struct opt_def *o, const char *value, void *field,
+		       char *err, size_t errlen)
+{
+	enum bnb_delay_mode d = BNB_DELAY_ALWAYS;
+	bool on;
+
+	if (strcmp(value, "always")) {
+		if (parse_bool(value, &on, NULL, 0))
+			return errf(err, errlen, "'%s' is not on, off or always", value);
+		d = on ? BNB_DELAY_VERIFIED : BNB_DELAY_OFF;
+	}
+	if (field)
+		*(enum bnb_delay_mode *)field = d;
+	return 0;
+}
+
+/* auto (0: measured as the guest runs, delay.h) or nanoseconds. */
+static int parse_base(const struct opt_def *o, const char *value, void *field,
+		      char *err, size_t errlen)
+{
+	uint64_t v = 0;
+
+	if (strcmp(value, "auto") && parse_u64(value, o->min, o->max, &v, err, errlen))
+		return errf_prefix(err, errlen, "want auto or nanoseconds");
+	if (field)
+		*(uint64_t *)field = v;
+	return 0;
+}
+
+static int parse_keeper(const struct opt_def *o, const char *value, void *field,
+			char *err, size_t errlen)
 {
 	bool on;
 
-	if (parse_bool(v, &on))
-		return bad(c, o, v);
-	c->keeper_off = !on;
-	c->keeper_on = on;
-	c->a->timekeeper = on && c->a->have_icount;
+	if (parse_bool(value, &on, err, errlen))
+		return -1;
+	if (field)
+		*(int *)field = on;
 	return 0;
 }
 
-#define ARG(f) offsetof(struct bnb_plugin_args, f)
+static int parse_name(const struct opt_def *o, const char *value, void *field,
+		      char *err, size_t errlen)
+{
+	if (!*value || strlen(value) > 31 || strpbrk(value, ",= "))
+		return errf(err, errlen, "want a word of up to 31 characters");
+	if (field)
+		strcpy(field, value);
+	return 0;
+}
 
-static const struct option_desc options[] = {
-	{ "nodes", opt_nodes, 0, 0, 0, "a node count 1..64" },
-	{ "cpus", opt_list, 0, 0, 0, "vCPU counts split by ':'" },
-	{ "mem_mib", opt_list, 0, 0, 0, "MiB sizes split by ':'" },
-	{ "dist", opt_list, 0, 0, 0, "a row-major distance matrix split by ':'" },
-	{ "shm", opt_path, ARG(shm_path), 0, 0, "a file path" },
-	{ "ksym", opt_path, ARG(ksym_map), 0, 0, "the guest kernel's System.map" },
-	{ "ksym_out", opt_path, ARG(ksym_out), 0, 0, "a file path" },
-	{ "trace", opt_path, ARG(trace_path), 0, 0, "a file path" },
-	{ "trace_clock", opt_hex, ARG(trace_clock), 0, 0, "QEMU's timers_state symbol value in hex (nm)" },
-	{ "count", opt_bool, ARG(count), 0, 0, "on or off" },
-	{ "delay", opt_delay, 0, 0, 0, "on, off or always" },
-	{ "verbose", opt_bool, ARG(verbose), 0, 0, "on or off" },
-	{ "base_ns", opt_base, ARG(base_ns), 1, 100000, "auto or nanoseconds 1..100000" },
-	{ "cap_ns", opt_num, ARG(cap_ns), 10, 1000000, "nanoseconds 10..1000000" },
-	{ "cache_kib", opt_num, ARG(cache_kib), 0, 1UL << 20, "KiB 0..1048576 (0 = no cache filter)" },
-	{ "cache_ways", opt_num, ARG(cache_ways), 1, 16, "1..16 ways" },
-	{ "map", opt_map, 0, 0, 0, "qemu72 or linear" },
-	{ "map_min_pct", opt_num, ARG(map_min_pct), 1, 100, "a percentage 1..100" },
-	{ "map_fail", opt_map_fail, 0, 0, 0, "exit or flag" },
-	{ "mem_from", opt_mem_from, 0, 0, 0, "boot or calib" },
-	{ "icount_shift", opt_icount, ARG(icount_shift), 0, 10, "QEMU's icount shift 0..10" },
-	{ "timekeeper", opt_keeper, 0, 0, 0, "on or off" },
-	{ "insn_ps", opt_num, ARG(insn_ps), 1, 1000000, "picoseconds 1..1000000" },
-	{ "hw_insn_ps", opt_num, ARG(hw_insn_ps), 1, 1000000, "picoseconds 1..1000000" },
-	{ "tk_quantum_ns", opt_num, ARG(tk_quantum_ns), 1, 1000000000, "nanoseconds 1..1e9" },
-	{ "tk_batch", opt_num, ARG(tk_batch), 64, 1UL << 24, "instructions 64..16777216" },
-	{ "model", opt_bool, ARG(model), 0, 0, "on or off" },
-	{ "model_name", opt_name, 0, 0, 0, "a word of up to 31 characters" },
-	{ "lat_ns", opt_num, ARG(lat_ns), 1, 100000, "nanoseconds 1..100000" },
-	{ "lat", opt_list, 0, 0, 0, "a row-major latency matrix in ns split by ':'" },
-	{ "node_mbs", opt_num, ARG(node_mbs), 1, 100000000, "MB/s 1..1e8" },
-	{ "link_mbs", opt_num, ARG(link_mbs), 1, 100000000, "MB/s 1..1e8" },
-	{ "hw_cpus", opt_num, ARG(hw_cpus), 1, 4096, "CPUs per node 1..4096" },
-	{ "mlp", opt_num, ARG(mlp), 1, 256, "misses in flight 1..256" },
-	{ "window_ns", opt_num, ARG(window_ns), 1, 100000000, "nanoseconds 1..1e8" },
+#define ARG(f) OPT_FIELD(struct bnb_plugin_args, f)
+
+const struct opt_def bnb_args_keys[] = {
+	{ "nodes", OPT_INT, ARG(n_nodes), .min = 1, .max = BNB_SHM_MAX_NODES, .metavar = "N",
+	  .help = "guest nodes (the launcher passes the topology)" },
+	{ "cpus", OPT_FUNC, ARG(cpus_list), .parse = parse_list, .max = BNB_SHM_MAX_NODES,
+	  .metavar = "C0:C1:...", .help = "vCPUs of each node" },
+	{ "mem_mib", OPT_FUNC, ARG(mem_list), .parse = parse_list, .max = BNB_SHM_MAX_NODES,
+	  .metavar = "M0:M1:...", .help = "MiB of each node" },
+	{ "dist", OPT_FUNC, ARG(dist_list), .parse = parse_list,
+	  .max = BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES, .metavar = "d00:d01:...",
+	  .help = "the SLIT distances, row-major" },
+	{ "shm", OPT_FUNC, ARG(shm_path), .parse = parse_path, .metavar = "PATH",
+	  .help = "counters file the collector maps; created and truncated at start "
+		  "(default private memory)" },
+	{ "count", OPT_BOOL, ARG(count), .def = "on", .help = "per-node access counters" },
+	{ "delay", OPT_FUNC, ARG(delay), .parse = parse_delay, .def = "on",
+	  .metavar = "on|off|always",
+	  .help = "on: remote misses are delayed once the guest's map check passed; always: "
+		  "from boot (slower boot, unverified); off: counting only" },
+	{ "base_ns", OPT_FUNC, ARG(base_ns), .parse = parse_base, .min = 1, .max = 100000,
+	  .def = "auto", .metavar = "auto|N",
+	  .help = "local miss latency the delay is a multiple of; auto measures it per vCPU "
+		  "as the guest runs; N fixes it" },
+	{ "cap_ns", OPT_U64, ARG(cap_ns), .min = 10, .max = 1000000, .def = XSTR(BNB_DEF_CAP_NS),
+	  .help = "longest gap between two accesses believed when measuring the base "
+		  "(halts, host preemption)" },
+	{ "cache_kib", OPT_U64, ARG(cache_kib), .min = 0, .max = 1 << 20,
+	  .def = XSTR(BNB_DEF_CACHE_KIB),
+	  .help = "model cache per vCPU, 64-byte lines; 0: every access is a miss" },
+	{ "cache_ways", OPT_U64, ARG(cache_ways), .min = 1, .max = 16,
+	  .def = XSTR(BNB_DEF_CACHE_WAYS),
+	  .help = "its associativity (KiB*1024/64/ways must be a power of two)" },
+	{ "map", OPT_CHOICE, ARG(map), .choices = "qemu72|linear",
+#ifdef BNB_QEMU72
+	  .def = "qemu72",	/* 7.2 reports RAM block offsets */
+#else
+	  .def = "linear",	/* QEMU 10 reports guest-physical */
+#endif
+	  .help = "how QEMU's addresses map to nodes (qemu72 in the 7.2 build)" },
+	{ "map_min_pct", OPT_U64, ARG(map_min_pct), .min = 1, .max = 100,
+	  .def = XSTR(BNB_DEF_MAP_MIN_PCT),
+	  .help = "share of a node's calibration accesses that must be attributed to it" },
+	{ "map_fail", OPT_FUNC, ARG(map_fail_exit), .parse = parse_choice_bool,
+	  .choices = "flag|exit", .def = "exit", .metavar = "exit|flag",
+	  .help = "on a failed map check: stop QEMU (exit status 1), or only record it" },
+	{ "mem_from", OPT_FUNC, ARG(mem_from_calib), .parse = parse_choice_bool,
+	  .choices = "boot|calib", .def = "calib", .metavar = "calib|boot",
+	  .help = "calib: no memory callbacks until the guest starts the map check; boot: "
+		  "count from the first instruction (forced by delay=always)" },
+	{ "verbose", OPT_BOOL, ARG(verbose), .def = "off",
+	  .help = "settings, map verdict and totals on QEMU's stderr" },
+	{ "icount_shift", OPT_U64, ARG(icount_shift), .min = 0, .max = BNB_TK_MAX_SHIFT,
+	  .help = "QEMU runs under -icount shift=N: turns the time keeper on" },
+	{ "insn_ps", OPT_U64, ARG(insn_ps), .min = 1, .max = 1000000,
+	  .help = "modelled instruction time, ps (default vCPUs x 2^N ns, the least)" },
+	{ "hw_insn_ps", OPT_U64, ARG(hw_insn_ps), .min = 1, .max = 1000000,
+	  .def = XSTR(BNB_TK_DEF_HW_INSN_PS),
+	  .help = "hardware instruction time it stands for: D = insn_ps / hw_insn_ps" },
+	{ "timekeeper", OPT_FUNC, ARG(keeper_asked), .parse = parse_keeper, .metavar = "on|off",
+	  .help = "off: plain icount, the vCPUs time-sliced on one clock (default on with "
+		  "icount_shift)" },
+	{ "tk_quantum_ns", OPT_U64, ARG(tk_quantum_ns), .min = 1, .max = 1000000000,
+	  .def = XSTR(BNB_DEF_TK_QUANTUM_NS),
+	  .help = "lead over the slowest busy vCPU past which a vCPU yields its turn" },
+	{ "tk_batch", OPT_U64, ARG(tk_batch), .min = 64, .max = 1 << 24,
+	  .help = "instructions of a vCPU between two runs of the keeper (default "
+		  XSTR(BNB_DEF_TK_BATCH) ", " XSTR(BNB_DEF_TK_BATCH_MODEL) " with the model)" },
+	{ "ksym", OPT_FUNC, ARG(ksym_map), .parse = parse_path, .metavar = "PATH",
+	  .help = "the guest kernel's System.map: count the balancer's own work by kernel "
+		  "function" },
+	{ "ksym_out", OPT_FUNC, ARG(ksym_out), .parse = parse_path, .metavar = "PATH",
+	  .help = "where that count is written at exit (needed with ksym=)" },
+	{ "trace", OPT_FUNC, ARG(trace_path), .parse = parse_path, .metavar = "PATH",
+	  .help = "the divergence log: a line per vCPU turn switch and time keeper event" },
+	{ "trace_clock", OPT_FUNC, ARG(trace_clock), .parse = parse_hex, .metavar = "HEX",
+	  .help = "with trace=: QEMU's timers_state as nm prints it; turn lines then carry "
+		  "the guest clock" },
+	{ "model", OPT_BOOL, ARG(model), .def = "off",
+	  .help = "misses cost the machine model's stall (needs the time keeper)" },
+	{ "model_name", OPT_FUNC, ARG(model_name), .parse = parse_name, .def = "default",
+	  .metavar = "WORD", .help = "what the launcher called the model" },
+	{ "lat_ns", OPT_U64, ARG(lat_ns), .min = 1, .max = 100000, .def = XSTR(BNB_DEF_LAT_NS),
+	  .help = "model: local idle miss latency" },
+	{ "lat", OPT_FUNC, ARG(lat_list), .parse = parse_list,
+	  .max = BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES, .metavar = "l00:l01:...",
+	  .help = "model: latency in ns per (initiator, memory) node, row-major" },
+	{ "node_mbs", OPT_U64, ARG(node_mbs), .min = 1, .max = 100000000,
+	  .def = XSTR(BNB_DEF_NODE_MBS), .help = "model: one node's memory bandwidth" },
+	{ "link_mbs", OPT_U64, ARG(link_mbs), .min = 1, .max = 100000000,
+	  .def = XSTR(BNB_DEF_LINK_MBS), .help = "model: one link's bandwidth" },
+	{ "hw_cpus", OPT_U64, ARG(hw_cpus), .min = 1, .max = 4096, .def = XSTR(BNB_DEF_HW_CPUS),
+	  .help = "model: CPUs per node of the modelled machine" },
+	{ "mlp", OPT_U64, ARG(mlp), .min = 1, .max = 256, .def = XSTR(BNB_DEF_MLP),
+	  .help = "model: sequential misses in flight per CPU" },
+	{ "window_ns", OPT_U64, ARG(window_ns), .min = 1, .max = 100000000,
+	  .def = XSTR(BNB_DEF_WINDOW_NS), .help = "model: bandwidth sharing window" },
 };
+const size_t bnb_args_n_keys = ARRAY_SIZE(bnb_args_keys);
 
-static int parse_one(struct parse_ctx *c, const char *arg)
+static int parse_one(struct bnb_plugin_args *a, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
+	const struct opt_def *o;
 	char key[32];
 	size_t klen;
 
 	if (!eq || eq == arg || (klen = eq - arg) >= sizeof(key))
-		return fail(c, "bnb-plugin: argument '%s' is not key=value", arg);
+		return errf(err, errlen, "argument '%s' is not key=value", arg);
 	memcpy(key, arg, klen);
 	key[klen] = '\0';
-	for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
-		if (!strcmp(key, options[i].key))
-			return options[i].parse(c, &options[i], eq + 1);
-	return fail(c, "bnb-plugin: unknown option '%s' (in '%s')", key, arg);
+	o = opt_find(bnb_args_keys, bnb_args_n_keys, key);
+	if (!o)
+		return errf(err, errlen, "unknown option '%s' (in '%s')", key, arg);
+	if (opt_set(o, eq + 1, a, err, errlen))
+		return errf_prefix(err, errlen, "%s", arg);
+	return 0;
 }
 
-static int check_topology(struct parse_ctx *c)
+/* vCPUs and memory per node, distances: one each per node, as nodes= says. */
+static int check_topology(struct bnb_plugin_args *a, char *err, size_t errlen)
 {
-	struct bnb_plugin_args *a = c->a;
 	unsigned int n = a->n_nodes, total = 0;
 
-	if (!c->have_nodes)
-		return fail(c, "bnb-plugin: missing nodes= (the launcher passes the topology)");
-	if (c->n_cpus != (int)n)
-		return fail(c, "bnb-plugin: cpus= must list one vCPU count per node (%u nodes)", n);
-	if (c->n_mem != (int)n)
-		return fail(c, "bnb-plugin: mem_mib= must list one size per node (%u nodes)", n);
-	if (c->n_dist != (int)(n * n))
-		return fail(c, "bnb-plugin: dist= must hold nodes*nodes values (%u nodes)", n);
+	if (!n)
+		return errf(err, errlen, "missing nodes= (the launcher passes the topology)");
+	if (a->cpus_list.n != (int)n)
+		return errf(err, errlen, "cpus= must list one vCPU count per node (%u nodes)", n);
+	if (a->mem_list.n != (int)n)
+		return errf(err, errlen, "mem_mib= must list one size per node (%u nodes)", n);
+	if (a->dist_list.n != (int)(n * n))
+		return errf(err, errlen, "dist= must hold nodes*nodes values (%u nodes)", n);
 	for (unsigned int i = 0; i < n; i++) {
-		if (c->mem[i] < 1 || c->mem[i] > (1UL << 24))
-			return fail(c, "bnb-plugin: mem_mib: node %u: %lu MiB is out of range", i, c->mem[i]);
-		a->cpus[i] = c->cpus[i];
-		a->mem_bytes[i] = (uint64_t)c->mem[i] << 20;
-		total += c->cpus[i];
+		uint32_t mib = a->mem_list.v[i];
+
+		if (mib < 1 || mib > (1U << 24))
+			return errf(err, errlen, "mem_mib: node %u: %u MiB is out of range", i, mib);
+		a->cpus[i] = a->cpus_list.v[i];
+		a->mem_bytes[i] = (uint64_t)mib << 20;
+		total += a->cpus[i];
 		for (unsigned int j = 0; j < n; j++) {
-			unsigned long d = c->dist[i * n + j];
+			uint32_t d = a->dist_list.v[i * n + j];
 
 			if (d < 10 || d > 255 || (i == j) != (d == 10))
-				return fail(c, "bnb-plugin: dist: row %u column %u is %lu; want 10 on the diagonal, 11..255 elsewhere", i, j, d);
+				return errf(err, errlen, "dist: row %u column %u is %u; want 10 on the diagonal, 11..255 elsewhere",
+					    i, j, d);
 			a->dist[i][j] = d;
 		}
 	}
 	if (total < 1 || total > BNB_SHM_MAX_VCPUS)
-		return fail(c, "bnb-plugin: cpus: %u vCPUs in all; want 1..256", total);
+		return errf(err, errlen, "cpus: %u vCPUs in all; want 1..%d", total,
+			    BNB_SHM_MAX_VCPUS);
 	return 0;
 }
 
 /* lat= is optional; when given it must fit the topology, in ns. */
-static int check_lat(struct parse_ctx *c)
+static int check_lat(struct bnb_plugin_args *a, char *err, size_t errlen)
 {
-	unsigned int n = c->a->n_nodes;
+	unsigned int n = a->n_nodes;
 
-	if (!c->n_lat)
+	if (!a->lat_list.n)
 		return 0;
-	if (c->n_lat != (int)(n * n))
-		return fail(c, "bnb-plugin: lat= must hold nodes*nodes values (%u nodes), not %d", n, c->n_lat);
+	if (a->lat_list.n != (int)(n * n))
+		return errf(err, errlen, "lat= must hold nodes*nodes values (%u nodes), not %d", n,
+			    a->lat_list.n);
 	for (unsigned int i = 0; i < n * n; i++) {
-		if (c->lat[i] < 1 || c->lat[i] > 100000)
-			return fail(c, "bnb-plugin: lat: row %u column %u is %lu; want 1..100000 ns",
-				    i / n, i % n, c->lat[i]);
-		c->a->lat[i / n][i % n] = c->lat[i];
+		if (a->lat_list.v[i] < 1 || a->lat_list.v[i] > 100000)
+			return errf(err, errlen, "lat: row %u column %u is %u; want 1..100000 ns",
+				    i / n, i % n, a->lat_list.v[i]);
+		a->lat[i / n][i % n] = a->lat_list.v[i];
 	}
-	c->a->have_lat = true;
+	a->have_lat = true;
 	return 0;
 }
 
-static int check_model(struct parse_ctx *c)
+/*
+ * icount_shift= says the launcher runs QEMU under icount: the keeper runs
+ * then, unless timekeeper=off.
+ */
+static int check_keeper(struct bnb_plugin_args *a, char *err, size_t errlen)
+{
+	a->have_icount = a->icount_shift != NOT_GIVEN;
+	if (!a->have_icount)
+		a->icount_shift = 0;
+	if (a->keeper_asked == 1 && !a->have_icount)
+		return errf(err, errlen, "timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
+	a->timekeeper = a->have_icount && a->keeper_asked != 0;
+	if (!a->tk_batch)
+		a->tk_batch = a->model ? BNB_DEF_TK_BATCH_MODEL : BNB_DEF_TK_BATCH;
+	return 0;
+}
+
+static int check_model(struct bnb_plugin_args *a, char *err, size_t errlen)
 {
 	struct bnb_model_params p;
-	char why[200];
 
-	if (!c->a->model)
+	if (!a->model)
 		return 0;
-	if (!c->a->timekeeper)
-		return fail(c, "bnb-plugin: model=on needs the time keeper (icount_shift=: bnb-vm --timing deterministic)");
-	if (c->a->delay == BNB_DELAY_OFF)
-		return fail(c, "bnb-plugin: model=on charges misses once the map check passed (delay=on) or from boot (delay=always), not with delay=off");
-	bnb_args_model(c->a, &p);
-	if (bnb_model_check(&p, why, sizeof(why)))
-		return fail(c, "bnb-plugin: %s", why);
-	return 0;
+	if (!a->timekeeper)
+		return errf(err, errlen, "model=on needs the time keeper (icount_shift=: bnb-vm --timing deterministic)");
+	if (a->delay == BNB_DELAY_OFF)
+		return errf(err, errlen, "model=on charges misses once the map check passed (delay=on) or from boot (delay=always), not with delay=off");
+	bnb_args_model(a, &p);
+	return bnb_model_check(&p, err, errlen);
 }
 
 void bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p)
@@ -390,51 +371,21 @@ void bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p)
 	p->window_ps = (uint64_t)a->window_ns * 1000;
 }
 
-static void set_defaults(struct bnb_plugin_args *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->count = true;
-	a->delay = BNB_DELAY_VERIFIED;
-	a->base_ns = BNB_DEF_BASE_NS;
-	a->cap_ns = BNB_DEF_CAP_NS;
-	a->cache_kib = BNB_DEF_CACHE_KIB;
-	a->cache_ways = BNB_DEF_CACHE_WAYS;
-#ifdef BNB_QEMU72
-	a->map = BNB_MAP_QEMU72;	/* 7.2 reports RAM block offsets */
-#else
-	a->map = BNB_MAP_LINEAR;	/* QEMU 10 reports guest-physical */
-#endif
-	a->map_min_pct = BNB_DEF_MAP_MIN_PCT;
-	a->map_fail_exit = true;
-	a->mem_from_calib = true;
-	a->hw_insn_ps = BNB_DEF_HW_INSN_PS;
-	a->tk_quantum_ns = BNB_DEF_TK_QUANTUM_NS;
-	a->tk_batch = 0;	/* the mode's default, once model= is known */
-	a->lat_ns = BNB_DEF_LAT_NS;
-	a->node_mbs = BNB_DEF_NODE_MBS;
-	a->link_mbs = BNB_DEF_LINK_MBS;
-	a->hw_cpus = BNB_DEF_HW_CPUS;
-	a->mlp = BNB_DEF_MLP;
-	a->window_ns = BNB_DEF_WINDOW_NS;
-	strcpy(a->model_name, "default");
-}
-
 int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 		   char *err, size_t errlen)
 {
-	struct parse_ctx c = { .a = a, .err = err, .errlen = errlen };
-
-	set_defaults(a);
-	for (int i = 0; i < argc; i++)
-		if (parse_one(&c, argv[i]))
-			return -1;
-	if (c.keeper_on && !a->have_icount)
-		return fail(&c, "bnb-plugin: timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
-	if (check_topology(&c) || check_lat(&c))
+	memset(a, 0, sizeof(*a));
+	a->keeper_asked = -1;
+	a->icount_shift = NOT_GIVEN;
+	if (opt_defaults(bnb_args_keys, bnb_args_n_keys, a, err, errlen))
 		return -1;
-	if (!a->tk_batch)
-		a->tk_batch = a->model ? BNB_DEF_TK_BATCH_MODEL : BNB_DEF_TK_BATCH;
-	return check_model(&c);
+	for (int i = 0; i < argc; i++)
+		if (parse_one(a, argv[i], err, errlen))
+			return -1;
+	if (check_keeper(a, err, errlen) || check_topology(a, err, errlen) ||
+	    check_lat(a, err, errlen))
+		return -1;
+	return check_model(a, err, errlen);
 }
 
 unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a)

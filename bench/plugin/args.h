@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* args.h - the plugin's key=value arguments: topology and emulation knobs. */
+/*
+ * args.h - the plugin's key=value arguments: topology and emulation knobs.
+ *
+ * One table of struct opt_def rows (bench/lib/opt.h, the option engine of
+ * every tool) parses them, checks their bounds and holds their help; the
+ * .so links bench/lib's parsing part as libbnb-pic.a.
+ */
 #ifndef BNB_PLUGIN_ARGS_H
 #define BNB_PLUGIN_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
 
 #include "bnb_plugin_shm.h"
+#include "lib/opt.h"
 
 /* How QEMU's hwaddr_phys_addr values map onto node memory blocks. */
 enum bnb_map_mode {
@@ -22,45 +30,54 @@ enum bnb_delay_mode {
 	BNB_DELAY_ALWAYS,	/* from the first instruction, boot included */
 };
 
+/* A ':'-separated list as given; checked against nodes= once all are read. */
+struct bnb_args_list {
+	int n;
+	uint32_t v[BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES + 1];
+};
+
 struct bnb_plugin_args {
 	unsigned int n_nodes;
 	unsigned int cpus[BNB_SHM_MAX_NODES];		/* vCPUs per node */
 	uint64_t mem_bytes[BNB_SHM_MAX_NODES];		/* RAM per node */
 	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	struct bnb_args_list cpus_list, mem_list, dist_list;	/* as given */
 	char shm_path[PATH_MAX];			/* "" = private counters */
 	char ksym_map[PATH_MAX];			/* System.map: NUMA work by function */
 	char ksym_out[PATH_MAX];			/* where it is written at exit */
 	char trace_path[PATH_MAX];			/* divergence log (divlog.h), "" = none */
-	unsigned long trace_clock;			/* QEMU's timers_state, 0 = no clock */
+	uint64_t trace_clock;				/* QEMU's timers_state, 0 = no clock */
 	bool count;					/* count accesses per node */
 	enum bnb_delay_mode delay;			/* delay remote misses */
-	unsigned long base_ns;				/* local miss latency, 0 = measured */
-	unsigned long cap_ns;				/* longest interval believed */
-	unsigned long cache_kib;			/* model cache per vCPU, 0 = off */
-	unsigned long cache_ways;
+	uint64_t base_ns;				/* local miss latency, 0 = measured */
+	uint64_t cap_ns;				/* longest interval believed */
+	uint64_t cache_kib;				/* model cache per vCPU, 0 = off */
+	uint64_t cache_ways;
 	enum bnb_map_mode map;
-	unsigned long map_min_pct;			/* map check pass mark */
+	uint64_t map_min_pct;				/* map check pass mark */
 	bool map_fail_exit;				/* stop QEMU on a failed check */
 	bool mem_from_calib;				/* instrument accesses from the map check on */
 	bool verbose;
 	/* time keeper (timekeeper.h), deterministic timing only */
 	bool timekeeper;				/* on when icount_shift= is given */
 	bool have_icount;				/* icount_shift= was given */
-	unsigned long icount_shift;			/* QEMU's -icount shift */
-	unsigned long insn_ps;				/* modelled instruction time, 0 = least */
-	unsigned long hw_insn_ps;			/* hardware instruction time, for D */
-	unsigned long tk_quantum_ns;			/* lag bound */
-	unsigned long tk_batch;				/* instructions per sync */
+	int keeper_asked;				/* timekeeper=: -1 not given, 0 off, 1 on */
+	uint64_t icount_shift;				/* QEMU's -icount shift */
+	uint64_t insn_ps;				/* modelled instruction time, 0 = least */
+	uint64_t hw_insn_ps;				/* hardware instruction time, for D */
+	uint64_t tk_quantum_ns;				/* lag bound */
+	uint64_t tk_batch;				/* instructions per sync */
 	/* machine model (model.h), deterministic timing only */
 	bool model;					/* misses cost the model's stall */
-	unsigned long lat_ns;				/* local miss latency */
+	uint64_t lat_ns;				/* local miss latency */
 	bool have_lat;					/* lat= gave the whole matrix */
+	struct bnb_args_list lat_list;			/* lat= as given, ns */
 	uint32_t lat[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];	/* ns, row = initiator */
-	unsigned long node_mbs;				/* one node's memory bandwidth */
-	unsigned long link_mbs;				/* one link's bandwidth */
-	unsigned long hw_cpus;				/* modelled machine's CPUs per node */
-	unsigned long mlp;				/* sequential misses in flight */
-	unsigned long window_ns;			/* bandwidth sharing window */
+	uint64_t node_mbs;				/* one node's memory bandwidth */
+	uint64_t link_mbs;				/* one link's bandwidth */
+	uint64_t hw_cpus;				/* modelled machine's CPUs per node */
+	uint64_t mlp;					/* sequential misses in flight */
+	uint64_t window_ns;				/* bandwidth sharing window */
 	char model_name[32];				/* what the launcher called it */
 };
 
@@ -70,7 +87,6 @@ struct bnb_plugin_args {
 #define BNB_DEF_CACHE_KIB	1024
 #define BNB_DEF_CACHE_WAYS	8
 #define BNB_DEF_MAP_MIN_PCT	99
-#define BNB_DEF_HW_INSN_PS	300	/* 0.3 ns, BNB_TK_DEF_HW_INSN_PS */
 #define BNB_DEF_TK_QUANTUM_NS	100000
 #define BNB_DEF_TK_BATCH	16384
 /*
@@ -81,7 +97,7 @@ struct bnb_plugin_args {
  * windows and never shared it; at 1 K, 68 us (README, reference suite).
  */
 #define BNB_DEF_TK_BATCH_MODEL	1024
-/* Model defaults: the 2-socket class of docs/machine-model.md. */
+/* Model defaults: the 2-socket class of bench/model/machine.c. */
 #define BNB_DEF_LAT_NS		108	/* MLC idle latency, 2-socket Intel */
 #define BNB_DEF_NODE_MBS	69300	/* local read bandwidth, 2-socket Xeon */
 #define BNB_DEF_LINK_MBS	34400	/* remote read bandwidth, same machine */
@@ -89,10 +105,14 @@ struct bnb_plugin_args {
 #define BNB_DEF_MLP		10	/* line fill buffers per core */
 #define BNB_DEF_WINDOW_NS	20000	/* longer than the keeper's lag in hw time */
 
+/* The keys, one row each; .help is the plugin README's table. */
+extern const struct opt_def bnb_args_keys[];
+extern const size_t bnb_args_n_keys;
+
 /*
  * Parse argv ("key=value" each).  A key given twice keeps the last value,
  * so a --plugin-opt can override what the launcher derived.  Returns 0, or
- * -1 with a one-line reason in err.
+ * -1 with a one-line reason in err (lib/err.h: no program name).
  */
 int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 		   char *err, size_t errlen);

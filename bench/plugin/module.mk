@@ -25,7 +25,7 @@ PLUGIN_SRCS := $(PLUGIN_CORE) clock $(PLUGIN_QEMU)
 $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): $(QEMU_PLUGIN_H)
 $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_QEMU)): CFLAGS += $(shell pkg-config --cflags glib-2.0)
 
-$(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS)) $(LIBMODEL_PIC)
+$(PLUGIN_SO): $(patsubst %,$(BUILD)/pobj/bench/plugin/%.o,$(PLUGIN_SRCS)) $(LIBMODEL_PIC) $(LIBBNB_PIC)
 	@mkdir -p $(@D)
 	$(CC) $(OPT) $(PLUGIN_LTO) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
@@ -38,7 +38,7 @@ $(BUILD)/p72obj/%.o: %.c
 	$(CC) $(CFLAGS) -DBNB_QEMU72 -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 $(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clock plugin ksym_qemu) \
-		$(LIBMODEL_PIC)
+		$(LIBMODEL_PIC) $(LIBBNB_PIC)
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
@@ -52,6 +52,6 @@ $(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
 $(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap delay divlog mapcheck ksym xlate) \
-		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE)) $(LIBMODEL)
+		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE)) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

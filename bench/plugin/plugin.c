@@ -34,6 +34,7 @@
 #include "mapcheck.h"
 #include "timing.h"
 #include "xlate.h"
+#include "lib/err.h"
 #include "model/cache.h"
 #include "model/model.h"
 #include "bnb_marker.h"
@@ -573,7 +574,7 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 	if (!info->system_emulation)
 		return snprintf(err, errlen, "bnb-plugin: needs system emulation"), -1;
 	if (bnb_args_parse(&args, argc, argv, err, errlen))
-		return -1;
+		return errf_prefix(err, errlen, "bnb-plugin");
 	n_vcpus = bnb_args_n_vcpus(&args);
 	if ((int)n_vcpus != info->system.smp_vcpus)
 		return snprintf(err, errlen,

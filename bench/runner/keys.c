@@ -62,11 +62,8 @@ static int parse_plugin_opts(const struct opt_def *o, const char *value, void *f
 		argv_add(&words, "%s", w);
 	}
 	free(copy);
-	if (!rc && bnb_args_parse(&pa, words.n, words.v, err, errlen)) {
-		const char *why = strncmp(err, "bnb-plugin: ", 12) ? err : err + 12;
-
-		rc = errf(err, errlen, "%s", why);
-	}
+	if (!rc)
+		rc = bnb_args_parse(&pa, words.n, words.v, err, errlen);
 	if (!rc && field) {
 		argv_free(field);
 		for (int i = 4; i < words.n; i++)

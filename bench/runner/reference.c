@@ -23,7 +23,7 @@
 #include "lib/opt.h"
 #include "lib/path.h"
 #include "lib/util.h"
-#include "plugin/args.h"
+#include "model/timekeeper.h"
 #include "reference.h"
 #include "results.h"
 #include "runner.h"
@@ -81,7 +81,7 @@ static const char *const topology_class[] = { "2socket", "4node" };
 static double run_dilation(const struct run *run, const struct variant *v)
 {
 	char path[PATH_MAX + 1100], val[64];
-	double hw = BNB_DEF_HW_INSN_PS;
+	double hw = BNB_TK_DEF_HW_INSN_PS;
 
 	snprintf(path, sizeof(path), "%s/result", run->dir);
 	if (kv_get(path, "timing", val, sizeof(val)) || strcmp(val, "deterministic"))

@@ -94,7 +94,7 @@ Test(plugin_args, rejects_bad_input)
 	expect_error(PARSE(TOPO2, "base_ns=12x"), "base_ns=12x");
 	expect_error(PARSE(TOPO2, "cache_ways=0"), "cache_ways=0");
 	expect_error(PARSE(TOPO2, "map=guess"), "map=guess");
-	expect_error(PARSE(TOPO2, "mem_from=later"), "want boot or calib");
+	expect_error(PARSE(TOPO2, "mem_from=later"), "mem_from=later: 'later' is not one of boot|calib");
 	expect_error(PARSE(TOPO2, "map_min_pct=101"), "map_min_pct=101");
 	expect_error(PARSE("cpus=1", "mem_mib=1", "dist=10"), "missing nodes=");
 	expect_error(PARSE("nodes=0", "cpus=1", "mem_mib=1", "dist=10"), "nodes=0");

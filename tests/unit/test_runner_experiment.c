@@ -90,7 +90,7 @@ static const struct {
 	{ OK_GLOBAL "nodes = 2\n[a]\ndistance = 10,20,30;20,10,20;30,20,10\n", "5: key 'distance': variant 'a': 3 rows for 2 nodes" },
 	{ OK_GLOBAL "cpus = 0\n[a]\n", "3: key 'cpus': variant 'a': zero CPUs in total" },
 	{ OK_GLOBAL "accel = kvm\n[a]\nlatency = emulated\n", "5: key 'latency': variant 'a': latency=emulated needs accel=tcg" },
-	{ OK_GLOBAL "[a]\nplugin_opts = cap_ns=5\n", "4: key 'plugin_opts': cap_ns=5: want nanoseconds 10..1000000" },
+	{ OK_GLOBAL "[a]\nplugin_opts = cap_ns=5\n", "4: key 'plugin_opts': cap_ns=5: '5' is not an integer from 10 to 1000000" },
 	{ OK_GLOBAL "[a]\nplugin_opts = delay=on capns=5\n", "4: key 'plugin_opts': unknown option 'capns'" },
 	{ OK_GLOBAL "[a]\nplugin_opts = shm=/tmp/x\n", "4: key 'plugin_opts': 'shm=/tmp/x': the runner sets shm itself" },
 	{ OK_GLOBAL "[a]\nplugin_opts = delay\n", "4: key 'plugin_opts': 'delay' is not KEY=VALUE" },
