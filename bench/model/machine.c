@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * machine.c - the modelled machine classes; see machine.h.  The figures
- * and their sources are in bench/plugin/README.md ("Machine model").
+ * and their sources are in bench/model/README.md ("Classes and their sources").
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 /*
  * machine.h - the modelled machines the launcher and the runner offer:
  * named classes of real machines with their published figures (sources
- * in bench/plugin/README.md, "Machine model"), overridable one parameter
+ * in bench/model/README.md, "Classes and their sources"), overridable one parameter
  * at a time, turned into the plugin's model options.
  */
 #ifndef BNB_MODEL_MACHINE_H

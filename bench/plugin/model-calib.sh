@@ -1,6 +1,6 @@
 #!/bin/bash
 # model-calib.sh [CLASS]: the machine model's calibration benchmarks
-# (bench/plugin/README.md, "The machine model, measured"), deterministic
+# (bench/model/README.md, "The machine model"), deterministic
 # timing, CLASS 2socket (default) or 4node.  Prints, against what the
 # class configures: pointer-chase latency local and remote in hardware ns
 # ((guest ns per load - cache-resident ns per load) / D); single-thread

@@ -3,7 +3,7 @@
  * reference_calib.c - the reference suite's calibrations (the runs in
  * OUT/calibration-NAME) in hardware units next to what the machine model
  * was configured with: a chase's ns per load and a STREAM's MB/s, each
- * converted with the run's D (bench/plugin/README.md, "The time keeper").
+ * converted with the run's D (bench/model/README.md, "The time keeper").
  */
 #include <json-c/json.h>
 #include <dirent.h>

@@ -168,7 +168,7 @@ Test(reference, bad_data_is_refused_naming_the_key)
 	cr_assert(strstr(load_text(MACHINE "[evaluation]\nwithin = 0.5\n"), "at least 1"));
 }
 
-/* The 2socket class (bench/plugin/README.md) on guest nodes of CPUS vCPUs. */
+/* The 2socket class (bench/model/README.md) on guest nodes of CPUS vCPUs. */
 static struct modelrun_config two_socket(unsigned int nodes, unsigned int cpus)
 {
 	struct modelrun_config c = { .n_nodes = nodes, .node_mbs = 69300, .link_mbs = 34400,
