@@ -141,6 +141,10 @@ int scan_scale_parse(const char *value, struct scan_scale *s)
 		s->mode = SCALE_AUTO;
 		return 0;
 	}
+	if (!strcmp(value, "hardware")) {
+		s->mode = SCALE_HARDWARE;
+		return 0;
+	}
 	/* the real-number grammar of lib/parse.h, without a sign */
 	if (!isdigit((unsigned char)value[0]) && value[0] != '.')
 		return -1;

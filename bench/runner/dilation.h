@@ -42,8 +42,11 @@ double dilation_ratio(double host_rate, double guest_rate);
  */
 double icount_dilation(int vcpus, int shift, bool keeper, unsigned long hw_insn_ps);
 
-/* The scale_scan key: off, auto (the measured dilation) or a factor. */
-enum scan_scale_mode { SCALE_OFF, SCALE_AUTO, SCALE_FIXED };
+/*
+ * The scale_scan key: off, auto (the measured dilation), a factor, or
+ * hardware: the plan of scale.h, which keeps the hardware run's passes.
+ */
+enum scan_scale_mode { SCALE_OFF, SCALE_AUTO, SCALE_FIXED, SCALE_HARDWARE };
 struct scan_scale {
 	enum scan_scale_mode mode;
 	double factor;		/* SCALE_FIXED only */

@@ -18,6 +18,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "model/machine.h"
+#include "scale.h"
 
 /*
  * Sections with a fixed name and the keys they may hold; every other
@@ -528,6 +529,35 @@ static int check_machine(struct parse_state *ps, const struct variant *v, int se
 		    v->name, why);
 }
 
+/*
+ * scale_scan=hardware: its plan must be buildable, so that a factor at or
+ * below 0 or a knob the kernel would refuse fails here, not in the guest;
+ * its scale_* keys mean nothing under another scale_scan.
+ */
+static int check_scale(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	static const char *const scale_keys[] = { SCALE_KEY_HW_S, SCALE_KEY_HW_WS,
+		SCALE_KEY_GUEST_S, SCALE_KEY_GUEST_WS, SCALE_KEY_TIME, SCALE_KEY_SIZE };
+	struct scale_plan plan;
+	const char *key = NULL;
+	char why[ERRLEN];
+
+	if (v->scale_scan.mode != SCALE_HARDWARE) {
+		for (size_t k = 0; k < ARRAY_SIZE(scale_keys); k++)
+			if (find_setting(v->settings, v->n_settings, scale_keys[k]))
+				return fail(ps, line_of(v, scale_keys[k], section_line),
+					    scale_keys[k], "variant '%s': needs scale_scan = hardware",
+					    v->name);
+		return 0;
+	}
+	if (!scale_plan_variant(v, &plan, &key, why, sizeof(why)))
+		return 0;
+	if (!key)
+		key = "scale_scan";
+	return fail(ps, line_of(v, find_setting(v->settings, v->n_settings, key) ? key :
+				"scale_scan", section_line), key, "variant '%s': %s", v->name, why);
+}
+
 /* Checks across keys, once a variant's fields are read. */
 static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
 {
@@ -539,7 +569,8 @@ static int check_variant(struct parse_state *ps, const struct variant *v, int se
 		return fail(ps, line_of(v, "latency", section_line), "latency",
 			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
 			    v->name);
-	if (check_timing(ps, v, section_line) || check_machine(ps, v, section_line))
+	if (check_timing(ps, v, section_line) || check_machine(ps, v, section_line) ||
+	    check_scale(ps, v, section_line))
 		return -1;
 	if (!topo_validate(&v->topo, why, sizeof(why)))
 		return 0;

@@ -10,6 +10,7 @@
 #define BNB_EXPERIMENT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "bnb_topology.h"
@@ -92,6 +93,10 @@ struct variant {
 	int time_limit;			/* seconds */
 	enum bound bound;
 	struct scan_scale scale_scan;
+	/* scale_scan=hardware (scale.h): this run and the hardware run it
+	 * stands for; 0 where not given */
+	double scale_hw_s, scale_guest_s, scale_time, scale_size;
+	uint64_t scale_hw_ws, scale_guest_ws;	/* bytes */
 	struct sysctl_setting sysctls[EXP_MAX_SETTINGS];
 	int n_sysctls;
 	/* [machine]: the machine model (bench/model/machine.h); 0: the class's */

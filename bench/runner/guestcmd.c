@@ -61,6 +61,69 @@ static const char scale_function[] =
 	"\tbnb_set \"$1\" \"$v\" \"$2\"\n"
 	"}\n";
 
+/* $1 sysctl name, $2 debugfs fallback: the file that holds it, if any. */
+static const char file_function[] =
+	"bnb_file() {\n"
+	"\tf=/proc/sys/$(echo \"$1\" | tr . /)\n"
+	"\t[ -e \"$f\" ] || f=$2\n"
+	"\t[ -n \"$f\" ] && [ -e \"$f\" ] && echo \"$f\"\n"
+	"}\n";
+
+/* Knob K of the plan: the sysctl and the debugfs file it may be in. */
+static void knob_target(int k, struct sysctl_target *t)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), SYSCTL_PREFIX "%s", scale_knobs[k].name);
+	sysctl_target(key, t);
+}
+
+static void set_knob(FILE *f, const struct scale_plan *p, int k)
+{
+	struct sysctl_target t;
+
+	knob_target(k, &t);
+	if (scale_knobs[k].required) {
+		fprintf(f, "bnb_set %s %ld '%s' || exit %d\n", t.sysctl, p->guest[k],
+			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
+		return;
+	}
+	/* the series' own: a kernel without them runs, and the report says so */
+	fprintf(f, "if bnb_file %s '%s' >/dev/null; then bnb_set %s %ld '%s' || exit %d; "
+		"else echo '" WL_SCALE_UNSET_MARK "%s (not in this kernel)'; fi\n", t.sysctl,
+		t.debugfs ? t.debugfs : "", t.sysctl, p->guest[k], t.debugfs ? t.debugfs : "",
+		SYSCTL_EXIT, scale_knobs[k].name);
+}
+
+/*
+ * scale_scan=hardware: the plan's values, computed on the host (scale.c),
+ * written as they are. The kernel refuses min > max, so the minimum goes
+ * after the maximum when it grows past the maximum in force.
+ */
+static void hardware_plan(FILE *f, const struct scale_plan *p)
+{
+	struct sysctl_target t;
+	char line[512];
+
+	scale_plan_describe(p, line, sizeof(line));
+	fprintf(f, "echo '" WL_SCALE_PLAN_MARK "%s'\n", line);
+	set_knob(f, p, SK_DELAY);
+	set_knob(f, p, SK_SIZE);
+	knob_target(SK_MAX, &t);
+	fprintf(f, "m=$(cat \"$(bnb_file %s '%s')\" 2>/dev/null)\n", t.sysctl,
+		t.debugfs ? t.debugfs : "");
+	fprintf(f, "if [ \"${m:-0}\" -lt %ld ] 2>/dev/null; then\n", p->guest[SK_MIN]);
+	set_knob(f, p, SK_MAX);
+	set_knob(f, p, SK_MIN);
+	fputs("else\n", f);
+	set_knob(f, p, SK_MIN);
+	set_knob(f, p, SK_MAX);
+	fputs("fi\n", f);
+	for (int k = SK_SIZE + 1; k < SCALE_N_KNOBS; k++)
+		if (p->set[k])
+			set_knob(f, p, k);
+}
+
 /*
  * scale_scan=auto: the dilation of this very guest, from a first pass of
  * the workload with free placement against the host's rate of the same.
@@ -139,12 +202,15 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	bool hardware = sp && sp->scale.mode == SCALE_HARDWARE;
 	int i;
 
 	if (!f)
 		return NULL;
 	fputs(set_function, f);
-	if (sp && sp->scale.mode != SCALE_OFF)
+	if (hardware)
+		fputs(file_function, f);
+	else if (sp && sp->scale.mode != SCALE_OFF)
 		fputs(scale_function, f);
 	if (calibrate)	/* the plugin delays nothing until its map is verified */
 		fprintf(f, "bnb-plugin-calib >/dev/null 2>&1 || { echo '%s'; exit %d; }\n",
@@ -154,11 +220,16 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 
 		if (sysctl_target(v->sysctls[i].key, &t))
 			continue;
+		/* the hardware's value: the plan writes it scaled */
+		if (hardware && scale_plan_sets(&sp->hw, v->sysctls[i].key))
+			continue;
 		/* key and value were checked to be plain tokens by keys.c */
 		fprintf(f, "bnb_set %s %s '%s' || exit %d\n", t.sysctl, v->sysctls[i].value,
 			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
 	}
-	if (sp && sp->scale.mode != SCALE_OFF)
+	if (hardware)
+		hardware_plan(f, &sp->hw);
+	else if (sp && sp->scale.mode != SCALE_OFF)
 		scale_tunables(f, sp);
 	if (delay_us)
 		start_delay(f, delay_us);

@@ -176,6 +176,9 @@ static double conv_window_s(const struct variant *v, const struct scan_plan *sp)
 	}
 	if (sp && sp->scale.mode == SCALE_FIXED)
 		period_ms *= sp->scale.factor;
+	/* the plan's pass, as the guest's ticks make it */
+	if (sp && sp->scale.mode == SCALE_HARDWARE)
+		period_ms = sp->hw.guest_pass_ms;
 	return fmin(WINDOW_SCANS * period_ms / 1000.0, WINDOW_S_MAX);
 }
 
@@ -540,9 +543,14 @@ static int plan_scan(const struct variant *v, const struct run_plan *p, struct s
 		     double rate, const char *free_line, const char *host_why,
 		     char *why, size_t whylen)
 {
+	const char *key;
+
 	sp->scale = v->scale_scan;
 	sp->host_rate = rate;
 	sp->free_line = free_line;
+	/* checked when the experiment was read; a failure here is a bug */
+	if (sp->scale.mode == SCALE_HARDWARE)
+		return scale_plan_variant(v, &sp->hw, &key, why, whylen);
 	if (sp->scale.mode == SCALE_AUTO && v->timing == TIMING_DETERMINISTIC) {
 		sp->scale.mode = SCALE_FIXED;
 		sp->scale.factor = icount_dilation(topo_total_cpus(&v->topo), v->icount_shift,

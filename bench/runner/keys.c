@@ -84,10 +84,24 @@ static int parse_scale(const struct opt_def *o, const char *value, void *field,
 	struct scan_scale s;
 
 	if (scan_scale_parse(value, &s))
-		return errf(err, errlen, "'%s' is not off, auto or a factor 0.001..%g",
+		return errf(err, errlen, "'%s' is not off, auto, hardware or a factor 0.001..%g",
 			    value, SCALE_FACTOR_MAX);
 	if (field)
 		*(struct scan_scale *)field = s;
+	return 0;
+}
+
+/* A time or a factor of scale_scan=hardware: above 0 (0 is "not given"). */
+static int parse_positive(const struct opt_def *o, const char *value, void *field,
+			  char *err, size_t errlen)
+{
+	double v;
+	char why[128];
+
+	if (parse_double(value, 0, SCALE_FACTOR_MAX * 1000, &v, why, sizeof(why)) || !(v > 0))
+		return errf(err, errlen, "'%s' is not a number above 0", value);
+	if (field)
+		*(double *)field = v;
 	return 0;
 }
 
@@ -323,10 +337,32 @@ static const struct opt_def keys[] = {
 	  .scope = KS_VARIANT,
 	  .help = "this variant is a hand-bound reference: its mean rate is drawn as a line "
 		  "on rate plots" },
-	{ "scale_scan", OPT_FUNC, V(scale_scan), .parse = parse_scale, .metavar = "off|auto|X",
-	  .def = "off", .scope = KS_VARIANT,
+	{ "scale_scan", OPT_FUNC, V(scale_scan), .parse = parse_scale,
+	  .metavar = "off|auto|X|hardware", .def = "off", .scope = KS_VARIANT,
 	  .help = "multiply scan_delay_ms, scan_period_min_ms and scan_period_max_ms by the "
-		  "time dilation: off, auto (measured per run; the configured D under timing=deterministic) or a factor" },
+		  "time dilation: off, auto (measured per run; the configured D under "
+		  "timing=deterministic) or a factor; hardware: keep the hardware run's scan "
+		  "passes and windows per pass (the scale_* keys, docs/time-scale.md)" },
+	{ "scale_hw_s", OPT_FUNC, V(scale_hw_s), .parse = parse_positive, .metavar = "SECONDS",
+	  .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: seconds the hardware run this one stands for lasted" },
+	{ "scale_hw_ws", OPT_SIZE, V(scale_hw_ws), .min = 1 << 20, .max = 1ULL << 50,
+	  .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: that run's working set per process (3G)" },
+	{ "scale_guest_s", OPT_FUNC, V(scale_guest_s), .parse = parse_positive,
+	  .metavar = "SECONDS", .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: guest seconds this run lasts (time factor = "
+		  "scale_guest_s / scale_hw_s)" },
+	{ "scale_guest_ws", OPT_SIZE, V(scale_guest_ws), .min = 1 << 20, .max = 1ULL << 50,
+	  .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: this run's working set per process (size factor = "
+		  "scale_guest_ws / scale_hw_ws)" },
+	{ "scale_time", OPT_FUNC, V(scale_time), .parse = parse_positive, .metavar = "X",
+	  .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: the time factor outright, instead of scale_guest_s" },
+	{ "scale_size", OPT_FUNC, V(scale_size), .parse = parse_positive, .metavar = "X",
+	  .scope = KS_VARIANT,
+	  .help = "scale_scan=hardware: the size factor outright, instead of scale_guest_ws" },
 	{ "model", OPT_CHOICE, V(machine), .choices = BNB_MACHINE_NAMES, .def = "off",
 	  .scope = KS_MACHINE,
 	  .help = "([machine] only) the machine model: model-cache misses cost what they cost on "

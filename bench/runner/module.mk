@@ -4,7 +4,7 @@ RUNNER_SRCS := keys.c experiment.c sweep.c stats.c csv.c wlout.c results.c \
 	report.c versus.c verdict.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
-	reference.c reference_eval.c reference_calib.c numawork.c
+	reference.c reference_eval.c reference_calib.c numawork.c scale.c
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/plugin/args.o
@@ -19,7 +19,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
-RUNNER_TESTS := experiment keys stats report dilation extract monitors provenance compare reference modelrun
+RUNNER_TESTS := experiment keys stats report dilation extract monitors provenance compare reference modelrun scale
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

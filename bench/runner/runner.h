@@ -10,6 +10,7 @@
 
 #include "dilation.h"
 #include "experiment.h"
+#include "scale.h"
 #include "lib/host_numa.h"
 #include "lib/path.h"
 
@@ -49,6 +50,7 @@ struct scan_plan {
 	struct scan_scale scale;
 	double host_rate;	/* the workload's native rate, for auto */
 	const char *free_line;	/* the workload with free placement, for auto */
+	struct scale_plan hw;	/* scale_scan=hardware: what to write */
 };
 
 /* Build the guest shell command of V: the plugin's map check when

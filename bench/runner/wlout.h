@@ -43,5 +43,9 @@ int wl_extract_csv(const char *in, const char *out);
 
 /* ... and the factor (thousandths) it scaled the scan periods by. */
 #define WL_SCALE_MARK "# bnb-run: scan periods scaled, milli="
+/* ... scale_scan=hardware: the plan (scale_plan_describe()), and each of
+ * its knobs the kernel does not have */
+#define WL_SCALE_PLAN_MARK "# bnb-run: scale plan: "
+#define WL_SCALE_UNSET_MARK "# bnb-run: scale: not set: "
 
 #endif

@@ -69,7 +69,7 @@ static const struct {
 	{ OK_GLOBAL "[a]\ntime_limit = 1e3\n", "4: key 'time_limit': '1e3' is not an integer" },
 	{ OK_GLOBAL "[a]\ntime_limit = 4\n", "4: key 'time_limit': '4' is not an integer from 5 to 86400" },
 	{ OK_GLOBAL "[a]\nkernel =\n", "4: key 'kernel': empty value" },
-	{ OK_GLOBAL "[a]\nscale_scan = fast\n", "4: key 'scale_scan': 'fast' is not off, auto or a factor" },
+	{ OK_GLOBAL "[a]\nscale_scan = fast\n", "4: key 'scale_scan': 'fast' is not off, auto, hardware or a factor" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 1;reboot\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = $(reboot)\n", "4: key 'sysctl.scan_period_min_ms': bad value" },
 	{ OK_GLOBAL "[a]\nsysctl.scan_period_min_ms = 500:100:10\n", "4: key 'sysctl.scan_period_min_ms': bad range '500:100:10'" },

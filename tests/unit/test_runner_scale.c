@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scale_scan = hardware: the kernel's scan arithmetic the plan follows,
+ * the factors and their units, the plans of runs shaped like the shipped
+ * ones, what each gives up, and the bad input it refuses with the key and
+ * the limit named.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "runner.h"
+#include "scale.h"
+
+static struct scale_plan plan;
+static const char *key;
+static char err[512];
+
+static struct scale_input input(double hw_s, double guest_s, double hw_ws_mb, double guest_ws_mb)
+{
+	struct scale_input in;
+
+	scale_input_init(&in);
+	in.hw_s = hw_s;
+	in.guest_s = guest_s;
+	in.hw_ws_mb = hw_ws_mb;
+	in.guest_ws_mb = guest_ws_mb;
+	return in;
+}
+
+static int build(const struct scale_input *in)
+{
+	err[0] = 0;
+	return scale_plan_build(in, &plan, &key, err, sizeof(err));
+}
+
+Test(scale, the_kernels_windows_floor_and_ticks)
+{
+	cr_assert_eq(scale_windows(1024, 256), 4);
+	cr_assert_eq(scale_windows(3072, 256), 12);
+	cr_assert_eq(scale_windows(8, 2), 4);
+	cr_assert_eq(scale_windows(8.01, 2), 5, "RSS is rounded up to whole windows");
+	cr_assert_eq(scale_windows(1, 256), 1);
+	/* task_scan_min(): scan_period_min / windows, floored at 2560 MB/s */
+	cr_assert_eq(scale_window_min_ms(1000, 256, 4), 250);
+	cr_assert_eq(scale_window_min_ms(1000, 256, 12), 100, "3 GiB: 83 ms under the floor");
+	cr_assert_eq(scale_window_min_ms(1000, 2, 4), 250);
+	cr_assert_eq(scale_window_min_ms(3, 2, 4), 0, "integer ms, as the kernel");
+	/* msecs_to_jiffies() rounds up to whole 4 ms ticks at HZ=250 */
+	cr_assert_float_eq(scale_tick_round_ms(4), 4, 1e-9);
+	cr_assert_float_eq(scale_tick_round_ms(5), 8, 1e-9);
+	cr_assert_float_eq(scale_tick_round_ms(1), 4, 1e-9);
+	cr_assert_float_eq(scale_tick_round_ms(41), 44, 1e-9);
+}
+
+/* numa02 as the reference suite runs it: 8 MiB for 1 GiB, 9 s for 49.77 s. */
+Test(scale, numa02_keeps_passes_and_windows)
+{
+	struct scale_input in = input(49.77, 9.0, 1024, 8);
+
+	cr_assert_eq(build(&in), 0, "%s", err);
+	cr_assert_float_eq(plan.time, 9.0 / 49.77, 1e-12, "guest s / hardware s");
+	cr_assert_float_eq(plan.size, 8.0 / 1024, 1e-12, "guest MiB / hardware MiB");
+	cr_assert_str_eq(plan.time_key, SCALE_KEY_GUEST_S);
+	cr_assert_str_eq(plan.size_key, SCALE_KEY_GUEST_WS);
+	cr_assert_eq(plan.hw_windows, 4);
+	cr_assert_float_eq(plan.hw_pass_ms, 1000, 1e-9);
+	cr_assert_eq(plan.guest[SK_DELAY], 181, "1000 ms x 0.1808");
+	cr_assert_eq(plan.guest[SK_MIN], 181);
+	cr_assert_eq(plan.guest[SK_MAX], 10850, "60000 ms x 0.1808");
+	cr_assert_eq(plan.guest[SK_SIZE], 2, "256 MB / 128");
+	cr_assert_eq(plan.guest_windows, 4);
+	/* 181 ms / 4 = 45 ms a window, 48 ms in ticks: 192 ms a pass */
+	cr_assert_float_eq(plan.guest_pass_ms, 192, 1e-9);
+	cr_assert_float_eq(plan.hw_passes_max, 48.77, 1e-9, "(49.77 s - 1 s) / 1 s");
+	cr_assert_float_eq(plan.hw_passes_min, 48.77 / 60, 1e-9);
+	cr_assert_float_eq(plan.guest_passes_max, (9000 - 181) / 192.0, 1e-9);
+	cr_assert_str_eq(plan.given_up, "", "nothing given up: %s", plan.given_up);
+	cr_assert(plan.set[SK_RESET]);
+	cr_assert_eq(plan.guest[SK_RESET], 10850);
+	cr_assert(!plan.set[SK_MIG_INTERVAL] && !plan.set[SK_MIG_LIMIT], "the limit is off");
+}
+
+/*
+ * numa01: 2 s for 1353 s of hardware. A pass of 1.2 s (12 windows of the
+ * floor's 100 ms) becomes 1.7 ms: one window per pass, and one tick.
+ */
+Test(scale, numa01_gives_up_windows_then_the_tick)
+{
+	struct scale_input in = input(1352.74, 1.96, 3072, 8);
+
+	cr_assert_eq(build(&in), 0, "%s", err);
+	cr_assert_eq(plan.hw_windows, 12);
+	cr_assert_float_eq(plan.hw_pass_ms, 1200, 1e-9, "the 2560 MB/s floor binds");
+	cr_assert_eq(plan.guest[SK_MIN], 2);
+	cr_assert_eq(plan.guest[SK_SIZE], 8, "one window holds the working set");
+	cr_assert_eq(plan.guest_windows, 1);
+	cr_assert_float_eq(plan.guest_pass_ms, 4, 1e-9, "one tick");
+	cr_assert_not_null(strstr(plan.given_up, "windows per pass: 12 on hardware, 1 here"),
+			   "%s", plan.given_up);
+	cr_assert_not_null(strstr(plan.given_up, "pass period"), "%s", plan.given_up);
+}
+
+Test(scale, factors_given_outright_override_the_ratios)
+{
+	struct scale_input in = input(100, 20, 1024, 512);
+
+	in.time = 0.5;
+	in.size = 1.0 / 64;
+	cr_assert_eq(build(&in), 0, "%s", err);
+	cr_assert_float_eq(plan.time, 0.5, 1e-12);
+	cr_assert_float_eq(plan.size, 1.0 / 64, 1e-12);
+	cr_assert_str_eq(plan.time_key, SCALE_KEY_TIME);
+	cr_assert_str_eq(plan.size_key, SCALE_KEY_SIZE);
+	cr_assert_float_eq(plan.guest_s, 50, 1e-12, "the factor's, not the stated 20 s");
+	cr_assert_float_eq(plan.guest_ws_mb, 16, 1e-12);
+	cr_assert_eq(plan.guest[SK_MIN], 500);
+	cr_assert_eq(plan.guest[SK_SIZE], 4);
+	cr_assert_eq(plan.guest_windows, 4);
+}
+
+/* A value the experiment sets (sysctl.NAME) is the hardware's, and scaled. */
+Test(scale, the_experiments_own_values_are_the_hardwares)
+{
+	struct scale_input in = input(100, 10, 1024, 128);
+
+	in.hw[SK_MIN] = 2000;
+	in.hw[SK_DELAY] = 500;
+	in.hw[SK_MIG_LIMIT] = 128;
+	in.hw[SK_MIG_INTERVAL] = 100;
+	cr_assert_eq(build(&in), 0, "%s", err);
+	cr_assert_eq(plan.guest[SK_MIN], 200);
+	cr_assert_eq(plan.guest[SK_DELAY], 50);
+	cr_assert(plan.set[SK_MIG_LIMIT] && plan.set[SK_MIG_INTERVAL]);
+	cr_assert_eq(plan.guest[SK_MIG_LIMIT], 16, "128 MB x 1/8");
+	cr_assert_eq(plan.guest[SK_MIG_INTERVAL], 10, "100 ms x 0.1");
+}
+
+Test(scale, factors_at_or_below_zero_are_refused)
+{
+	struct scale_input in = input(100, 10, 1024, 8);
+
+	in.time = 0;
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_TIME);
+	cr_assert_not_null(strstr(err, "not above 0"), "%s", err);
+	in = input(100, -3, 1024, 8);
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_GUEST_S);
+	in = input(100, 10, 1024, 8);
+	in.size = -0.5;
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_SIZE);
+}
+
+Test(scale, missing_inputs_name_the_key)
+{
+	struct scale_input in = input(NAN, 10, 1024, 8);
+
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_HW_S);
+	in = input(100, NAN, 1024, 8);
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_GUEST_S);
+	cr_assert_not_null(strstr(err, SCALE_KEY_TIME), "%s", err);
+	in = input(100, 10, NAN, 8);
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_HW_WS);
+	in = input(100, 10, NAN, NAN);
+	in.size = 0.01;
+	cr_assert_eq(build(&in), -1, "passes per pass need the hardware working set");
+	cr_assert_str_eq(key, SCALE_KEY_HW_WS);
+}
+
+Test(scale, a_scan_period_under_1_ms_is_refused)
+{
+	struct scale_input in = input(10000, 1, 1024, 8);
+
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_GUEST_S);
+	cr_assert_not_null(strstr(err, "scan_period_min_ms: 1000 ms on the hardware x time "
+				  "factor 0.0001 = 0.1 ms, under the kernel's minimum of 1 ms"),
+			   "%s", err);
+}
+
+/* Windows kept (the tick allows them), but each under one huge page. */
+Test(scale, a_scan_size_under_a_huge_page_is_refused)
+{
+	struct scale_input in = input(100, 100, 1024, 4);
+
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_GUEST_WS);
+	cr_assert_not_null(strstr(err, "scan_size_mb: 256 MB on the hardware x size factor "
+				  "0.003906 = 1 MB, under the kernel's minimum of 2 MB (one huge "
+				  "page)"), "%s", err);
+}
+
+Test(scale, a_period_over_the_kernels_bound_is_refused)
+{
+	struct scale_input in = input(10, 1000, 1024, 1024);
+
+	cr_assert_eq(build(&in), -1);
+	cr_assert_str_eq(key, SCALE_KEY_GUEST_S);
+	cr_assert_not_null(strstr(err, "scan_period_max_ms"), "%s", err);
+	cr_assert_not_null(strstr(err, "over the kernel's maximum of 3600000 ms"), "%s", err);
+}
+
+Test(scale, the_rate_limits_interval_under_1_ms_is_refused_when_on)
+{
+	struct scale_input in = input(1000, 4, 1024, 128);
+
+	cr_assert_eq(build(&in), 0, "off: the interval is not scaled (%s)", err);
+	in.hw[SK_MIG_LIMIT] = 128;
+	cr_assert_eq(build(&in), -1);
+	cr_assert_not_null(strstr(err, "migrate_interval_ms: 100 ms"), "%s", err);
+}
+
+Test(scale, the_description_line_carries_the_plan)
+{
+	struct scale_input in = input(49.77, 9.0, 1024, 8);
+	char line[512];
+
+	cr_assert_eq(build(&in), 0, "%s", err);
+	scale_plan_describe(&plan, line, sizeof(line));
+	cr_assert_not_null(strstr(line, "time=0.180832 size=0.0078125 "), "%s", line);
+	cr_assert_not_null(strstr(line, "hw_windows=4 guest_windows=4 hw_pass_ms=1000 "
+				  "guest_pass_ms=192 "), "%s", line);
+}
+
+/* The experiment file: the plan's bad input fails as it is read. */
+static char tmpdir[64];
+
+static void mktmp(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-scale-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void rmtmp(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static int load(const char *ini, struct experiment *exp)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/e.ini", tmpdir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(ini, f);
+	fclose(f);
+	err[0] = 0;
+	return experiment_load(path, exp, err, sizeof(err));
+}
+
+#define PLAN_OK "[global]\nworkload = stream --size 8M\nscale_scan = hardware\n" \
+	"scale_hw_s = 49.77\nscale_hw_ws = 1G\nscale_guest_s = 9\nscale_guest_ws = 8M\n"
+
+Test(scale_file, bad_input_is_refused_naming_file_line_and_key, .init = mktmp, .fini = rmtmp)
+{
+	static const struct { const char *ini, *want; } bad[] = {
+		{ PLAN_OK "scale_time = 0\n[a]\n", "8: key 'scale_time': '0' is not a number above 0" },
+		{ PLAN_OK "[a]\nscale_size = -1\n", "9: key 'scale_size': '-1' is not a number above 0" },
+		{ "[global]\nworkload = stream\nscale_scan = hardware\nscale_hw_ws = 1G\n"
+		  "scale_guest_s = 9\nscale_guest_ws = 8M\n[a]\n",
+		  "3: key 'scale_hw_s': variant 'a': scale_scan=hardware needs the hardware run's "
+		  "scale_hw_s" },
+		{ PLAN_OK "[a]\nscale_guest_s = 0.04\n",
+		  "9: key 'scale_guest_s': variant 'a': scan_period_min_ms: 1000 ms on the hardware x "
+		  "time factor 0.0008037 = 0.804 ms, under the kernel's minimum of 1 ms" },
+		{ PLAN_OK "[a]\nscale_guest_ws = 4M\nscale_guest_s = 49.77\n",
+		  "9: key 'scale_guest_ws': variant 'a': scan_size_mb: 256 MB on the hardware x size "
+		  "factor 0.003906 = 1 MB, under the kernel's minimum of 2 MB (one huge page)" },
+		{ PLAN_OK "[a]\nsysctl.scan_period_min_ms = soon\n",
+		  "9: key 'sysctl.scan_period_min_ms': variant 'a': 'soon' is not a whole number of ms "
+		  "to scale" },
+		{ "[global]\nworkload = stream\nscale_hw_s = 50\n[a]\n",
+		  "3: key 'scale_hw_s': variant 'a': needs scale_scan = hardware" },
+		{ PLAN_OK "scale_guest_ws = 8\n[a]\n", "did you mean 8M?" },
+	};
+	struct experiment exp;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(load(bad[i].ini, &exp), -1, "accepted: %s", bad[i].ini);
+		cr_assert_not_null(strstr(err, bad[i].want), "%s\nwanted: %s", err, bad[i].want);
+	}
+	cr_assert_eq(load(PLAN_OK "[a]\n", &exp), 0, "%s", err);
+	cr_assert_eq(exp.variants[0].scale_scan.mode, SCALE_HARDWARE);
+	cr_assert_eq(exp.variants[0].scale_hw_ws, 1ULL << 30);
+	cr_assert_float_eq(exp.variants[0].scale_guest_s, 9, 1e-12);
+	experiment_free(&exp);
+}
+
+/*
+ * The guest command, run for real by sh with /proc/sys and debugfs under
+ * a scratch folder: the plan's values, the experiment's hardware value
+ * not written as it is, the minimum after the maximum only when it grows
+ * past it, and the series' knob a kernel lacks reported, not fatal.
+ */
+static char *run_plan(const char *ini, const char *max_in_force, bool series)
+{
+	struct scan_plan sp = { .scale = { SCALE_HARDWARE, 1 } };
+	struct experiment exp;
+	char cmd[1024], path[256], *gc, *out = NULL;
+	size_t len = 0;
+	FILE *f, *o;
+
+	cr_assert_eq(load(ini, &exp), 0, "%s", err);
+	cr_assert_eq(scale_plan_variant(&exp.variants[0], &sp.hw, &key, err, sizeof(err)), 0);
+	gc = guest_command(&exp.variants[0], false, &sp, 0);
+	experiment_free(&exp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc %s/dbg && mkdir -p %s/proc/kernel %s/dbg && "
+		 "cd %s/proc/kernel && "
+		 "for k in scan_delay_ms scan_size_mb scan_period_min_ms; do echo 1000 > "
+		 "numa_balancing_$k; done && echo %s > numa_balancing_scan_period_max_ms%s",
+		 tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, max_in_force,
+		 series ? " && echo 60000 > numa_balancing_scan_period_reset_ms" : "");
+	cr_assert_eq(system(cmd), 0);
+	setenv("BNB_GC", gc, 1);
+	snprintf(cmd, sizeof(cmd), "printf %%s \"$BNB_GC\" | sed -n '1,/^# bnb-run: start\\|^mkdir -p \\/tmp$/p' | "
+		 "sed 's|/proc/sys/|%s/proc/|g; s|/sys/kernel/debug/sched/numa_balancing/|%s/dbg/|g' | "
+		 "sed '$d' | sh 2>&1", tmpdir, tmpdir);
+	f = popen(cmd, "r");
+	o = open_memstream(&out, &len);
+	while (fgets(path, sizeof(path), f))
+		fputs(path, o);
+	pclose(f);
+	fclose(o);
+	free(gc);
+	return out;
+}
+
+static long file_value(const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/kernel/numa_balancing_%s", tmpdir, name);
+	f = fopen(path, "r");
+	if (f && fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+Test(scale_file, the_guest_writes_the_plan, .init = mktmp, .fini = rmtmp)
+{
+	char *out = run_plan(PLAN_OK "[a]\nsysctl.scan_period_min_ms = 2000\n", "60000", true);
+	char *min, *max;
+
+	cr_assert_not_null(strstr(out, "# bnb-run: scale plan: time=0.180832 size=0.0078125 "),
+			   "%s", out);
+	cr_assert_eq(file_value("scan_period_min_ms"), 362, "2000 ms of hardware, scaled");
+	cr_assert_eq(file_value("scan_period_max_ms"), 10850);
+	cr_assert_eq(file_value("scan_delay_ms"), 181);
+	cr_assert_eq(file_value("scan_size_mb"), 2);
+	cr_assert_eq(file_value("scan_period_reset_ms"), 10850);
+	cr_assert_null(strstr(out, "= 2000 "), "the hardware's value is not written: %s", out);
+	min = strstr(out, "sysctl kernel.numa_balancing_scan_period_min_ms = 362");
+	max = strstr(out, "sysctl kernel.numa_balancing_scan_period_max_ms = 10850");
+	cr_assert(min && max && min < max, "shrinking below the max in force: min first\n%s", out);
+	free(out);
+	out = run_plan(PLAN_OK "[a]\n", "100", false);
+	min = strstr(out, "sysctl kernel.numa_balancing_scan_period_min_ms = 181");
+	max = strstr(out, "sysctl kernel.numa_balancing_scan_period_max_ms = 10850");
+	cr_assert(min && max && max < min, "growing past the max in force: max first\n%s", out);
+	cr_assert_not_null(strstr(out, "# bnb-run: scale: not set: scan_period_reset_ms (not in "
+				  "this kernel)"), "%s", out);
+	free(out);
+}
