@@ -76,7 +76,7 @@ diag "work_s $a and $b"
 check "the same workload twice: guest work time within 0.5 %" \
 	awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d / a < 0.005) }'
 # Counters are reported, not asserted: a residual source still moves a
-# THP migration now and then (README, "Deterministic timing, measured").
+# THP migration now and then (docs/BENCHMARKS.md, "Deterministic timing, measured").
 for c in numa_pte_updates numa_hint_faults numa_pages_migrated; do
 	diag "$c: $(field plain/rep1 "counters.$c"), $(field plain/rep2 "counters.$c")"
 done
