@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 
 #define HOLD_MS		30000
 #define HOLD_POLL_MS	20
+#define QMP_TRY_MS	1000	/* one connection attempt, then is QEMU still there? */
 
 bool vm_holds_for_collector(const struct vm_config *c)
 {
@@ -80,13 +82,24 @@ static long now_ms(void)
 	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
 }
 
-int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen)
+/* Whether QEMU (PID) has exited; it stays a zombie for the caller to reap. */
+static bool qemu_gone(pid_t pid)
 {
-	long deadline = now_ms() + c->timeout_s * 1000L;
+	siginfo_t info = { 0 };
+
+	return !waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) && info.si_pid == pid;
+}
+
+int vm_start_when_collected(const struct vm_config *c, pid_t qemu, char *err, size_t errlen)
+{
+	long deadline = now_ms() + c->timeout_s * 1000L, left;
 	int waited = 0, fd;
 
-	while (now_ms() < deadline) {
-		fd = qmp_open(c->run_dir, (int)(deadline - now_ms()));
+	while ((left = deadline - now_ms()) > 0) {
+		/* a QEMU that could not start must not cost the time limit */
+		if (qemu_gone(qemu))
+			return errf(err, errlen, "QEMU exited before the guest started");
+		fd = qmp_open(c->run_dir, (int)(left < QMP_TRY_MS ? left : QMP_TRY_MS));
 		if (fd >= 0 && !hold_then_cont(fd, c, &waited)) {
 			close(fd);
 			return 0;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "bnb_topology.h"
 #include "lib/argv.h"
@@ -153,8 +154,11 @@ int vm_pin_and_start(const struct vm_config *c, char *err, size_t errlen);
 bool vm_holds_for_collector(const struct vm_config *c);
 /* From query-chardev's reply: 1 the agent port has its client, 0 not, -1 no such port. */
 int agent_client_connected(const char *reply);
-/* Over QMP: wait for the collector (at most 30 s), then let the paused guest run. */
-int vm_start_when_collected(const struct vm_config *c, char *err, size_t errlen);
+/*
+ * Over QMP: wait for the collector (at most 30 s), then let the paused
+ * guest run; fails at once when QEMU (pid QEMU) has exited.
+ */
+int vm_start_when_collected(const struct vm_config *c, pid_t qemu, char *err, size_t errlen);
 
 /* Boot the guest, wait for it, classify the outcome. */
 enum vm_status vm_run(const struct vm_config *c);

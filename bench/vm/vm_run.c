@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,6 +124,32 @@ static void console_feed(struct console *con, struct outcome *o,
 	}
 }
 
+/*
+ * The first line QEMU (or the plugin) wrote on its stderr, with anything
+ * unprintable escaped, into BUF ("" when it said nothing): the reason a
+ * QEMU that could not start gives, such as "Cannot allocate memory".
+ */
+static const char *qemu_said(const struct vm_config *c, char *buf, size_t len)
+{
+	char path[4096], line[LINE_MAX_LEN];
+	size_t i, n = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/qemu.log", c->run_dir);
+	f = fopen(path, "r");
+	while (f && !buf[0] && fgets(line, sizeof(line), f))
+		for (i = 0; line[i] && line[i] != '\n' && n + 5 < len; i++) {
+			unsigned char ch = line[i];
+
+			n += snprintf(buf + n, len - n, ch >= ' ' && ch < 0x7f ? "%c" : "\\x%02x",
+				      ch);
+		}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 /* QEMU's own complaints (and the plugin's) go to qemu.log. */
 static void print_qemu_log(const struct vm_config *c)
 {
@@ -190,7 +217,7 @@ static pid_t spawn_qemu(const struct vm_config *c, int *out_fd)
 	struct argv args = { 0 };
 	char path[4096];
 	int pipefd[2], errfd, nullfd;
-	pid_t pid;
+	pid_t pid, parent;
 
 	qemu_build_args(c, &args);
 	snprintf(path, sizeof(path), "%s/qemu.log", c->run_dir);
@@ -201,8 +228,12 @@ static pid_t spawn_qemu(const struct vm_config *c, int *out_fd)
 		argv_free(&args);
 		return -1;
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
+		/* QEMU must not outlive a launcher that was killed outright */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		dup2(nullfd, 0);
 		dup2(pipefd[1], 1);
 		dup2(errfd, 2);
@@ -295,8 +326,11 @@ static void judge_stalls(const struct vm_config *c, struct outcome *o)
 		" (wall timing: a loaded host can cause them)", o->stall_line);
 }
 
-static enum vm_status classify(const struct outcome *o, int wstatus, char *reason, size_t len)
+static enum vm_status classify(const struct vm_config *c, const struct outcome *o, int wstatus,
+			       char *reason, size_t len)
 {
+	char said[LINE_MAX_LEN / 2];
+
 	if (o->panicked) {
 		snprintf(reason, len, "kernel trouble: %s", o->panic_line);
 		return VM_PANIC;
@@ -319,9 +353,10 @@ static enum vm_status classify(const struct outcome *o, int wstatus, char *reaso
 		snprintf(reason, len, "guest command exited %d", o->exit_code);
 		return VM_GUEST_FAILED;
 	}
-	snprintf(reason, len, "QEMU ended (%s %d) before the guest command finished",
+	snprintf(reason, len, "QEMU ended (%s %d) before the guest command finished%s%s",
 		 WIFSIGNALED(wstatus) ? "signal" : "status",
-		 WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
+		 WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus),
+		 qemu_said(c, said, sizeof(said))[0] ? ": " : "", said);
 	return VM_LAUNCH_ERROR;
 }
 
@@ -401,18 +436,23 @@ static int open_console_log(const struct vm_config *c)
 }
 
 /* A guest started paused (-S): pin its vCPUs, or wait for the collector; then run. */
-static int release_guest(const struct vm_config *c, char *reason, size_t len)
+static int release_guest(const struct vm_config *c, pid_t qemu, char *reason, size_t len)
 {
-	char why[LINE_MAX_LEN];
+	char why[LINE_MAX_LEN], said[LINE_MAX_LEN / 2];
+	int rc;
 
 	if (c->host) {
 		if (!vm_pin_and_start(c, why, sizeof(why)))
 			return 0;
 		return errf(reason, len, "KVM NUMA binding: %s", why);
 	}
-	if (vm_holds_for_collector(c))
-		return vm_start_when_collected(c, reason, len);
-	return 0;
+	if (!vm_holds_for_collector(c))
+		return 0;
+	rc = vm_start_when_collected(c, qemu, why, sizeof(why));
+	if (rc)
+		errf(reason, len, "%s%s%s", why, qemu_said(c, said, sizeof(said))[0] ? ": " : "",
+		     said);
+	return rc;
 }
 
 enum vm_status vm_run(const struct vm_config *c)
@@ -444,7 +484,7 @@ enum vm_status vm_run(const struct vm_config *c)
 		close(con.log_fd);
 		return VM_LAUNCH_ERROR;
 	}
-	if (release_guest(c, reason, sizeof(reason))) {
+	if (release_guest(c, pid, reason, sizeof(reason))) {
 		fprintf(stderr, "bnb-vm: %s\n", reason);
 		stop_qemu(c, pid, &wstatus);
 		close(fd);
@@ -459,7 +499,7 @@ enum vm_status vm_run(const struct vm_config *c)
 	close(con.log_fd);
 
 	judge_stalls(c, &o);
-	st = classify(&o, wstatus, reason, sizeof(reason));
+	st = classify(c, &o, wstatus, reason, sizeof(reason));
 	write_result(c, st, &o, reason, now_ms() - start);
 	if (st != VM_OK && st != VM_GUEST_FAILED) {
 		fprintf(stderr, "bnb-vm: %s (run dir %s)\n", reason, c->run_dir);
