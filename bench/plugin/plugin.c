@@ -106,7 +106,12 @@ static void *map_file(const char *path, size_t bytes)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return MAP_FAILED;
-	if (ftruncate(fd, bytes)) {
+	/*
+	 * Allocated, not sparse: on a full disk a store into a hole would be
+	 * a SIGBUS in QEMU and in every reader, long after the run started.
+	 */
+	errno = posix_fallocate(fd, 0, bytes);
+	if (errno) {
 		close(fd);
 		return MAP_FAILED;
 	}
