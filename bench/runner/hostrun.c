@@ -42,7 +42,7 @@ static double run_host(const struct host_cmd *c, const char *log, int time_limit
 		       char *why, size_t whylen)
 {
 	char tmp[PATH_MAX + 128];
-	bool killed = false;
+	enum stop_cause killed = STOP_NONE;
 	double start = runner_now(), rate;
 	pid_t pid;
 	int st;

@@ -11,13 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "csv.h"
+#include "fsio.h"
 #include "keys.h"
 #include "lib/parse.h"
+#include "lib/util.h"
 #include "lib/signals.h"
 #include "monitors.h"
 #include "outcome.h"
@@ -52,11 +55,14 @@ double runner_now(void)
 
 pid_t runner_spawn(char *const argv[], const char *log)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	int fd;
 
 	if (pid)
 		return pid;
+	/* the runner may already be gone by the time the signal is armed */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+		_exit(127);
 	setpgid(0, 0);
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd >= 0) {
@@ -267,8 +273,16 @@ static void progress(const struct job *j, const char *rundir, double elapsed, co
 	fflush(stdout);
 }
 
+/* Whether RUNDIR's filesystem is (nearly) full: nothing more can be recorded. */
+static bool disk_full(const char *rundir)
+{
+	long long left = rundir ? space_free(rundir) : -1;
+
+	return left >= 0 && left < SPACE_LOW_WATER;
+}
+
 int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
-		      const char *rundir, bool *killed)
+		const char *rundir, enum stop_cause *stopped)
 {
 	double next_progress = start + PROGRESS_EVERY_S, stop_at = 0;
 	int status;
@@ -281,8 +295,11 @@ int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
 			return status;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (!stop_at && (runner_interrupted || t > deadline)) {
-			*killed = true;
+		if (!stop_at && !*stopped && disk_full(rundir))
+			*stopped = STOP_DISK_FULL;
+		if (!stop_at && !*stopped && (runner_interrupted || t > deadline))
+			*stopped = STOP_DEADLINE;
+		if (!stop_at && *stopped) {
 			kill(-pid, SIGTERM);	/* the launcher quits QEMU via QMP */
 			stop_at = t + 10;
 		}
@@ -302,13 +319,16 @@ int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
  * agent or a write error: counters from such a series would be silently
  * short, so the run fails instead.
  */
-static const char *stop_collector(pid_t pid, const char *rundir)
+static const char *stop_collector(pid_t pid, const char *rundir, bool guest_ran)
 {
 	char path[PATH_MAX + 16];
-	bool killed = false;
+	enum stop_cause killed = STOP_NONE;
 	double t = runner_now();
 	int wstatus;
 
+	/* without a guest it would wait for the agent's socket in vain */
+	if (!guest_ran)
+		kill(-pid, SIGTERM);
 	wstatus = runner_wait(pid, t, t + COLLECT_GRACE_S, NULL, NULL, &killed);
 	snprintf(path, sizeof(path), "%s/summary.json", rundir);
 	if (access(path, R_OK))
@@ -324,20 +344,28 @@ static const char *stop_collector(pid_t pid, const char *rundir)
  * extractor finds its metrics (O). COLLECT_WHY: why the collector's
  * series cannot be trusted, or NULL.
  */
-static void judge(const char *rundir, int wstatus, bool killed, const struct outcome *o,
-		  const char *collect_why, struct status *s)
+static void judge(const char *rundir, int wstatus, enum stop_cause killed,
+		  const struct outcome *o, const char *collect_why, struct status *s)
 {
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], vm_why[400], full[256];
 	struct wl_summary wl;
 	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 
 	s->vm_exit = code;
+	snprintf(path, sizeof(path), "%s/result", rundir);
+	if (kv_get(path, "reason", vm_why, sizeof(vm_why)))
+		vm_why[0] = '\0';
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
 	wl_scan(path, &wl);
 	s->state = "failed";
 	if (runner_interrupted) {
 		s->state = "incomplete";
 		snprintf(s->reason, sizeof(s->reason), "interrupted by signal %d", (int)runner_interrupted);
+	} else if (killed == STOP_DISK_FULL) {
+		snprintf(s->reason, sizeof(s->reason), "%s: the run was stopped, its files would "
+			 "be cut short", write_errstr(rundir, ENOSPC, full, sizeof(full)));
+	} else if (o->write_error[0]) {
+		snprintf(s->reason, sizeof(s->reason), "%s", o->write_error);
 	} else if (killed) {
 		snprintf(s->reason, sizeof(s->reason), "runner time limit exceeded (launcher did not stop)");
 	} else if (wl.calib_failed) {
@@ -350,8 +378,8 @@ static void judge(const char *rundir, int wstatus, bool killed, const struct out
 	} else if (code < 0 || code >= VM_N_STATUS) {
 		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", wstatus);
 	} else if (code != VM_OK) {
-		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)", vm_status_meaning(code),
-			 code);
+		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)%s%.400s",
+			 vm_status_meaning(code), code, vm_why[0] ? ": " : "", vm_why);
 	} else if (o->project && (!wl.found || !wl.ok)) {
 		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
 	} else if (!o->project && !o->found) {
@@ -412,40 +440,69 @@ static void kvm_verdict(const char *rundir, struct status *s)
 	}
 }
 
-/* Move the launcher's files from its short temporary dir into the run folder. */
-static void keep_vm_files(const char *tmp, const char *rundir)
+/*
+ * bnb-vm and QEMU put unix sockets into their run folder, and a socket's
+ * path holds at most 107 bytes, which a run folder's path can exceed. So
+ * they get TMP/r, a symlink to the run folder (RUNDIR, absolute): every
+ * file they write lands in the run folder from the start, and a runner
+ * killed outright leaves nothing of the run in /tmp but that link.
+ */
+static int short_run_dir(const char *rundir, char *tmp, size_t len, char *link, size_t linklen)
 {
-	static const char *const files[] = { "console.log", "out.log", "result", "qemu.log" };
-	char from[PATH_MAX * 2], to[PATH_MAX + 32];
-	size_t i;
-
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(from, sizeof(from), "%s/%s", tmp, files[i]);
-		snprintf(to, sizeof(to), "%s/%s", rundir, files[i]);
-		rename(from, to);
-	}
-	snprintf(from, sizeof(from), "%s/out.log", rundir);
-	snprintf(to, sizeof(to), "%s/workload.csv", rundir);
-	wl_extract_csv(from, to);
+	snprintf(tmp, len, "/tmp/bnb-run-XXXXXX");
+	if (!mkdtemp(tmp))
+		return -1;
+	snprintf(link, linklen, "%s/r", tmp);
+	if (!symlink(rundir, link))
+		return 0;
+	rmdir(tmp);
+	return -1;
 }
 
-static void remove_tmp(const char *tmp)
+static void remove_short_dir(const char *tmp, const char *rundir)
 {
-	char path[PATH_MAX * 2];
 	static const char *const leftovers[] = { "agent.sock", "qmp.sock", "cmd" };
+	char path[PATH_MAX * 2];
 	size_t i;
 
-	for (i = 0; i < sizeof(leftovers) / sizeof(leftovers[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", tmp, leftovers[i]);
+	for (i = 0; i < ARRAY_SIZE(leftovers); i++) {
+		snprintf(path, sizeof(path), "%s/%s", rundir, leftovers[i]);
 		unlink(path);
 	}
+	snprintf(path, sizeof(path), "%s/r", tmp);
+	unlink(path);
 	rmdir(tmp);
 }
 
+/* The CSV part of the guest's output, as workload.csv; O notes a failed write. */
+static void extract_csv(const char *rundir, struct outcome *o)
+{
+	char from[PATH_MAX + 32], to[PATH_MAX + 32], why[256];
+
+	snprintf(from, sizeof(from), "%s/out.log", rundir);
+	snprintf(to, sizeof(to), "%s/workload.csv", rundir);
+	if (!wl_extract_csv(from, to) || errno == ENOENT || o->write_error[0])
+		return;
+	snprintf(o->write_error, sizeof(o->write_error), "cannot write workload.csv: %s",
+		 write_errstr(to, errno, why, sizeof(why)));
+}
+
+/*
+ * The run's end goes on record: the space kept back while the guest ran
+ * is given back first, so a disk the guest filled still takes the status.
+ */
 static int finish(const char *rundir, const struct job *j, struct status *s, double start)
 {
+	char why[256];
+
 	s->elapsed_s = runner_now() - start;
-	write_status(rundir, s);
+	space_release(rundir);
+	if (write_status(rundir, s)) {
+		fprintf(stderr, "bnb-run: %s rep %d: cannot record its status in %s/status: %s\n",
+			j->variant, j->rep, rundir, write_errstr(rundir, errno, why, sizeof(why)));
+		if (!strcmp(s->state, "ok"))
+			s->state = "failed";
+	}
 	printf("[%d/%d] %s rep %d: %s after %.0f s%s%s\n", j->id, j->total, j->variant, j->rep,
 	       s->state, s->elapsed_s, s->reason[0] ? ": " : "", s->reason);
 	fflush(stdout);
@@ -468,31 +525,40 @@ void job_warnings(const char *rundir, const struct job *j, int warnings)
 		"see %s/console.log\n", j->variant, j->rep, warnings, rundir);
 }
 
+/* Whether bnb-vm's guest got as far as its command (result boot_ms). */
+static bool guest_ran(const char *rundir)
+{
+	char path[PATH_MAX + 16], ms[32];
+
+	snprintf(path, sizeof(path), "%s/result", rundir);
+	return !kv_get(path, "boot_ms", ms, sizeof(ms)) && strcmp(ms, "-1");
+}
+
 static int launch(const struct variant *v, const struct run_plan *p,
 		  const struct scan_plan *sp, const char *rundir, const struct job *j,
 		  struct status *s, double start)
 {
 	struct argv vm = { 0 }, col = { 0 };
-	char tmp[] = "/tmp/bnb-run-XXXXXX", log[PATH_MAX * 2];
+	char tmp[64], link[80], log[PATH_MAX * 2];
 	pid_t vm_pid, col_pid;
 	const char *collect_why;
-	bool killed = false;
+	enum stop_cause killed = STOP_NONE;
 	struct json_object *prov;
 	static struct outcome o;
 	int wstatus;
 
-	if (!mkdtemp(tmp)) {
-		snprintf(s->reason, sizeof(s->reason), "mkdtemp: %s", strerror(errno));
+	if (short_run_dir(rundir, tmp, sizeof(tmp), link, sizeof(link))) {
+		snprintf(s->reason, sizeof(s->reason), "a socket folder in /tmp: %s", strerror(errno));
 		return -1;
 	}
 	prov = prov_start(p->kernel);
-	collect_args(&col, v, p, sp, tmp, rundir);
-	if (vm_args(&vm, v, p, sp, tmp, rundir)) {
+	collect_args(&col, v, p, sp, link, rundir);
+	if (vm_args(&vm, v, p, sp, link, rundir)) {
 		snprintf(s->reason, sizeof(s->reason), "out of memory building the guest command");
 		argv_free(&vm);
 		argv_free(&col);
 		json_object_put(prov);
-		rmdir(tmp);
+		remove_short_dir(tmp, rundir);
 		return -1;
 	}
 	snprintf(log, sizeof(log), "%s/collect.log", rundir);
@@ -501,10 +567,12 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	vm_pid = runner_spawn(vm.v, log);
 	wstatus = runner_wait(vm_pid, start, start + p->time_limit + WATCHDOG_SLACK_S, j,
 			       rundir, &killed);
-	collect_why = stop_collector(col_pid, rundir);
-	keep_vm_files(tmp, rundir);
-	remove_tmp(tmp);
+	collect_why = stop_collector(col_pid, rundir, guest_ran(rundir));
+	remove_short_dir(tmp, rundir);
+	space_release(rundir);
+	memset(&o, 0, sizeof(o));
 	outcome_collect(rundir, v->workload, v->metrics, prov, &o);
+	extract_csv(rundir, &o);
 	judge(rundir, wstatus, killed, &o, collect_why, s);
 	snprintf(log, sizeof(log), "%s/result", rundir);
 	s->state = stall_verdict(log, v, s->state, &s->stalls, s->reason, sizeof(s->reason));
@@ -563,21 +631,16 @@ static int plan_scan(const struct variant *v, const struct run_plan *p, struct s
 	return -1;
 }
 
-int run_job(const char *dir, const struct experiment *exp, const char *basedir,
-	    const struct job *j)
+/* Run job J in RUNDIR, which this process has locked. */
+static int run_locked(const char *dir, const struct variant *v, const char *basedir,
+		      const struct job *j, const char *rundir)
 {
-	const struct variant *v = experiment_variant(exp, j->variant);
 	struct status s = { .state = "running", .latency = "unknown", .warnings = -1 };
-	char rundir[PATH_MAX], free_line[1024] = "";
+	char free_line[1024] = "", why[256];
 	struct scan_plan sp = { 0 };
 	struct run_plan p;
 	double start = runner_now();
 
-	snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
-	if (!v || mkdir_p(rundir, 0755)) {
-		fprintf(stderr, "bnb-run: cannot create %s (variant %s)\n", rundir, j->variant);
-		return 1;
-	}
 	if (plan_run(v, basedir, &p, s.reason, sizeof(s.reason))) {
 		s.state = "failed";
 		return finish(rundir, j, &s, start);
@@ -586,6 +649,13 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		p.start_delay_us = start_delay_us(j->rep);
 	s.latency = p.latency;
 	snprintf(s.latency_why, sizeof(s.latency_why), "%s", p.latency_why);
+	if (space_reserve(rundir)) {
+		s.state = "failed";
+		snprintf(s.reason, sizeof(s.reason), "%s: a run keeps %d KiB free to record its end, "
+			 "and nothing ran", write_errstr(rundir, errno, why, sizeof(why)),
+			 RESERVE_BYTES / 1024);
+		return finish(rundir, j, &s, start);
+	}
 	s.host_rate = host_rate(dir, v, p.time_limit, free_line, sizeof(free_line),
 				s.dilation_why, sizeof(s.dilation_why));
 	if (plan_scan(v, &p, &sp, s.host_rate, free_line, s.dilation_why, s.reason,
@@ -593,7 +663,12 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 		s.state = "failed";
 		return finish(rundir, j, &s, start);
 	}
-	write_status(rundir, &s);
+	if (write_status(rundir, &s)) {
+		s.state = "failed";
+		snprintf(s.reason, sizeof(s.reason), "cannot write the status file: %s",
+			 write_errstr(rundir, errno, why, sizeof(why)));
+		return finish(rundir, j, &s, start);
+	}
 	/* an emulated latency is only a plan until the plugin's verdict */
 	printf("[%d/%d] %s rep %d: started (latency %s%s, host rate %.6g)\n", j->id, j->total,
 	       j->variant, j->rep, p.latency,
@@ -603,4 +678,45 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	if (launch(v, &p, &sp, rundir, j, &s, runner_now()))
 		s.state = "failed";
 	return finish(rundir, j, &s, start);
+}
+
+/*
+ * A run folder is locked while its run is in progress, so that a second
+ * runner (a --resume, or the same job line started twice) cannot boot
+ * another guest into it or move it aside under the first.
+ */
+int run_job(const char *dir, const struct experiment *exp, const char *basedir,
+	    const struct job *j)
+{
+	const struct variant *v = experiment_variant(exp, j->variant);
+	char rundir[PATH_MAX], lock[PATH_MAX + 16], err[PATH_MAX + 128], *abs;
+	int fd, rc;
+
+	snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
+	if (!v) {
+		fprintf(stderr, "bnb-run: job %d: no variant '%s' in the experiment\n", j->id,
+			j->variant);
+		return 1;
+	}
+	if (mkdir_p(rundir, 0755)) {
+		fprintf(stderr, "bnb-run: cannot create %s: %s\n", rundir,
+			write_errstr(rundir, errno, err, sizeof(err)));
+		return 1;
+	}
+	/* the launcher reaches it through a symlink from /tmp: absolute */
+	abs = realpath(rundir, NULL);
+	if (abs) {
+		snprintf(rundir, sizeof(rundir), "%s", abs);
+		free(abs);
+	}
+	snprintf(lock, sizeof(lock), "%s/" LOCK_FILE, rundir);
+	fd = lock_take(lock, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "bnb-run: %s rep %d is in use, not run again: %s\n", j->variant,
+			j->rep, err);
+		return 1;
+	}
+	rc = run_locked(dir, v, basedir, j, rundir);
+	lock_release(fd);
+	return rc;
 }

@@ -15,6 +15,7 @@
 #include "bnb_monitor.h"
 #include "csv.h"
 #include "lib/util.h"
+#include "fsio.h"
 #include "monitors.h"
 
 #define MON_DIR "monitor"
@@ -105,8 +106,8 @@ int monitors_split(const char *outlog, const char *rundir)
 	const size_t plen = strlen(BNB_MON_FILE);
 	char path[4200], line[4096];
 	FILE *out[N_FILES] = { NULL }, *in;
+	int k, rc = 0, failed = 0;
 	size_t i;
-	int k;
 
 	in = fopen(outlog, "r");
 	if (!in)
@@ -125,16 +126,22 @@ int monitors_split(const char *outlog, const char *rundir)
 			snprintf(path, sizeof(path), "%s/" MON_DIR "/%s", rundir, files[k]);
 			out[k] = fopen(path, "w");
 			snprintf(path, sizeof(path), "%s/" MON_DIR, rundir);
-			if (!out[k])
+			if (!out[k]) {
+				failed = failed ? failed : errno;
 				continue;
+			}
 		}
 		fputs(colon + 2, out[k]);
 	}
 	fclose(in);
 	for (i = 0; i < N_FILES; i++)
-		if (out[i])
-			fclose(out[i]);
-	return 0;
+		if (out[i] && fclose_checked(out[i]))
+			failed = failed ? failed : errno;
+	if (failed) {
+		errno = failed;
+		rc = -1;
+	}
+	return rc;
 }
 
 static FILE *open_out(const char *rundir, const char *name)

@@ -34,7 +34,8 @@ bool monitors_need_perf(const char *value);
 /* Whether the list VALUE names monitor NAME. */
 bool monitors_has(const char *value, const char *name);
 
-/* Copy the "# bnb-mon:FILE: " lines of OUTLOG into RUNDIR/monitor/FILE. */
+/* Copy the "# bnb-mon:FILE: " lines of OUTLOG into RUNDIR/monitor/FILE;
+ * -1 with errno when one could not be read or written. */
 int monitors_split(const char *outlog, const char *rundir);
 
 /*

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What a finished run produced (outcome.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bnb_monitor.h"
+#include "fsio.h"
 #include "monitors.h"
 #include "modelrun.h"
 #include "numawork.h"
@@ -15,6 +17,18 @@
 
 #define WORKLOAD_FILE "/tmp/bnb-workload"
 #define HEREDOC_END "BNB_WORKLOAD_EOF"
+
+/* Note the first file of the run that could not be written, errno saying why. */
+static void write_failed(struct outcome *o, const char *rundir, const char *file)
+{
+	char why[256], path[PATH_MAX + 32];
+
+	if (o->write_error[0])
+		return;
+	snprintf(path, sizeof(path), "%s/%s", rundir, file);
+	snprintf(o->write_error, sizeof(o->write_error), "cannot write %s: %s", file,
+		 write_errstr(path, errno, why, sizeof(why)));
+}
 
 /* Copy the monitor totals into X as well, so they get statistics. */
 static void add_all(struct xmetrics *to, const struct xmetrics *from)
@@ -56,7 +70,8 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 	memset(&mon, 0, sizeof(mon));
 	snprintf(out, sizeof(out), "%s/out.log", rundir);
 	monitor_error(out, o->monitor_error, sizeof(o->monitor_error));
-	monitors_split(out, rundir);
+	if (monitors_split(out, rundir) && errno != ENOENT)
+		write_failed(o, rundir, "monitor/");
 	totals = monitors_load(rundir, &mon);
 	o->extractor = extractor_for(workload, metrics);
 	o->project = o->extractor && !strcmp(o->extractor->name, EXTRACT_SUMMARY);
@@ -75,7 +90,8 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 		snprintf(out, sizeof(out), "%s/out.log", rundir);
 		prov_add_guest(prov, out);
 	}
-	run_summary_add(rundir, prov, &o->x, totals);
+	if (run_summary_add(rundir, prov, &o->x, totals))
+		write_failed(o, rundir, "summary.json");
 }
 
 void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,

@@ -21,6 +21,7 @@ struct outcome {
 	bool found;		/* the extractor found the workload's metrics */
 	char why[512];		/* when not: the command and what was missing */
 	char monitor_error[256];	/* bnb-monitor could not start a monitor */
+	char write_error[400];	/* a file of the run that could not be written */
 	struct xmetrics x;
 };
 
@@ -29,7 +30,8 @@ struct outcome {
  * when unset): split the monitor files out of RUNDIR/out.log and read
  * them, extract the metrics, complete PROV (taken over, may be NULL) with
  * the end of the run and the guest's lines, and add all of it to
- * RUNDIR/summary.json.
+ * RUNDIR/summary.json. A file that could not be written is named in
+ * O->write_error.
  */
 void outcome_collect(const char *rundir, const char *workload, const char *metrics,
 		     struct json_object *prov, struct outcome *o);

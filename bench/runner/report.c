@@ -4,15 +4,18 @@
  * the latency mode and the time-dilation note, because a number from a TCG
  * guest without emulated latency means something different from one with.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 #include "extract.h"
+#include "fsio.h"
 #include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
@@ -576,14 +579,18 @@ static void comparisons(FILE *md, const struct results *r, struct json_object *r
 	jset(root, "comparisons", arr);
 }
 
+/* NAME in DIR through NAME.tmp, so a full disk never leaves half a file. */
 static int write_json(const char *dir, const char *name, struct json_object *o)
 {
-	char path[PATH_MAX + 64];
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], why[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_NOSLASHESCAPE)) {
-		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path, json_util_get_last_err());
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_NOSLASHESCAPE) || rename(tmp, path)) {
+		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+			write_errstr(tmp, errno, why, sizeof(why)));
+		unlink(tmp);
 		return -1;
 	}
 	return 0;
@@ -592,7 +599,7 @@ static int write_json(const char *dir, const char *name, struct json_object *o)
 int report_write(const struct results *r)
 {
 	struct json_object *root = json_object_new_object(), *vars = json_object_new_array();
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], why[256];
 	time_t now = time(NULL);
 	const char *base;
 	char stamp[32];
@@ -602,7 +609,8 @@ int report_write(const struct results *r)
 	snprintf(path, sizeof(path), "%s/summary.md.tmp", r->dir);
 	md = fopen(path, "w");
 	if (!md) {
-		fprintf(stderr, "bnb-run: cannot write %s: %m\n", path);
+		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+			write_errstr(path, errno, why, sizeof(why)));
 		json_object_put(root);
 		json_object_put(vars);
 		return -1;
@@ -631,12 +639,17 @@ int report_write(const struct results *r)
 	sweep_report(r, md, root);
 	jset(root, "kernel_warnings", warnings_json(r));
 	jset(root, "runs", runs_json(r));
-	rc = fclose(md);
+	rc = fclose_checked(md);
 	if (!rc) {
 		char final[PATH_MAX + 32];
 
 		snprintf(final, sizeof(final), "%s/summary.md", r->dir);
 		rc = rename(path, final);
+	}
+	if (rc) {
+		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+			write_errstr(path, errno, why, sizeof(why)));
+		unlink(path);
 	}
 	rc |= write_json(r->dir, "summary.json", root);
 	json_object_put(root);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsio.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
@@ -26,6 +27,28 @@ static bool finished(const char *dir, const struct job *j)
 
 	snprintf(path, sizeof(path), "%s/runs/%s/rep%d/status", dir, j->variant, j->rep);
 	return !kv_get(path, "status", state, sizeof(state)) && !strcmp(state, "ok");
+}
+
+/*
+ * Whether J's run is in progress elsewhere (a job line of DIR started by
+ * hand or by a cluster): its run folder's lock is held. Says so.
+ */
+static bool in_use(const char *dir, const struct job *j)
+{
+	char path[PATH_MAX * 2];
+	long pid;
+
+	snprintf(path, sizeof(path), "%s/runs/%s/rep%d/" LOCK_FILE, dir, j->variant, j->rep);
+	pid = lock_holder(path);
+	if (!pid)
+		return false;
+	if (pid > 0)
+		fprintf(stderr, "bnb-run: --resume %s: runs/%s/rep%d is being run by pid %ld "
+			"(lock %s)\n", dir, j->variant, j->rep, pid, path);
+	else
+		fprintf(stderr, "bnb-run: --resume %s: runs/%s/rep%d is being run by another "
+			"process (lock %s)\n", dir, j->variant, j->rep, path);
+	return true;
 }
 
 /* Move an earlier attempt of J aside; 0 when there was none or it moved. */
@@ -44,6 +67,21 @@ static int set_aside(const char *dir, const struct job *j)
 	}
 	errno = EEXIST;
 	return -1;
+}
+
+/* Whether a job of DIR is being run by another process (said on stderr). */
+static bool any_in_use(const char *dir)
+{
+	struct job j;
+	bool busy = false;
+	int id;
+
+	if (jobs_read(dir, 1, &j))
+		return false;
+	for (id = 1; id <= j.total; id++)
+		if (!jobs_read(dir, id, &j) && !finished(dir, &j))
+			busy |= in_use(dir, &j);
+	return busy;
 }
 
 /* The jobs to run again, by id; their lines of jobs.txt into jobs-resume.txt. */
@@ -87,10 +125,16 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 	char path[PATH_MAX + 32], basedir[PATH_MAX], err[1024];
 	struct experiment exp;
 	int *ids = NULL, n = 0, rc = 0, rrc;
+	bool written;
 
 	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
 	if (experiment_load(path, &exp, err, sizeof(err))) {
 		fprintf(stderr, "bnb-run: --resume %s: %s\n", dir, err);
+		return 2;
+	}
+	/* a live runner's folder is left alone: nothing moved, nothing booted */
+	if (folder_lock(dir) < 0 || any_in_use(dir)) {
+		experiment_free(&exp);
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
@@ -111,7 +155,7 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 		rc = run_sequential(dir, &exp, basedir, ids, n);
 	free(ids);
 	experiment_free(&exp);
-	rrc = cmd_report(dir, !no_plots);
-	printf("bnb-run: summary in %s/summary.md\n", dir);
+	rrc = report_folder(dir, !no_plots, &written);
+	report_where(dir, written, "");
 	return rc ? rc : rrc ? 1 : 0;
 }

@@ -105,11 +105,27 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 void collect_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		  const struct scan_plan *sp, const char *tmp, const char *rundir);
 
-/* Start ARGV (NULL-terminated) in its own process group, output to LOG. */
+/*
+ * Start ARGV (NULL-terminated) in its own process group, output to LOG.
+ * It gets SIGTERM when the runner dies, however it dies (PR_SET_PDEATHSIG),
+ * so that no launcher, QEMU or collector outlives a runner killed outright.
+ */
 pid_t runner_spawn(char *const argv[], const char *log);
-/* Wait for PID; stop its group after DEADLINE or on interrupt (*KILLED). */
+
+/* Why runner_wait() stopped a process group before it ended by itself. */
+enum stop_cause {
+	STOP_NONE,
+	STOP_DEADLINE,		/* the deadline passed, or an interrupt */
+	STOP_DISK_FULL,		/* RUNDIR's filesystem ran out of space */
+};
+/*
+ * Wait for PID; stop its group after DEADLINE, on interrupt, or (with
+ * RUNDIR) when RUNDIR's filesystem has less than SPACE_LOW_WATER left:
+ * *STOPPED says which. With J, a progress line every 10 s.
+ */
+#define SPACE_LOW_WATER (64 * 1024)
 int runner_wait(pid_t pid, double start, double deadline, const struct job *j,
-		const char *rundir, bool *killed);
+		const char *rundir, enum stop_cause *stopped);
 double runner_now(void);
 
 /*
@@ -163,5 +179,14 @@ int run_sequential(const char *dir, const struct experiment *exp, const char *ba
 int run_parallel(const char *dir, const char *jobs_file, int jobs);
 int cmd_job(const char *dir, const char *id);
 int cmd_report(const char *dir, bool plots);
+/* cmd_report(), *WRITTEN saying whether summary.md and summary.json were. */
+int report_folder(const char *dir, bool plots, bool *written);
+/* "summary in DIR/summary.md" when WRITTEN, else that there is none; NOTE after. */
+void report_where(const char *dir, bool written, const char *note);
+/*
+ * Lock the results folder DIR (DIR/lock) for this process's life; the
+ * descriptor, or -1 after saying on stderr which pid holds it.
+ */
+int folder_lock(const char *dir);
 
 #endif

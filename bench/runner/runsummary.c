@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The runner's additions to a run's summary.json (runsummary.h). */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "runsummary.h"
 
@@ -48,7 +50,12 @@ int run_summary_add(const char *rundir, struct json_object *prov, const struct x
 	rc = json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY |
 				     JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(root);
-	if (rc)
+	if (rc) {
+		int saved = errno;
+
+		unlink(tmp);	/* a full disk must not keep half a file */
+		errno = saved;
 		return -1;
+	}
 	return rename(tmp, path);
 }

@@ -7,15 +7,19 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fsio.h"
 #include "keys.h"
+#include "lib/err.h"
 #include "lib/path.h"
 #include "plot.h"
 #include "report.h"
@@ -31,9 +35,9 @@ static bool selected(const struct variant *v, const char *only)
 int jobs_write(const char *dir, const struct experiment *exp, const char *only,
 	       int reps_override, int *n_jobs, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32], self[PATH_MAX];
+	char path[PATH_MAX + 32], self[PATH_MAX], why[256];
 	FILE *tsv, *txt;
-	int i, rep, n = 0;
+	int i, rep, n = 0, bad;
 
 	snprintf(self, sizeof(self), "%s/build/bin/bnb-run", bnb_root());
 	snprintf(path, sizeof(path), "%s/jobs.tsv", dir);
@@ -41,7 +45,8 @@ int jobs_write(const char *dir, const struct experiment *exp, const char *only,
 	snprintf(path, sizeof(path), "%s/jobs.txt", dir);
 	txt = fopen(path, "w");
 	if (!tsv || !txt) {
-		snprintf(err, errlen, "cannot write the job list in %s: %s", dir, strerror(errno));
+		snprintf(err, errlen, "cannot write the job list in %s: %s", dir,
+			 write_errstr(dir, errno, why, sizeof(why)));
 		if (tsv)
 			fclose(tsv);
 		if (txt)
@@ -60,8 +65,10 @@ int jobs_write(const char *dir, const struct experiment *exp, const char *only,
 			fprintf(txt, "BNB_ROOT='%s' '%s' job '%s' %d\n", bnb_root(), self, dir, n);
 		}
 	}
-	fclose(tsv);
-	fclose(txt);
+	bad = fclose_checked(tsv);
+	if (fclose_checked(txt) || bad)
+		return errf(err, errlen, "cannot write the job list in %s: %s", dir,
+			    write_errstr(dir, errno, why, sizeof(why)));
 	*n_jobs = n;
 	if (!n)
 		snprintf(err, errlen, "no variant named '%s' (see the section names)", only);
@@ -95,14 +102,28 @@ int jobs_read(const char *dir, int id, struct job *j)
 	return got ? 0 : -1;
 }
 
+int folder_lock(const char *dir)
+{
+	char path[PATH_MAX + 16], err[PATH_MAX + 128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" LOCK_FILE, dir);
+	fd = lock_take(path, err, sizeof(err));
+	if (fd < 0)
+		fprintf(stderr, "bnb-run: %s is in use by another runner, which must end first: "
+			"%s\n", dir, err);
+	return fd;
+}
+
 /*
  * results/<UTC timestamp>-<experiment>, or --out DIR (must not hold runs;
- * missing parents are created, as mkdir -p would).
+ * missing parents are created, as mkdir -p would). The folder is locked
+ * before anything is looked at in it, for as long as this process runs.
  */
 static int make_results_dir(const struct run_opts *o, const struct experiment *exp,
 			    char *dir, size_t len)
 {
-	char stamp[32], path[PATH_MAX + 32], *abs;
+	char stamp[32], path[PATH_MAX + 32], why[256], *abs;
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
@@ -110,13 +131,21 @@ static int make_results_dir(const struct run_opts *o, const struct experiment *e
 		snprintf(dir, len, "%s", o->out);
 	else
 		snprintf(dir, len, "%s/results/%s-%s", bnb_root(), stamp, exp->name);
+	if (mkdir_p(dir, 0755)) {
+		fprintf(stderr, "bnb-run: cannot create %s: %s\n", dir,
+			write_errstr(dir, errno, why, sizeof(why)));
+		return -1;
+	}
+	if (folder_lock(dir) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "%s/runs", dir);
 	if (!access(path, F_OK)) {
 		fprintf(stderr, "bnb-run: %s already holds runs; choose another --out\n", dir);
 		return -1;
 	}
 	if (mkdir_p(path, 0755)) {
-		fprintf(stderr, "bnb-run: cannot create %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "bnb-run: cannot create %s: %s\n", path,
+			write_errstr(path, errno, why, sizeof(why)));
 		return -1;
 	}
 	abs = realpath(dir, NULL);	/* job lines must work from any cwd */
@@ -125,13 +154,17 @@ static int make_results_dir(const struct run_opts *o, const struct experiment *e
 		free(abs);
 	}
 	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
-	return copy_file(o->experiment, path);
+	if (!copy_file(o->experiment, path))
+		return 0;
+	fprintf(stderr, "bnb-run: cannot copy the experiment to %s: %s\n", path,
+		write_errstr(path, errno, why, sizeof(why)));
+	return -1;
 }
 
 /* Relative kernel paths in the experiment are relative to its folder. */
 static int write_conf(const char *dir, const char *experiment, const char *name)
 {
-	char path[PATH_MAX + 32], *copy = realpath(experiment, NULL);
+	char path[PATH_MAX + 32], why[256], *copy = realpath(experiment, NULL);
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
@@ -145,7 +178,11 @@ static int write_conf(const char *dir, const char *experiment, const char *name)
 	fprintf(f, "name=%s\nsource=%s\n", name, copy);
 	fprintf(f, "basedir=%s\n", dirname(copy));
 	free(copy);
-	return fclose(f);
+	if (!fclose_checked(f))
+		return 0;
+	fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+		write_errstr(path, errno, why, sizeof(why)));
+	return -1;
 }
 
 int run_sequential(const char *dir, const struct experiment *exp, const char *basedir,
@@ -175,13 +212,18 @@ int run_parallel(const char *dir, const char *jobs_file, int jobs)
 {
 	char list[PATH_MAX + 32], joblog[PATH_MAX + 32], n[16];
 	int status;
-	pid_t pid;
+	pid_t pid, parent;
 
 	snprintf(list, sizeof(list), "%s/%s", dir, jobs_file);
 	snprintf(joblog, sizeof(joblog), "%s/parallel.joblog", dir);
 	snprintf(n, sizeof(n), "%d", jobs);
+	parent = getpid();
 	pid = fork();
 	if (!pid) {
+		/* a runner killed outright takes its jobs with it: parallel
+		 * passes the SIGTERM on to every job it runs */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
 		execlp("parallel", "parallel", "--will-cite", "--line-buffer", "-j", n,
 		       "--joblog", joblog, "-a", list, (char *)NULL);
 		fprintf(stderr, "bnb-run: cannot run GNU parallel: %m\n");
@@ -195,17 +237,19 @@ int run_parallel(const char *dir, const char *jobs_file, int jobs)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 1;
 }
 
-int cmd_report(const char *dir, bool plots)
+int report_folder(const char *dir, bool plots, bool *written)
 {
 	struct results res;
 	char err[512];
 	int rc;
 
+	*written = false;
 	if (results_load(dir, &res, err, sizeof(err))) {
 		fprintf(stderr, "bnb-run: %s\n", err);
 		return 2;
 	}
 	rc = report_write(&res);
+	*written = !rc;
 	if (plots && !rc)
 		rc = plot_all(&res);
 	/* the console ends with what summary.md opens with */
@@ -214,6 +258,21 @@ int cmd_report(const char *dir, bool plots)
 	fflush(stdout);
 	results_free(&res);
 	return rc ? 1 : 0;
+}
+
+int cmd_report(const char *dir, bool plots)
+{
+	bool written;
+
+	return report_folder(dir, plots, &written);
+}
+
+void report_where(const char *dir, bool written, const char *note)
+{
+	if (written)
+		printf("bnb-run: summary in %s/summary.md%s\n", dir, note);
+	else
+		printf("bnb-run: no summary written in %s (see the error above)%s\n", dir, note);
 }
 
 /* Refuse to start when a selected variant cannot run here at all. */
@@ -301,6 +360,7 @@ int cmd_run(const struct run_opts *o)
 	struct experiment exp;
 	char err[1024], dir[PATH_MAX], basedir[PATH_MAX], *copy;
 	int n_jobs, jobs, rc, rrc;
+	bool written;
 
 	if (experiment_load(o->experiment, &exp, err, sizeof(err))) {
 		fprintf(stderr, "bnb-run: %s\n", err);
@@ -336,9 +396,9 @@ int cmd_run(const struct run_opts *o)
 	else
 		rc = run_sequential(dir, &exp, basedir, NULL, n_jobs);
 	experiment_free(&exp);
-	rrc = cmd_report(dir, !o->no_plots);
-	printf("bnb-run: summary in %s/summary.md%s\n", dir,
-	       rc == 130 ? " (interrupted: finished runs kept, the current one marked incomplete)" : "");
+	rrc = report_folder(dir, !o->no_plots, &written);
+	report_where(dir, written, rc == 130 ? " (interrupted: finished runs kept, the current one "
+		     "marked incomplete)" : "");
 	if (rc)
 		return rc;
 	return rrc ? 1 : 0;
