@@ -9,7 +9,7 @@
  *               [--perf-events LIST] [--provenance] [--out DIR] -- CMD [ARG...]
  *
  * The command's own stdout and stderr are untouched and go where ours go;
- * our lines follow once it has exited. The exit status is the command's
+ * our lines follow once it has exited, after a newline of their own. The exit status is the command's
  * (128 + N when signal N ended it), 125 when the monitors could not start.
  */
 #include <ctype.h>
@@ -345,6 +345,12 @@ int main(int argc, char **argv)
 	/* what watching cost while COMMAND ran: not the setup, drain or printing */
 	own_cpu = self_cpu() - own_cpu;
 	perf_cpu = stop_monitors(&m, end);
+	/*
+	 * Our lines share stdout with the command's, whose last line may
+	 * lack its newline (printf abc): glued to it, ours would not be
+	 * found. An empty line is what every reader skips anyway.
+	 */
+	putchar('\n');
 	print_files(o.out);
 	printf(BNB_MON_DONE "elapsed_s=%.6f exit=%d monitor_cpu_s=%.3f perf_cpu_s=%.3f "
 	       "sample_ms=%.3f\n", end - t0, exit_code(status), own_cpu, perf_cpu,

@@ -93,6 +93,18 @@ check "the killed run's logs are in its run folder${missing:+ (missing:$missing)
 check "the killed runner's lock is free again" flock -n "$d/lock" true
 BNB_VM_EXPECT=timeout vm_clean "$r"
 
+# --- output without a final newline ------------------------------------------
+printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 300' \
+	'[a]' "workload = sh -c 'sleep 1; printf abc'" > "$work/nonl.ini"
+"$run" "$work/nonl.ini" --out "$work/nonl" --no-plots > "$work/nonl.log" 2>&1
+rc=$?
+st=$work/nonl/runs/a/rep1/status
+check "a workload whose output ends without a newline runs ok (exit $rc): $(sed -n 's/^reason=//p' "$st")" \
+	grep -qx status=ok "$st"
+check "its elapsed time is measured" grep -q '"elapsed_s"' "$work/nonl/runs/a/rep1/summary.json"
+check "its partial line is kept" grep -qx abc "$work/nonl/runs/a/rep1/out.log"
+vm_clean "$work/nonl/runs/a/rep1"
+
 # --- a QEMU that cannot start ------------------------------------------------
 cat > "$work/huge.ini" <<'INI'
 [global]
