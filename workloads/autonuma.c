@@ -13,6 +13,7 @@
  * moment the last thread finished. The rows in between are progress: MB
  * zeroed per interval, counted after every memset.
  */
+#include <limits.h>
 #include <math.h>
 #include <numa.h>
 #include <numaif.h>
@@ -26,15 +27,18 @@
 
 #include "autonuma.h"
 #include "common.h"
+#include "lib/util.h"
 
 #define MB 1e6
 #define LOCALITY_PAGES 32
 #define MAX_SLOTS (2 * AN_MAX_THREADS + 1)	/* numa02's main thread: the last */
 
-static struct wl_common com;
-static int test;
-static unsigned int passes, interval_ms = 1000;
-static bool first_touch, inverse_both;
+static struct autonuma_opts {
+	struct wl_common com;
+	int test;			/* enum an_test */
+	unsigned int passes, interval_ms;
+	bool first_touch, inverse_both;
+} cfg;
 
 /* Sizes that give a run of minutes in a 2-vCPU TCG guest (README). */
 static const uint64_t default_size[] = {
@@ -42,28 +46,30 @@ static const uint64_t default_size[] = {
 	[AN_NUMA02] = 16ull << 20, [AN_NUMA02_SMT] = 16ull << 20,
 };
 
-static const struct wl_opt opts[] = {
-	{ "test", WL_OPT_CHOICE, &test, an_test_names, "which program" },
-	WL_COMMON_SIZE(com, "SIZE: each numa01 process's buffer, numa02's one buffer; "
-		       "0: the test's default (numa01 32M, THREAD_ALLOC 4M, numa02 16M)"),
-	WL_COMMON_THREADS(com, "THREADS per process; 0: upstream's ncpus/2 (numa02: ncpus)"),
-	{ "passes", WL_OPT_UINT, &passes, NULL,
-	  "zeroing passes per thread; 0: upstream's (numa01 50, THREAD_ALLOC 1000, numa02 800)" },
-	WL_COMMON_PLACEMENT(com, "free = as upstream builds it by default, local = HARD_BIND, "
-			    "remote = INVERSE_BIND"),
-	{ "first-touch", WL_OPT_FLAG, &first_touch, NULL,
-	  "plain numa01: place the opening zeroing by first touch, not on node 0 as "
-	  "upstream's NO_BIND_FORCE_SAME_NODE build" },
-	{ "inverse-both", WL_OPT_FLAG, &inverse_both, NULL,
-	  "numa01 INVERSE_BIND: swap both processes' memory halves, not only the child's "
-	  "as upstream's build" },
-	WL_OPT_INTERVAL(interval_ms),
-	{ 0 },
+#define O(f) OPT_FIELD(struct autonuma_opts, f)
+static const struct opt_def rows[] = {
+	{ "test", OPT_CHOICE, O(test), .choices = AN_TEST_CHOICES, .def = "numa01",
+	  .help = "which program" },
+	WL_ROW_SIZE(O, "0", "SIZE: each numa01 process's buffer, numa02's one buffer; "
+		    "0: the test's default (numa01 32M, THREAD_ALLOC 4M, numa02 16M)"),
+	WL_ROW_THREADS(O, "THREADS per process; 0: upstream's ncpus/2 (numa02: ncpus)"),
+	{ "passes", OPT_INT, O(passes), .min = 0, .max = INT_MAX, .def = "0",
+	  .help = "zeroing passes per thread; 0: upstream's (numa01 50, THREAD_ALLOC 1000, "
+		  "numa02 800)" },
+	WL_ROW_PLACEMENT(O, "free", "free = as upstream builds it by default, local = HARD_BIND, "
+			 "remote = INVERSE_BIND"),
+	{ "first-touch", OPT_FLAG, O(first_touch),
+	  .help = "plain numa01: place the opening zeroing by first touch, not on node 0 as "
+		  "upstream's NO_BIND_FORCE_SAME_NODE build" },
+	{ "inverse-both", OPT_FLAG, O(inverse_both),
+	  .help = "numa01 INVERSE_BIND: swap both processes' memory halves, not only the "
+		  "child's as upstream's build" },
+	WL_ROW_INTERVAL(O, interval_ms, "1000"),
 };
-static const struct wl_prog prog = {
-	"autonuma",
-	"The autonuma-benchmark programs (numa01, numa01_THREAD_ALLOC, numa02, numa02_SMT).",
-	opts,
+static const struct opt_tool tool = {
+	"autonuma [options]",
+	"The autonuma-benchmark programs (numa01, numa01_THREAD_ALLOC, numa02, numa02_SMT).\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 /* One thread's progress, in memory shared by both numa01 processes. */
@@ -270,7 +276,7 @@ static void *monitor(void *arg)
 	double values[1];
 
 	while (!all_done()) {
-		next += interval_ms / 1000.0;
+		next += cfg.interval_ms / 1000.0;
 		while (!all_done() && (now = wl_now()) < next) {
 			if (wl_interrupted)
 				atomic_store(&ctl->stop, 1);
@@ -431,15 +437,11 @@ static enum an_bind bind_of(int placement)
 static void make_plan(const struct wl_topo *topo)
 {
 	char err[256];
-	uint64_t size = com.size ? com.size : default_size[test];
+	uint64_t size = cfg.com.size ? cfg.com.size : default_size[cfg.test];
 
-	if (!interval_ms) {
-		fprintf(stderr, "autonuma: --interval-ms must be greater than 0\n");
-		exit(WL_EXIT_USAGE);
-	}
-	if (an_plan_make(&plan, test, bind_of(com.placement), (unsigned int)topo->nodes,
-			 topo->total_cpus, size, com.threads, passes,
-			 (first_touch ? AN_FIRST_TOUCH : 0) | (inverse_both ? AN_INVERSE_BOTH : 0),
+	if (an_plan_make(&plan, cfg.test, bind_of(cfg.com.placement), (unsigned int)topo->nodes,
+			 topo->total_cpus, size, cfg.com.threads, cfg.passes,
+			 (cfg.first_touch ? AN_FIRST_TOUCH : 0) | (cfg.inverse_both ? AN_INVERSE_BOTH : 0),
 			 err, sizeof(err))) {
 		fprintf(stderr, "autonuma: %s\n", err);
 		exit(WL_EXIT_USAGE);
@@ -464,10 +466,9 @@ int main(int argc, char **argv)
 	double loc;
 	bool ok;
 
-	wl_common_defaults(&com);
-	com.placement = WL_FREE;
-	wl_parse_or_exit(&prog, argc, argv);
-	wl_topo_or_exit(prog.name, &topo);
+	wl_common_init(&cfg.com);
+	wl_parse_or_exit("autonuma", &tool, &cfg, argc, argv);
+	wl_topo_or_exit("autonuma", &topo);
 	make_plan(&topo);
 	wl_catch_signals();
 	ctl = wl_map(sizeof(*ctl), true);

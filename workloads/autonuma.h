@@ -46,6 +46,8 @@ enum an_bind { AN_NO_BIND, AN_HARD_BIND, AN_INVERSE_BIND };
 #define AN_SAME_NODE 0
 
 extern const char *const an_test_names[];	/* NULL-terminated, by enum an_test */
+/* The same words as --test lists them */
+#define AN_TEST_CHOICES "numa01|numa01_THREAD_ALLOC|numa02|numa02_SMT"
 extern const char *const an_bind_names[];	/* "none", "HARD_BIND", "INVERSE_BIND" */
 
 #define AN_MAX_THREADS 256

@@ -18,30 +18,10 @@ void wl_catch_signals(void)
 	catch_stop_signals(&wl_interrupted);	/* a sleeping monitor wakes up at once */
 }
 
-void wl_common_defaults(struct wl_common *c)
+void wl_common_init(struct wl_common *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->iterations = 1;
-	c->placement = WL_LOCAL;
-	c->node = 0;
 	c->mem_node = -1;
-	c->locality_every = 1;
-	c->samples = 256;
-}
-
-void wl_parse_or_exit(const struct wl_prog *prog, int argc, char **argv)
-{
-	char err[512];
-
-	switch (wl_parse(prog, argc, argv, err, sizeof(err))) {
-	case WL_PARSE_OK:
-		return;
-	case WL_PARSE_HELP:
-		exit(0);
-	case WL_PARSE_ERROR:
-		fprintf(stderr, "%s: %s\n", prog->name, err);
-		exit(WL_EXIT_USAGE);
-	}
 }
 
 void wl_topo_or_exit(const char *prog, struct wl_topo *topo)

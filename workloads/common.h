@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every workload shares: the common options, the start-up sequence
- * (parse, read the topology, check, exit 2 on bad input before anything
- * runs), the clock, and registering with the guest agent.
+ * What every workload shares: the start-up sequence (parse with opts.h,
+ * read the topology, check, exit 2 on bad input before anything runs),
+ * the clock, and registering with the guest agent.
  */
 #ifndef WL_COMMON_H
 #define WL_COMMON_H
@@ -19,30 +19,11 @@
 
 #define WL_EXIT_USAGE 2
 
-/* Option table entries for the fields of struct wl_common @c. */
-#define WL_COMMON_SIZE(c, help) { "size", WL_OPT_SIZE, &(c).size, NULL, help }
-#define WL_COMMON_THREADS(c, help) { "threads", WL_OPT_UINT, &(c).threads, NULL, help }
-#define WL_COMMON_ITERATIONS(c, help) \
-	{ "iterations", WL_OPT_UINT, &(c).iterations, NULL, help }
-#define WL_COMMON_PLACEMENT(c, help) \
-	{ "placement", WL_OPT_CHOICE, &(c).placement, wl_placement_names, help }
-#define WL_COMMON_NODE(c, help) { "node", WL_OPT_NODE, &(c).node, NULL, help }
-#define WL_COMMON_MEM_NODE(c) { "mem-node", WL_OPT_NODE, &(c).mem_node, NULL, \
-	"node the memory is bound to (remote) or first touched on (misplaced); " \
-	"default: the next node after --node" }
-#define WL_COMMON_LOCALITY(c) \
-	{ "locality-every", WL_OPT_UINT, &(c).locality_every, NULL, \
-	  "sample page locality with move_pages(2) every N rows, 0 never" }, \
-	{ "samples", WL_OPT_UINT, &(c).samples, NULL, "pages sampled for locality" }
-
-/* Defaults shared by every workload; each then sets its own size etc. */
-void wl_common_defaults(struct wl_common *c);
-
 /*
- * Parse argv against @prog; exits 0 after --help and 2 after printing
- * "prog: reason" for bad input.
+ * Zero @c, with -1 (derived) in mem_node: the state before a program's
+ * option rows put their defaults in (opts.h).
  */
-void wl_parse_or_exit(const struct wl_prog *prog, int argc, char **argv);
+void wl_common_init(struct wl_common *c);
 
 /* Read the topology of the running system, or exit 1. */
 void wl_topo_or_exit(const char *prog, struct wl_topo *topo);
@@ -56,10 +37,6 @@ static inline bool wl_locality_due(const struct wl_common *c, unsigned int row)
 {
 	return c->locality_every && row % c->locality_every == 0;
 }
-
-/* Options and state of the workloads that report every interval. */
-#define WL_OPT_INTERVAL(var) { "interval-ms", WL_OPT_UINT, &(var), NULL, \
-	"milliseconds per output row" }
 
 /* Sleep until @deadline on CLOCK_MONOTONIC (seconds as from wl_now()). */
 void wl_sleep_until(double deadline);

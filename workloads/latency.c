@@ -6,40 +6,43 @@
  * larger than the caches and for a cache-resident one. Every load depends
  * on the previous one, so neither prefetching nor overlap hides latency.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "lib/util.h"
 
 #define LINE 64
 
-static struct wl_common com;
-static uint64_t cache_size = 16 << 10;
-static uint64_t loads = 2 << 20, cache_loads;
-static unsigned int seed = 1, repeat = 3;
-
-static const struct wl_opt opts[] = {
-	WL_COMMON_SIZE(com, "working set of the main chase (bytes)"),
-	{ "cache-size", WL_OPT_SIZE, &cache_size, NULL,
-	  "working set of the cache-resident chase, 0 skips it" },
-	{ "loads", WL_OPT_SIZE, &loads, NULL,
-	  "loads timed per (C, M) pair (K, M suffixes: 1024, 1048576)" },
-	{ "cache-loads", WL_OPT_SIZE, &cache_loads, NULL,
-	  "loads per pair of the cache-resident chase, 0 = --loads (its loads "
-	  "are short: more of them steady its pieces)" },
-	{ "repeat", WL_OPT_UINT, &repeat, NULL,
-	  "rounds over all pairs; the matrix keeps a pair's fastest chase, the "
-	  "ratios the median over rounds of its chase over the same round's "
-	  "local one" },
-	{ "seed", WL_OPT_UINT, &seed, NULL, "seed of the random permutation" },
-	WL_COMMON_LOCALITY(com),
-	{ 0 },
+static struct latency_opts {
+	struct wl_common com;
+	uint64_t cache_size, loads, cache_loads;
+	unsigned int seed, repeat;
+} cfg;
+#define O(f) OPT_FIELD(struct latency_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, "64M", "working set of the main chase (bytes)"),
+	{ "cache-size", OPT_SIZE, O(cache_size), .max = WL_SIZE_MAX, .def = "16K",
+	  .help = "working set of the cache-resident chase, 0 skips it" },
+	{ "loads", OPT_SIZE, O(loads), .max = WL_SIZE_MAX, .def = "2M",
+	  .help = "loads timed per (C, M) pair (K, M suffixes: 1024, 1048576)" },
+	{ "cache-loads", OPT_SIZE, O(cache_loads), .max = WL_SIZE_MAX, .def = "0",
+	  .help = "loads per pair of the cache-resident chase, 0 = --loads (its loads "
+		  "are short: more of them steady its pieces)" },
+	{ "repeat", OPT_INT, O(repeat), .min = 1, .max = 100000, .def = "3",
+	  .help = "rounds over all pairs; the matrix keeps a pair's fastest chase, the "
+		  "ratios the median over rounds of its chase over the same round's local one" },
+	{ "seed", OPT_INT, O(seed), .min = 0, .max = INT_MAX, .def = "1",
+	  .help = "seed of the random permutation" },
+	WL_ROW_LOCALITY(O),
 };
-static const struct wl_prog prog = {
-	"latency", "Pointer-chase latency matrix: every CPU node against every memory node.",
-	opts,
+static const struct opt_tool tool = {
+	"latency [options]",
+	"Pointer-chase latency matrix: every CPU node against every memory node.\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 static uint64_t next_random(uint64_t *state)
@@ -147,7 +150,7 @@ static int make_buffers(struct buffers *b, size_t bytes, uint64_t count,
 			continue;
 		b->buf[m] = wl_map(bytes, false);
 		if (!b->buf[m] || wl_bind_memory(b->buf[m], bytes, WL_LOCAL, m, topo) ||
-		    build_chain(b->buf[m], bytes / LINE, seed + (uint64_t)m * 7919))
+		    build_chain(b->buf[m], bytes / LINE, cfg.seed + (uint64_t)m * 7919))
 			return -1;
 	}
 	return 0;
@@ -158,9 +161,9 @@ static double page_locality(const struct buffers *b, int cpu_node, int mem_node)
 	struct wl_sample s;
 	double loc;
 
-	if (wl_sample_init(&s, com.samples, 0))
+	if (wl_sample_init(&s, cfg.com.samples, 0))
 		return NAN;
-	wl_sample_add(&s, b->buf[mem_node], b->bytes, com.samples, 0, 1);
+	wl_sample_add(&s, b->buf[mem_node], b->bytes, cfg.com.samples, 0, 1);
 	loc = wl_sample_query(&s) ? NAN : wl_sample_locality(&s, &cpu_node);
 	wl_sample_free(&s);
 	return loc;
@@ -193,7 +196,7 @@ static void chase_row(void *cursor[], uint64_t count, const struct wl_topo *topo
 	}
 	for (m = 0; m < topo->nodes; m++)
 		if (topo->present[m] && topo->present[c])
-			ratios[(size_t)m * repeat + r] = ns[m] / ns[c];
+			ratios[(size_t)m * cfg.repeat + r] = ns[m] / ns[c];
 }
 
 /*
@@ -210,7 +213,7 @@ static void chase_row(void *cursor[], uint64_t count, const struct wl_topo *topo
 static int chase_all(const struct buffers *b, const struct wl_topo *topo, struct matrix *mx)
 {
 	static void *cursor[WL_MAX_NODES][WL_MAX_NODES];
-	double *ratios = calloc((size_t)topo->nodes * topo->nodes * repeat, sizeof(*ratios));
+	double *ratios = calloc((size_t)topo->nodes * topo->nodes * cfg.repeat, sizeof(*ratios));
 	unsigned int r, done = 0;
 	int c, m;
 
@@ -222,16 +225,16 @@ static int chase_all(const struct buffers *b, const struct wl_topo *topo, struct
 			mx->ratio[c][m] = NAN;
 			cursor[c][m] = b->buf[m];
 		}
-	for (r = 0; r < repeat && !wl_interrupted; r++, done++)
+	for (r = 0; r < cfg.repeat && !wl_interrupted; r++, done++)
 		for (c = 0; c < topo->nodes; c++)
 			if (topo->cpus[c] && !wl_run_on(c))
 				chase_row(cursor[c], b->loads, topo, c, r, mx,
-					  ratios + (size_t)c * topo->nodes * repeat);
+					  ratios + (size_t)c * topo->nodes * cfg.repeat);
 	wl_run_on(-1);
 	for (c = 0; c < topo->nodes; c++)
 		for (m = 0; m < topo->nodes; m++)
 			if (!isinf(mx->ns[c][m]) && topo->present[c])
-				mx->ratio[c][m] = median(ratios + ((size_t)c * topo->nodes + m) * repeat,
+				mx->ratio[c][m] = median(ratios + ((size_t)c * topo->nodes + m) * cfg.repeat,
 							 done);
 	free(ratios);
 	return 0;
@@ -245,7 +248,7 @@ static void measure(const struct buffers *b, const struct wl_topo *topo, struct 
 	int c, m;
 
 	if (chase_all(b, topo, mx)) {
-		fprintf(stderr, "latency: out of memory for %u rounds\n", repeat);
+		fprintf(stderr, "latency: out of memory for %u rounds\n", cfg.repeat);
 		exit(1);
 	}
 	for (c = 0; c < topo->nodes; c++) {
@@ -257,7 +260,7 @@ static void measure(const struct buffers *b, const struct wl_topo *topo, struct 
 			values[2] = (double)b->bytes;
 			values[3] = mx->ns[c][m];
 			++*row;
-			loc = wl_locality_due(&com, *row) ? page_locality(b, c, m) : NAN;
+			loc = wl_locality_due(&cfg.com, *row) ? page_locality(b, c, m) : NAN;
 			wl_out_row(out, wl_now() - start, 1e3 / values[3], loc, values);
 			if (c == m) {
 				mx->local_sum += values[3];
@@ -315,18 +318,16 @@ static void check_args(const struct wl_topo *topo)
 	const char *why = NULL;
 	int m;
 
-	if (com.size < 2 * LINE)
+	if (cfg.com.size < 2 * LINE)
 		why = "--size must hold at least two 64-byte lines";
-	else if (cache_size && cache_size < 2 * LINE)
+	else if (cfg.cache_size && cfg.cache_size < 2 * LINE)
 		why = "--cache-size must be 0 or hold at least two 64-byte lines";
-	else if (loads < 8)
+	else if (cfg.loads < 8)
 		why = "--loads must be at least 8";
-	else if (cache_loads && cache_loads < 8)
+	else if (cfg.cache_loads && cfg.cache_loads < 8)
 		why = "--cache-loads must be 0 or at least 8";
-	else if (!repeat)
-		why = "--repeat must be greater than 0";
 	for (m = 0; !why && m < topo->nodes; m++)
-		if (topo->present[m] && com.size + cache_size > topo->mem[m])
+		if (topo->present[m] && cfg.com.size + cfg.cache_size > topo->mem[m])
 			why = "--size is larger than the memory of a node";
 	if (!why)
 		return;
@@ -346,29 +347,29 @@ int main(int argc, char **argv)
 	unsigned int row = 0;
 	double start;
 
-	wl_common_defaults(&com);
-	com.size = 64ull << 20;
-	wl_parse_or_exit(&prog, argc, argv);
-	wl_topo_or_exit(prog.name, &topo);
-	wl_resolve_or_exit(prog.name, &com, &topo, com.size, WL_ONE_NODE);
+	wl_common_init(&cfg.com);
+	wl_parse_or_exit("latency", &tool, &cfg, argc, argv);
+	wl_topo_or_exit("latency", &topo);
+	wl_resolve_or_exit("latency", &cfg.com, &topo, cfg.com.size, WL_ONE_NODE);
 	check_args(&topo);
 	wl_register_pid(WL_AGENT_DIR);
-	if (make_buffers(&main_ws, com.size / LINE * LINE, loads, &topo) ||
-	    (cache_size && make_buffers(&cache_ws, cache_size / LINE * LINE,
-					cache_loads ? cache_loads : loads, &topo))) {
+	if (make_buffers(&main_ws, cfg.com.size / LINE * LINE, cfg.loads, &topo) ||
+	    (cfg.cache_size && make_buffers(&cache_ws, cfg.cache_size / LINE * LINE,
+					cfg.cache_loads ? cfg.cache_loads : cfg.loads, &topo))) {
 		fprintf(stderr, "latency: cannot build the chains\n");
 		return 1;
 	}
 	printf("# latency nodes=%d ws_bytes=%zu cache_bytes=%zu loads=%llu cache_loads=%llu "
 	       "repeat=%u seed=%u\n", topo.nodes, main_ws.bytes, cache_ws.bytes,
-	       (unsigned long long)loads, (unsigned long long)cache_ws.loads, repeat, seed);
+	       (unsigned long long)cfg.loads, (unsigned long long)cache_ws.loads, cfg.repeat,
+	       cfg.seed);
 	wl_out_begin(&out, stdout, "Mloads/s", columns);
 	start = wl_work_begin();
 	measure(&main_ws, &topo, &out, start, &big, &row);
-	if (cache_size)
+	if (cfg.cache_size)
 		measure(&cache_ws, &topo, &out, start, &small, &row);
 	print_matrix(&out, &big, main_ws.bytes, &topo);
-	if (cache_size)
+	if (cfg.cache_size)
 		print_matrix(&out, &small, cache_ws.bytes, &topo);
 	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, true, wl_now() - start,

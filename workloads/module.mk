@@ -36,7 +36,8 @@ $(GPROG)/autonuma.o: $(BUILD)/gobj/workloads/autonuma_plan.o
 
 AN_TEST := $(TEST_BIN)/test_workloads_autonuma
 UNIT_TESTS += $(AN_TEST)
-$(AN_TEST): $(BUILD)/obj/tests/unit/test_workloads_autonuma.o $(BUILD)/obj/workloads/autonuma_plan.o
+$(AN_TEST): $(BUILD)/obj/tests/unit/test_workloads_autonuma.o $(BUILD)/obj/workloads/autonuma_plan.o \
+		$(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)
 
@@ -45,16 +46,18 @@ $(GPROG)/phases.o: $(BUILD)/gobj/workloads/phases_plan.o
 
 PH_TEST := $(TEST_BIN)/test_workloads_phases
 UNIT_TESTS += $(PH_TEST)
-$(PH_TEST): $(BUILD)/obj/tests/unit/test_workloads_phases.o $(BUILD)/obj/tests/unit/docblock.o \
-		$(BUILD)/obj/workloads/phases_plan.o $(LIBBNB)
+$(PH_TEST): $(BUILD)/obj/tests/unit/test_workloads_phases.o $(BUILD)/obj/workloads/phases_plan.o \
+		$(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)
 
-# the registry against the docs and the runner's list of project workloads
+# the registry against the docs and the runner's list of project workloads;
+# it runs the programs (static x86_64 binaries) for their --help=markdown
 REG_TEST := $(TEST_BIN)/test_workloads_registry
 UNIT_TESTS += $(REG_TEST)
-$(BUILD)/obj/tests/unit/test_workloads_registry.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
+$(BUILD)/obj/tests/unit/test_workloads_registry.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner \
+	-DBNB_GUEST_BIN=\"$(CURDIR)/$(GUEST_BIN)\"
 $(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/tests/unit/docblock.o \
-		$(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB)
+		$(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB) | $(WL_BINS)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

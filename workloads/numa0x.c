@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "lib/util.h"
 
 #ifndef NUMA0X
 #error "build with -DNUMA0X=1 or -DNUMA0X=2"
@@ -33,30 +34,35 @@
 #define MAX_WORKERS 256
 #define MB 1e6
 
-static struct wl_common com;
-static unsigned int processes = 2, interval_ms = 1000;
+#define PROG_NAME (NUMA01 ? "numa01" : "numa02")
 
-static const struct wl_opt opts[] = {
-	WL_COMMON_SIZE(com, NUMA01 ? "bytes of buffer per process" :
-		       "bytes of buffer, split in one slice per thread"),
-	WL_COMMON_THREADS(com, NUMA01 ? "threads per process, 0: the CPUs of a node" :
-			  "threads, spread over the nodes, 0: every CPU"),
+static struct numa0x_opts {
+	struct wl_common com;
+	unsigned int processes, interval_ms;
+} cfg;
+#define O(f) OPT_FIELD(struct numa0x_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, NUMA01 ? "48M" : "96M", NUMA01 ? "bytes of buffer per process" :
+		    "bytes of buffer, split in one slice per thread"),
+	WL_ROW_THREADS(O, NUMA01 ? "threads per process, 0: the CPUs of a node" :
+		       "threads, spread over the nodes, 0: every CPU"),
 #if NUMA01
-	{ "processes", WL_OPT_UINT, &processes, NULL, "processes, each on its own node" },
+	{ "processes", OPT_INT, O(processes), .min = 1, .max = MAX_WORKERS, .def = "2",
+	  .help = "processes, each on its own node" },
 #endif
-	WL_COMMON_ITERATIONS(com, "rows to run for, one per --interval-ms"),
-	WL_OPT_INTERVAL(interval_ms),
-	WL_COMMON_PLACEMENT(com, "local = HARD_BIND, remote = INVERSE_BIND, free = unbound"),
-	WL_COMMON_NODE(com, "node of the first process or thread; the others follow"),
-	WL_COMMON_MEM_NODE(com),
-	WL_COMMON_LOCALITY(com),
-	{ 0 },
+	WL_ROW_ITERATIONS(O, "30", WL_ROWS_MAX, "rows to run for, one per --interval-ms"),
+	WL_ROW_INTERVAL(O, interval_ms, "1000"),
+	/* the classic runs are unbound */
+	WL_ROW_PLACEMENT(O, "free", "local = HARD_BIND, remote = INVERSE_BIND, free = unbound"),
+	WL_ROW_NODE(O, "node of the first process or thread; the others follow"),
+	WL_ROW_MEM_NODE(O),
+	WL_ROW_LOCALITY(O),
 };
-static const struct wl_prog prog = {
-	NUMA01 ? "numa01" : "numa02",
-	NUMA01 ? "numa01-style: processes whose threads all write their process's buffer." :
-		 "numa02-style: threads each updating a private slice of one buffer.",
-	opts,
+static const struct opt_tool tool = {
+	NUMA01 ? "numa01 [options]" : "numa02 [options]",
+	NUMA01 ? "numa01-style: processes whose threads all write their process's buffer.\n" :
+		 "numa02-style: threads each updating a private slice of one buffer.\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 /* One worker's progress, in memory shared with the monitor. */
@@ -139,7 +145,7 @@ static void start_threads(struct worker *w, pthread_t *tid, unsigned int n)
 
 	for (i = 0; i < n; i++)
 		if (pthread_create(&tid[i], NULL, worker_main, &w[i])) {
-			fprintf(stderr, "%s: cannot start thread %u\n", prog.name, i);
+			fprintf(stderr, "%s: cannot start thread %u\n", PROG_NAME, i);
 			exit(1);
 		}
 }
@@ -171,15 +177,15 @@ static int map_groups(struct layout *l, const struct wl_topo *topo)
 	unsigned int g;
 	char *all;
 
-	l->len = NUMA01 ? com.size : com.size / l->groups / page * page;
+	l->len = NUMA01 ? cfg.com.size : cfg.com.size / l->groups / page * page;
 	all = wl_map(l->len * l->groups, false);
 	if (!all)
 		return -1;
 	for (g = 0; g < l->groups; g++) {
-		wl_where(&com, topo, g, &l->where[g]);
+		wl_where(&cfg.com, topo, g, &l->where[g]);
 		l->mem[g] = all + g * l->len;
 		l->ctl->slot[g * l->per_group].node_now = l->where[g].run;
-		if (wl_bind_memory(l->mem[g], l->len, com.placement, l->where[g].mem, topo))
+		if (wl_bind_memory(l->mem[g], l->len, cfg.com.placement, l->where[g].mem, topo))
 			return -1;
 	}
 	return 0;
@@ -236,7 +242,7 @@ static void start_workers(struct layout *l)
 /* numa01 samples each process's buffer in that process; numa02 its own. */
 static int init_samples(struct layout *l)
 {
-	unsigned int g, per = com.samples / l->groups ? com.samples / l->groups : 1;
+	unsigned int g, per = cfg.com.samples / l->groups ? cfg.com.samples / l->groups : 1;
 
 	for (g = 0; g < l->groups; g++) {
 		if (wl_sample_init(&l->sample[g], per, l->pid[g]))
@@ -277,13 +283,13 @@ static double monitor(struct layout *l, struct wl_out *out)
 
 	while (atomic_load(&l->ctl->ready) < l->groups * l->per_group)
 		usleep(1000);
-	if (com.locality_every)
+	if (cfg.com.locality_every)
 		wl_out_start_locality(out, locality(l));
-	wl_ticker_start(&tick, interval_ms);
+	wl_ticker_start(&tick, cfg.interval_ms);
 	atomic_store(&l->ctl->phase, 1);
-	while (wl_ticker_next(&tick, com.iterations)) {
+	while (wl_ticker_next(&tick, cfg.com.iterations)) {
 		done = bytes_done(l);
-		loc = wl_locality_due(&com, tick.row) ? locality(l) : NAN;
+		loc = wl_locality_due(&cfg.com, tick.row) ? locality(l) : NAN;
 		values[0] = (double)(done - last_done) / MB;
 		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
 			   loc, values);
@@ -306,7 +312,7 @@ static bool finish(struct layout *l)
 			    WEXITSTATUS(status))
 				bad++;
 		if (bad)
-			fprintf(stderr, "%s: %u worker processes failed\n", prog.name, bad);
+			fprintf(stderr, "%s: %u worker processes failed\n", PROG_NAME, bad);
 		return !bad;
 	}
 	join_threads(l->tid, l->groups);
@@ -319,7 +325,7 @@ static bool finish(struct layout *l)
 	}
 	if (bad)
 		fprintf(stderr, "%s: verification failed: %u words differ from their "
-			"thread's pass count\n", prog.name, bad);
+			"thread's pass count\n", PROG_NAME, bad);
 	return !bad;
 }
 
@@ -329,31 +335,26 @@ static uint64_t footprint(const struct wl_topo *topo)
 	int n;
 
 	if (!NUMA01)
-		return com.size;
+		return cfg.com.size;
 	for (n = 0; n < topo->nodes; n++)
 		nodes += topo->present[n];
 	/* the processes rotate over the nodes: this many share the fullest */
-	return com.size * ((processes + nodes - 1) / nodes);
+	return cfg.com.size * ((cfg.processes + nodes - 1) / nodes);
 }
 
 static void check_counts(struct layout *l)
 {
-	unsigned int workers = NUMA01 ? processes * com.threads : com.threads;
+	unsigned int workers = NUMA01 ? cfg.processes * cfg.com.threads : cfg.com.threads;
 
-	l->groups = NUMA01 ? processes : com.threads;
-	l->per_group = NUMA01 ? com.threads : 1;
-	if (!l->groups || workers > MAX_WORKERS) {
-		fprintf(stderr, "%s: %s\n", prog.name, l->groups ?
-			"more than 256 workers in all" : "--processes must be greater than 0");
+	l->groups = NUMA01 ? cfg.processes : cfg.com.threads;
+	l->per_group = NUMA01 ? cfg.com.threads : 1;
+	if (workers > MAX_WORKERS) {
+		fprintf(stderr, "%s: more than 256 workers in all\n", PROG_NAME);
 		exit(WL_EXIT_USAGE);
 	}
-	if (!interval_ms) {
-		fprintf(stderr, "%s: --interval-ms must be greater than 0\n", prog.name);
-		exit(WL_EXIT_USAGE);
-	}
-	if (!NUMA01 && com.size / l->groups < (size_t)sysconf(_SC_PAGESIZE)) {
+	if (!NUMA01 && cfg.com.size / l->groups < (size_t)sysconf(_SC_PAGESIZE)) {
 		fprintf(stderr, "%s: --size must give every thread at least a page\n",
-			prog.name);
+			PROG_NAME);
 		exit(WL_EXIT_USAGE);
 	}
 }
@@ -368,26 +369,23 @@ int main(int argc, char **argv)
 	double work_s;
 	bool ok;
 
-	wl_common_defaults(&com);
-	com.size = NUMA01 ? 48ull << 20 : 96ull << 20;
-	com.iterations = 30;
-	com.placement = WL_FREE;	/* the classic runs are unbound */
-	wl_parse_or_exit(&prog, argc, argv);
-	wl_topo_or_exit(prog.name, &topo);
-	wl_resolve_or_exit(prog.name, &com, &topo, footprint(&topo),
+	wl_common_init(&cfg.com);
+	wl_parse_or_exit(PROG_NAME, &tool, &cfg, argc, argv);
+	wl_topo_or_exit(PROG_NAME, &topo);
+	wl_resolve_or_exit(PROG_NAME, &cfg.com, &topo, footprint(&topo),
 			   NUMA01 ? WL_PER_NODE : WL_ALL_NODES);
 	check_counts(&l);
 	wl_register_pid(WL_AGENT_DIR);
 	l.ctl = wl_map(sizeof(*l.ctl), true);
 	if (!l.ctl || map_groups(&l, &topo)) {
-		fprintf(stderr, "%s: cannot map the buffers\n", prog.name);
+		fprintf(stderr, "%s: cannot map the buffers\n", PROG_NAME);
 		return 1;
 	}
 	printf("# %s placement=%s groups=%u threads_per_group=%u bytes_per_group=%zu\n",
-	       prog.name, wl_placement_names[com.placement], l.groups, l.per_group, l.len);
+	       PROG_NAME, wl_placement_names[cfg.com.placement], l.groups, l.per_group, l.len);
 	start_workers(&l);
 	if (init_samples(&l)) {
-		fprintf(stderr, "%s: out of memory\n", prog.name);
+		fprintf(stderr, "%s: out of memory\n", PROG_NAME);
 		return 1;
 	}
 	wl_out_begin(&out, stdout, "MB/s", columns);

@@ -68,9 +68,9 @@ static struct shared sh;
 static uint64_t total_updates(void)
 {
 	uint64_t sum = 0;
-	int t;
+	unsigned int t;
 
-	for (t = 0; t < sh.cfg.threads; t++)
+	for (t = 0; t < sh.cfg.com.threads; t++)
 		sum += atomic_load_explicit(&sh.w[t].updates, memory_order_relaxed);
 	return sum;
 }
@@ -78,10 +78,10 @@ static uint64_t total_updates(void)
 /* The local share of @s with every thread on its node of phase @p; NaN: unknown. */
 static double locality(struct wl_sample *s, int *owner, int p)
 {
-	int t;
+	unsigned int t;
 
-	for (t = 0; t < sh.cfg.threads; t++)
-		owner[t] = phases_node(&sh.cfg, (unsigned int)t, (unsigned int)p);
+	for (t = 0; t < sh.cfg.com.threads; t++)
+		owner[t] = phases_node(&sh.cfg, t, (unsigned int)p);
 	if (wl_sample_query(s))
 		return NAN;
 	return wl_sample_locality(s, owner);
@@ -106,7 +106,7 @@ static void begin_phase(int p)
 static void phase_line(int p, const struct phase_rec *r)
 {
 	double dur = r->end - r->start;
-	uint64_t words = (uint64_t)sh.cfg.threads * sh.w[0].n;
+	uint64_t words = (uint64_t)sh.cfg.com.threads * sh.w[0].n;
 	char to90[32] = "";
 
 	if (!isnan(r->to90))
@@ -218,7 +218,7 @@ static void row(unsigned int n, double now, double dt, uint64_t words)
 
 	if (p >= sh.cfg.phases)
 		p = sh.cfg.phases - 1;
-	if (sh.cfg.locality_every && n % (unsigned int)sh.cfg.locality_every == 0)
+	if (sh.cfg.com.locality_every && n % sh.cfg.com.locality_every == 0)
 		loc = locality(&sh.row_sample, sh.row_owner, p);
 	values[0] = p;
 	values[1] = phases_node(&sh.cfg, 0, (unsigned int)p);
@@ -266,36 +266,35 @@ static uint64_t *map_buffer(size_t bytes)
 static int setup(void)
 {
 	pthread_condattr_t attr;
-	int threads = sh.cfg.threads, t;
-	unsigned int per = (unsigned int)sh.cfg.samples / (unsigned int)threads;
+	unsigned int threads = sh.cfg.com.threads, samples = sh.cfg.com.samples, t;
+	unsigned int per = samples / threads ? samples / threads : 1;
+	size_t words = sh.cfg.com.size / sizeof(uint64_t);
 
-	sh.w = calloc((size_t)threads, sizeof(*sh.w));
+	sh.w = calloc(threads, sizeof(*sh.w));
 	sh.rec = calloc((size_t)sh.cfg.phases, sizeof(*sh.rec));
-	sh.phase_owner = calloc((size_t)threads, sizeof(int));
-	sh.row_owner = calloc((size_t)threads, sizeof(int));
+	sh.phase_owner = calloc(threads, sizeof(int));
+	sh.row_owner = calloc(threads, sizeof(int));
 	if (!sh.w || !sh.rec || !sh.phase_owner || !sh.row_owner ||
-	    wl_sample_init(&sh.phase_sample, (unsigned int)sh.cfg.samples, 0) ||
-	    wl_sample_init(&sh.row_sample, (unsigned int)sh.cfg.samples, 0))
+	    wl_sample_init(&sh.phase_sample, samples, 0) ||
+	    wl_sample_init(&sh.row_sample, samples, 0))
 		return -1;
 	for (t = 0; t < threads; t++) {
 		struct worker *w = &sh.w[t];
 
 		w->sh = &sh;
-		w->idx = (unsigned int)t;
-		w->n = sh.cfg.size / sizeof(uint64_t);
-		w->buf = map_buffer(w->n * sizeof(uint64_t));
+		w->idx = t;
+		w->n = words;
+		w->buf = map_buffer(words * sizeof(uint64_t));
 		if (!w->buf)
 			return -1;
-		wl_sample_add(&sh.phase_sample, w->buf, w->n * sizeof(uint64_t), per ? per : 1,
-			      (unsigned int)t, 1);
-		wl_sample_add(&sh.row_sample, w->buf, w->n * sizeof(uint64_t), per ? per : 1,
-			      (unsigned int)t, 1);
+		wl_sample_add(&sh.phase_sample, w->buf, words * sizeof(uint64_t), per, t, 1);
+		wl_sample_add(&sh.row_sample, w->buf, words * sizeof(uint64_t), per, t, 1);
 	}
 	if (pthread_condattr_init(&attr) || pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) ||
 	    pthread_cond_init(&sh.wake, &attr) || pthread_mutex_init(&sh.lock, NULL) ||
-	    pthread_barrier_init(&sh.all, NULL, (unsigned int)threads + 1))
+	    pthread_barrier_init(&sh.all, NULL, threads + 1))
 		return -1;
-	return pthread_barrier_init(&sh.workers, NULL, (unsigned int)threads);
+	return pthread_barrier_init(&sh.workers, NULL, threads);
 }
 
 static void header(void)
@@ -303,8 +302,8 @@ static void header(void)
 	char nodes[256];
 
 	phases_format_nodes(&sh.cfg.nodes, nodes, sizeof(nodes));
-	printf("# phases threads=%d nodes=%s buffer_bytes=%zu phases=%d phase_s=%g "
-	       "phase_passes=%d interval_ms=%d\n", sh.cfg.threads, nodes,
+	printf("# phases threads=%u nodes=%s buffer_bytes=%zu phases=%d phase_s=%g "
+	       "phase_passes=%d interval_ms=%u\n", sh.cfg.com.threads, nodes,
 	       sh.w[0].n * sizeof(uint64_t), sh.cfg.phases, sh.cfg.phase_s,
 	       sh.cfg.phase_passes, sh.cfg.interval_ms);
 }
@@ -312,11 +311,11 @@ static void header(void)
 /* Start the threads, start the clock once every buffer is touched. */
 static int run(pthread_t *tids)
 {
-	int t;
+	unsigned int t;
 
-	for (t = 0; t < sh.cfg.threads; t++)
+	for (t = 0; t < sh.cfg.com.threads; t++)
 		if (pthread_create(&tids[t], NULL, worker_main, &sh.w[t])) {
-			prog_error("cannot start thread %d", t);
+			prog_error("cannot start thread %u", t);
 			exit(1);	/* the others wait at a barrier forever */
 		}
 	pthread_barrier_wait(&sh.all);
@@ -325,7 +324,7 @@ static int run(pthread_t *tids)
 	begin_phase(0);
 	pthread_barrier_wait(&sh.all);
 	monitor();
-	for (t = 0; t < sh.cfg.threads; t++)
+	for (t = 0; t < sh.cfg.com.threads; t++)
 		pthread_join(tids[t], NULL);
 	return 0;
 }
@@ -333,10 +332,10 @@ static int run(pthread_t *tids)
 static bool verify(void)
 {
 	size_t wrong = 0;
-	int t;
+	unsigned int t;
 
-	for (t = 0; t < sh.cfg.threads; t++)
-		wrong += phases_wrong(sh.w[t].buf, sh.w[t].n, (unsigned int)t,
+	for (t = 0; t < sh.cfg.com.threads; t++)
+		wrong += phases_wrong(sh.w[t].buf, sh.w[t].n, t,
 				      atomic_load(&sh.w[t].updates));
 	if (wrong)
 		prog_error("verification failed: %zu wrong words", wrong);
@@ -368,8 +367,8 @@ static void summary(bool ok)
 			 loc / (done - 1));
 	sh.out.interrupted = wl_interrupted;
 	wl_out_summary(&sh.out, ok, done ? sh.rec[done - 1].end : 0,
-		       "threads=%d phases=%d phases_done=%d phases_caught_up=%d%s verified=%s",
-		       sh.cfg.threads, sh.cfg.phases, done, caught, extra, ok ? "yes" : "no");
+		       "threads=%u phases=%d phases_done=%d phases_caught_up=%d%s verified=%s",
+		       sh.cfg.com.threads, sh.cfg.phases, done, caught, extra, ok ? "yes" : "no");
 }
 
 int main(int argc, char **argv)
@@ -377,16 +376,10 @@ int main(int argc, char **argv)
 	struct wl_topo topo;
 	char err[ERRLEN];
 	pthread_t *tids;
-	int first;
 	bool ok;
 
-	first = opt_tool_main(&phases_tool, argc, argv, &sh.cfg, false);
-	if (first < 0)
-		return WL_EXIT_USAGE;
-	if (first < argc) {
-		prog_error("unexpected argument '%s' (see --help)", argv[first]);
-		return WL_EXIT_USAGE;
-	}
+	wl_common_init(&sh.cfg.com);
+	wl_parse_or_exit("phases", &phases_tool, &sh.cfg, argc, argv);
 	wl_topo_or_exit("phases", &topo);
 	if (phases_resolve(&sh.cfg, &topo, err, sizeof(err))) {
 		prog_error("%s", err);
@@ -394,10 +387,10 @@ int main(int argc, char **argv)
 	}
 	wl_catch_signals();
 	wl_register_pid(WL_AGENT_DIR);
-	tids = calloc((size_t)sh.cfg.threads, sizeof(*tids));
+	tids = calloc((size_t)sh.cfg.com.threads, sizeof(*tids));
 	if (!tids || setup()) {
-		prog_error("cannot set up %d threads with %zu bytes each", sh.cfg.threads,
-			   (size_t)sh.cfg.size);
+		prog_error("cannot set up %u threads with %zu bytes each", sh.cfg.com.threads,
+			   (size_t)sh.cfg.com.size);
 		return 1;
 	}
 	header();

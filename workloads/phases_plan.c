@@ -9,7 +9,6 @@
 
 /* x = K - x: an involution, so the parity of the updates says the value */
 #define PHASES_K 0x5a5a5a5a5a5a5a5aull
-#define MAX_THREADS 1024
 #define MAX_PHASES 100000
 
 static int parse_nodes_opt(const struct opt_def *o, const char *value, void *field,
@@ -20,42 +19,35 @@ static int parse_nodes_opt(const struct opt_def *o, const char *value, void *fie
 	return phases_parse_nodes(value, field ? field : &scratch, err, errlen);
 }
 
-#define CFG(f) OPT_FIELD(struct phases_cfg, f)
-static const struct opt_def phases_opts[] = {
-	{ "size", OPT_SIZE, CFG(size), .min = 4096, .max = 1ll << 40, .def = "16M",
+#define O(f) OPT_FIELD(struct phases_cfg, f)
+static const struct opt_def rows[] = {
+	{ "size", OPT_SIZE, O(com.size), .min = 4096, .max = WL_SIZE_MAX, .def = "16M",
 	  .help = "bytes of each thread's private buffer" },
-	{ "threads", OPT_INT, CFG(threads), .min = 0, .max = MAX_THREADS, .def = "0",
-	  .help = "threads, 0: one per node of --nodes; thread t starts on the t-th node "
-		  "of the list (wrapping)" },
-	{ "nodes", OPT_FUNC, CFG(nodes), .metavar = "LIST", .parse = parse_nodes_opt,
+	WL_ROW_THREADS(O, "threads, 0: one per node of --nodes; thread t starts on the t-th "
+		       "node of the list (wrapping)"),
+	{ "nodes", OPT_FUNC, O(nodes), .metavar = "LIST", .parse = parse_nodes_opt,
 	  .help = "the nodes to rotate over, in order (\"0,1\", \"0-3\"); default every "
 		  "node with CPUs and memory" },
-	{ "phases", OPT_INT, CFG(phases), .min = 1, .max = MAX_PHASES, .def = "4",
+	{ "phases", OPT_INT, O(phases), .min = 1, .max = MAX_PHASES, .def = "4",
 	  .help = "phases to run; in phase p thread t runs on node (t + p) mod the "
 		  "list, its memory stays where it is" },
-	{ "phase-s", OPT_DOUBLE, CFG(phase_s), .dmin = 0.001, .dmax = 86400,
+	{ "phase-s", OPT_DOUBLE, O(phase_s), .dmin = 0.001, .dmax = 86400,
 	  .metavar = "SECONDS",
 	  .help = "length of a phase in seconds of CLOCK_MONOTONIC (give this or "
 		  "--phase-passes)" },
-	{ "phase-passes", OPT_INT, CFG(phase_passes), .min = 1, .max = 1000000000,
+	{ "phase-passes", OPT_INT, O(phase_passes), .min = 1, .max = 1000000000,
 	  .help = "length of a phase in passes of every thread over its buffer "
 		  "(give this or --phase-s)" },
-	{ "interval-ms", OPT_INT, CFG(interval_ms), .min = 1, .max = 3600000, .def = "100",
-	  .help = "milliseconds per output row" },
-	{ "locality-every", OPT_INT, CFG(locality_every), .min = 0, .max = 1000000,
-	  .def = "1", .help = "sample page locality with move_pages(2) every N rows, 0 never "
-			      "(the phase lines always do)" },
-	{ "samples", OPT_INT, CFG(samples), .min = 1, .max = 1 << 20, .def = "256",
-	  .help = "pages sampled for locality, spread over every buffer" },
+	WL_ROW_INTERVAL(O, interval_ms, "100"),
+	WL_ROW_LOCALITY(O),
 };
 const struct opt_tool phases_tool = {
 	"phases [options]",
 	"Threads with private buffers move to the next node every phase while their\n"
 	"memory stays: every phase after the first starts all remote until NUMA\n"
 	"balancing brings the pages. Give --phase-s or --phase-passes.\n",
-	phases_opts, ARRAY_SIZE(phases_opts),
-	"Sizes are bytes, or take K, M, G, T suffixes (binary). Output: CSV on stdout, a\n"
-	"\"# phase\" line per phase; bad arguments exit with status 2.\n",
+	rows, ARRAY_SIZE(rows),
+	WL_EPILOG,
 };
 
 static int parse_range(char *item, int *lo, int *hi, char *err, size_t errlen)
@@ -126,8 +118,9 @@ int phases_check(const struct phases_cfg *c, char *err, size_t errlen)
 {
 	if ((c->phase_s > 0) == (c->phase_passes > 0))
 		return errf(err, errlen, "give exactly one of --phase-s and --phase-passes");
-	if (c->size / sizeof(uint64_t) < 1)
-		return errf(err, errlen, "--size must hold at least one 8-byte word");
+	if (!c->com.samples)
+		return errf(err, errlen, "--samples must be greater than 0: the phase lines "
+			    "always sample locality");
 	if (c->nodes.n == 1)
 		return errf(err, errlen, "--nodes %d: the threads need at least two nodes to "
 			    "move between", c->nodes.node[0]);
@@ -152,8 +145,7 @@ static double mib(uint64_t bytes)
 /* Threads that share one node in every phase: the list's share, rounded up. */
 static unsigned int threads_per_node(const struct phases_cfg *c)
 {
-	return ((unsigned int)c->threads + (unsigned int)c->nodes.n - 1) /
-	       (unsigned int)c->nodes.n;
+	return (c->com.threads + (unsigned int)c->nodes.n - 1) / (unsigned int)c->nodes.n;
 }
 
 static int check_node(const struct phases_cfg *c, const struct wl_topo *topo, int node,
@@ -165,11 +157,11 @@ static int check_node(const struct phases_cfg *c, const struct wl_topo *topo, in
 		return errf(err, errlen, "--nodes: node %d: no such NUMA node with memory "
 			    "(nodes are 0-%d)", node, topo->nodes - 1);
 	if (topo->cpus[node] < per)
-		return errf(err, errlen, "--threads %d puts %u threads on node %d, which has "
-			    "%u CPUs", c->threads, per, node, topo->cpus[node]);
-	if (per * c->size > topo->mem[node])
+		return errf(err, errlen, "--threads %u puts %u threads on node %d, which has "
+			    "%u CPUs", c->com.threads, per, node, topo->cpus[node]);
+	if (per * c->com.size > topo->mem[node])
 		return errf(err, errlen, "--size: %u buffers of %.1f MiB on node %d are more "
-			    "than its %.1f MiB", per, mib(c->size), node, mib(topo->mem[node]));
+			    "than its %.1f MiB", per, mib(c->com.size), node, mib(topo->mem[node]));
 	return 0;
 }
 
@@ -184,8 +176,8 @@ int phases_resolve(struct phases_cfg *c, const struct wl_topo *topo, char *err, 
 	if (c->nodes.n < 2)
 		return errf(err, errlen, "the threads need two nodes with CPUs and memory to "
 			    "move between; this system has %d", c->nodes.n);
-	if (!c->threads)
-		c->threads = c->nodes.n;
+	if (!c->com.threads)
+		c->com.threads = (unsigned int)c->nodes.n;
 	for (i = 0; i < c->nodes.n; i++)
 		if (check_node(c, topo, c->nodes.node[i], err, errlen))
 			return -1;

@@ -25,8 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/opt.h"
-#include "topo.h"
+#include "opts.h"
 
 /* An ordered list of nodes; n == 0: not given. */
 struct wl_nodelist {
@@ -35,15 +34,13 @@ struct wl_nodelist {
 };
 
 struct phases_cfg {
-	uint64_t size;			/* bytes per thread */
-	int threads;			/* 0: one per node of the list */
+	struct wl_common com;		/* size (per thread), threads (0: one per
+					 * listed node), locality_every, samples */
+	unsigned int interval_ms;
 	int phases;
 	double phase_s;			/* seconds per phase, 0: not given */
 	int phase_passes;		/* passes per phase, 0: not given */
 	struct wl_nodelist nodes;	/* rotation order; empty: every node */
-	int interval_ms;
-	int locality_every;
-	int samples;
 };
 
 /* The command line: the options of struct phases_cfg, --help, --help=markdown. */

@@ -22,38 +22,43 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "lib/util.h"
 #include "hist.h"
 
 #define MAX_PAIRS 64
 #define SPINS_BEFORE_YIELD 256
 
 enum mode { THREADS, PROCESSES };
+/* the --mode words, as its row lists them */
 static const char *const mode_names[] = { "threads", "processes", NULL };
 
-static struct wl_common com;
-static unsigned int interval_ms = 1000, window = 16;
-static int mode = THREADS, producer_node = -1;
-
-static const struct wl_opt opts[] = {
-	WL_COMMON_SIZE(com, "bytes of ring buffer per pair"),
-	WL_COMMON_THREADS(com, "producer/consumer pairs, 0: the CPUs of a node"),
-	{ "mode", WL_OPT_CHOICE, &mode, mode_names,
-	  "threads of one process, or processes sharing the rings" },
-	{ "window", WL_OPT_UINT, &window, NULL,
-	  "records in flight per ring at most (bounds the queueing in the latency)" },
-	WL_COMMON_ITERATIONS(com, "rows to run for, one per --interval-ms"),
-	WL_OPT_INTERVAL(interval_ms),
-	WL_COMMON_PLACEMENT(com, "where the rings go relative to the consumers"),
-	WL_COMMON_NODE(com, "node whose CPUs run the consumers"),
-	{ "producer-node", WL_OPT_NODE, &producer_node, NULL,
-	  "node whose CPUs run the producers; default: the next node after --node" },
-	WL_COMMON_MEM_NODE(com),
-	WL_COMMON_LOCALITY(com),
-	{ 0 },
+static struct prodcons_opts {
+	struct wl_common com;
+	unsigned int interval_ms, window;
+	int mode;		/* enum mode */
+	int producer_node;	/* -1: derived from --node */
+} cfg;
+#define O(f) OPT_FIELD(struct prodcons_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, "4M", "bytes of ring buffer per pair"),
+	WL_ROW_THREADS(O, "producer/consumer pairs, 0: the CPUs of a node"),
+	{ "mode", OPT_CHOICE, O(mode), .choices = "threads|processes", .def = "threads",
+	  .help = "threads of one process, or processes sharing the rings" },
+	{ "window", OPT_INT, O(window), .min = 1, .max = 1 << 24, .def = "16",
+	  .help = "records in flight per ring at most (bounds the queueing in the latency)" },
+	WL_ROW_ITERATIONS(O, "30", WL_ROWS_MAX, "rows to run for, one per --interval-ms"),
+	WL_ROW_INTERVAL(O, interval_ms, "1000"),
+	WL_ROW_PLACEMENT(O, "local", "where the rings go relative to the consumers"),
+	WL_ROW_NODE(O, "node whose CPUs run the consumers"),
+	{ "producer-node", OPT_INT, O(producer_node), .min = 0, .max = WL_NODE_MAX,
+	  .help = "node whose CPUs run the producers; default: the next node after --node" },
+	WL_ROW_MEM_NODE(O),
+	WL_ROW_LOCALITY(O),
 };
-static const struct wl_prog prog = {
-	"prodcons", "Producer/consumer rings across nodes: throughput and record latency.",
-	opts,
+static const struct opt_tool tool = {
+	"prodcons [options]",
+	"Producer/consumer rings across nodes: throughput and record latency.\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 struct record {
@@ -140,7 +145,7 @@ static void *producer(void *arg)
 	start_gate(r);
 	for (seq = 0;; seq++) {
 		/* full when head - tail == window */
-		if (!wait_while(&r->pair->tail, seq, window, r->ctl))
+		if (!wait_while(&r->pair->tail, seq, cfg.window, r->ctl))
 			break;
 		rec = &r->ring[seq % r->slots];
 		rec->seq = seq;
@@ -200,28 +205,28 @@ static void *role_main(void *arg)
 
 static int map_rings(struct setup *s, const struct wl_topo *topo)
 {
-	size_t bytes = s->ring_bytes * com.threads;
+	size_t bytes = s->ring_bytes * cfg.com.threads;
 	unsigned int p;
 
 	s->ctl = wl_map(sizeof(*s->ctl), true);
-	s->rings = wl_map(bytes, mode == PROCESSES);
+	s->rings = wl_map(bytes, cfg.mode == PROCESSES);
 	if (!s->ctl || !s->rings)
 		return -1;
-	wl_where(&com, topo, 0, &s->where);
-	if (wl_bind_memory(s->rings, bytes, com.placement, s->where.mem, topo))
+	wl_where(&cfg.com, topo, 0, &s->where);
+	if (wl_bind_memory(s->rings, bytes, cfg.com.placement, s->where.mem, topo))
 		return -1;
 	/* first touch, from the node the scenario names */
 	if (s->where.touch >= 0)
 		wl_run_on(s->where.touch);
 	memset(s->rings, 0, bytes);
 	wl_run_on(-1);
-	for (p = 0; p < com.threads; p++) {
+	for (p = 0; p < cfg.com.threads; p++) {
 		struct record *ring = (struct record *)(s->rings + p * s->ring_bytes);
 		uint64_t slots = s->ring_bytes / sizeof(struct record);
 
 		s->ctl->pair[p].node_now = s->where.run;
 		s->roles[2 * p] = (struct role){ s->ctl, &s->ctl->pair[p], ring, slots,
-						 com.placement == WL_FREE ? -1 : producer_node,
+						 cfg.com.placement == WL_FREE ? -1 : cfg.producer_node,
 						 false };
 		s->roles[2 * p + 1] = (struct role){ s->ctl, &s->ctl->pair[p], ring, slots,
 						     s->where.run, true };
@@ -234,8 +239,8 @@ static void start_roles(struct setup *s)
 	unsigned int i;
 
 	fflush(stdout);
-	for (i = 0; i < 2 * com.threads; i++) {
-		if (mode == THREADS) {
+	for (i = 0; i < 2 * cfg.com.threads; i++) {
+		if (cfg.mode == THREADS) {
 			if (pthread_create(&s->tid[i], NULL, role_main, &s->roles[i])) {
 				fprintf(stderr, "prodcons: cannot start thread %u\n", i);
 				exit(1);
@@ -261,8 +266,8 @@ static bool stop_roles(struct setup *s)
 	int status;
 
 	atomic_store(&s->ctl->phase, 2);
-	for (i = 0; i < 2 * com.threads; i++) {
-		if (mode == THREADS) {
+	for (i = 0; i < 2 * cfg.com.threads; i++) {
+		if (cfg.mode == THREADS) {
 			pthread_join(s->tid[i], NULL);
 			continue;
 		}
@@ -277,11 +282,13 @@ static bool stop_roles(struct setup *s)
 
 static int init_sample(struct setup *s)
 {
-	unsigned int p, per = com.samples / com.threads ? com.samples / com.threads : 1;
+	unsigned int p, per = cfg.com.samples / cfg.com.threads;
 
-	if (wl_sample_init(&s->sample, per * com.threads, 0))
+	if (!per)
+		per = 1;
+	if (wl_sample_init(&s->sample, per * cfg.com.threads, 0))
 		return -1;
-	for (p = 0; p < com.threads; p++)
+	for (p = 0; p < cfg.com.threads; p++)
 		wl_sample_add(&s->sample, s->rings + p * s->ring_bytes, s->ring_bytes, per, p, 1);
 	s->before = calloc(s->sample.n, sizeof(*s->before));
 	if (!s->before || wl_sample_query(&s->sample))
@@ -294,7 +301,7 @@ static double locality(struct setup *s)
 {
 	unsigned int p;
 
-	for (p = 0; p < com.threads; p++)
+	for (p = 0; p < cfg.com.threads; p++)
 		s->owner_node[p] = atomic_load(&s->ctl->pair[p].node_now);
 	if (wl_sample_query(&s->sample))
 		return NAN;
@@ -308,7 +315,7 @@ static uint64_t gather(const struct setup *s, uint64_t *hist)
 	unsigned int p, b;
 
 	memset(hist, 0, WL_HIST_BUCKETS * sizeof(*hist));
-	for (p = 0; p < com.threads; p++) {
+	for (p = 0; p < cfg.com.threads; p++) {
 		records += atomic_load(&s->ctl->pair[p].tail);
 		for (b = 0; b < WL_HIST_BUCKETS; b++)
 			hist[b] += atomic_load_explicit(&s->ctl->pair[p].hist[b],
@@ -325,15 +332,15 @@ static double monitor(struct setup *s, struct wl_out *out, uint64_t *hist)
 	double loc, values[3];
 	unsigned int b;
 
-	while (atomic_load(&s->ctl->ready) < 2 * com.threads)
+	while (atomic_load(&s->ctl->ready) < 2 * cfg.com.threads)
 		usleep(1000);
-	if (com.locality_every)
+	if (cfg.com.locality_every)
 		wl_out_start_locality(out, locality(s));
-	wl_ticker_start(&tick, interval_ms);
+	wl_ticker_start(&tick, cfg.interval_ms);
 	atomic_store(&s->ctl->phase, 1);
-	while (wl_ticker_next(&tick, com.iterations)) {
+	while (wl_ticker_next(&tick, cfg.com.iterations)) {
 		records = gather(s, hist);
-		loc = wl_locality_due(&com, tick.row) ? locality(s) : NAN;
+		loc = wl_locality_due(&cfg.com, tick.row) ? locality(s) : NAN;
 		/* this interval's latencies: the difference of the running totals */
 		for (b = 0; b < WL_HIST_BUCKETS; b++) {
 			uint64_t total = hist[b];
@@ -355,14 +362,10 @@ static void check_args(void)
 {
 	const char *why = NULL;
 
-	if (com.threads > MAX_PAIRS)
+	if (cfg.com.threads > MAX_PAIRS)
 		why = "--threads: at most 64 pairs";
-	else if (!window)
-		why = "--window must be greater than 0";
-	else if (window > com.size / sizeof(struct record))
+	else if (cfg.window > cfg.com.size / sizeof(struct record))
 		why = "--window must not exceed the records a ring holds (--size / 64)";
-	else if (!interval_ms)
-		why = "--interval-ms must be greater than 0";
 	if (!why)
 		return;
 	fprintf(stderr, "prodcons: %s\n", why);
@@ -373,23 +376,23 @@ static void resolve_producer_node(const struct wl_topo *topo)
 {
 	int n;
 
-	if (producer_node < 0) {
-		producer_node = com.node;
+	if (cfg.producer_node < 0) {
+		cfg.producer_node = cfg.com.node;
 		for (n = 1; n < topo->nodes; n++)
-			if (topo->present[(com.node + n) % topo->nodes]) {
-				producer_node = (com.node + n) % topo->nodes;
+			if (topo->present[(cfg.com.node + n) % topo->nodes]) {
+				cfg.producer_node = (cfg.com.node + n) % topo->nodes;
 				break;
 			}
 	}
-	if (producer_node >= topo->nodes || !topo->present[producer_node]) {
+	if (cfg.producer_node >= topo->nodes || !topo->present[cfg.producer_node]) {
 		fprintf(stderr, "prodcons: --producer-node %d: no such NUMA node with memory "
-			"(nodes are 0-%d)\n", producer_node, topo->nodes - 1);
+			"(nodes are 0-%d)\n", cfg.producer_node, topo->nodes - 1);
 		exit(WL_EXIT_USAGE);
 	}
-	if (com.threads > topo->cpus[producer_node]) {
+	if (cfg.com.threads > topo->cpus[cfg.producer_node]) {
 		fprintf(stderr, "prodcons: --threads %u is more than the %u CPUs of "
-			"producer node %d\n", com.threads, topo->cpus[producer_node],
-			producer_node);
+			"producer node %d\n", cfg.com.threads, topo->cpus[cfg.producer_node],
+			cfg.producer_node);
 		exit(WL_EXIT_USAGE);
 	}
 }
@@ -407,33 +410,32 @@ int main(int argc, char **argv)
 	double work_s;
 	bool ok;
 
-	wl_common_defaults(&com);
-	com.size = 4ull << 20;
-	com.iterations = 30;
-	wl_parse_or_exit(&prog, argc, argv);
-	wl_topo_or_exit(prog.name, &topo);
-	wl_resolve_or_exit(prog.name, &com, &topo, com.size * (com.threads ? com.threads : 1),
-			   WL_ONE_NODE);
+	wl_common_init(&cfg.com);
+	cfg.producer_node = -1;
+	wl_parse_or_exit("prodcons", &tool, &cfg, argc, argv);
+	wl_topo_or_exit("prodcons", &topo);
+	wl_resolve_or_exit("prodcons", &cfg.com, &topo,
+			   cfg.com.size * (cfg.com.threads ? cfg.com.threads : 1), WL_ONE_NODE);
 	check_args();
 	resolve_producer_node(&topo);
 	wl_register_pid(WL_AGENT_DIR);
-	s.ring_bytes = com.size / sizeof(struct record) * sizeof(struct record);
+	s.ring_bytes = cfg.com.size / sizeof(struct record) * sizeof(struct record);
 	if (map_rings(&s, &topo) || init_sample(&s)) {
 		fprintf(stderr, "prodcons: cannot set up %u rings of %zu bytes\n",
-			com.threads, s.ring_bytes);
+			cfg.com.threads, s.ring_bytes);
 		return 1;
 	}
 	printf("# prodcons mode=%s placement=%s pairs=%u consumer_node=%d producer_node=%d "
-	       "mem_node=%d ring_bytes=%zu window=%u\n", mode_names[mode],
-	       wl_placement_names[com.placement], com.threads, s.where.run,
-	       com.placement == WL_FREE ? -1 : producer_node, s.where.mem, s.ring_bytes,
-	       window);
+	       "mem_node=%d ring_bytes=%zu window=%u\n", mode_names[cfg.mode],
+	       wl_placement_names[cfg.com.placement], cfg.com.threads, s.where.run,
+	       cfg.com.placement == WL_FREE ? -1 : cfg.producer_node, s.where.mem, s.ring_bytes,
+	       cfg.window);
 	wl_out_begin(&out, stdout, "records/s", columns);
 	start_roles(&s);
 	work_s = monitor(&s, &out, hist);
 	ok = stop_roles(&s);
 	records = gather(&s, hist);
-	for (p = 0; p < com.threads; p++)
+	for (p = 0; p < cfg.com.threads; p++)
 		errors += atomic_load(&s.ctl->pair[p].errors);
 	if (errors)
 		fprintf(stderr, "prodcons: %lu records failed their check\n",
@@ -443,7 +445,7 @@ int main(int argc, char **argv)
 	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, work_s, "mode=%s records=%lu errors=%lu lat_p50_us=%.3f "
 		       "lat_p90_us=%.3f lat_p99_us=%.3f sampled_pages=%u moved_pages=%u",
-		       mode_names[mode], (unsigned long)records, (unsigned long)errors,
+		       mode_names[cfg.mode], (unsigned long)records, (unsigned long)errors,
 		       wl_hist_percentile(hist, 50) / 1e3, wl_hist_percentile(hist, 90) / 1e3,
 		       wl_hist_percentile(hist, 99) / 1e3, s.sample.n, moved);
 	return ok && !wl_interrupted ? 0 : 1;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "lib/util.h"
 
 #define MB 1e6
 /* |scalar| < 1 keeps the values finite over any number of iterations */
@@ -23,20 +24,23 @@ enum kernel { COPY, SCALE, ADD, TRIAD, NKERNELS };
 /* arrays touched by each kernel: copy and scale move 2, add and triad 3 */
 static const unsigned int kernel_arrays[NKERNELS] = { 2, 2, 3, 3 };
 
-static struct wl_common com;
-static const struct wl_opt opts[] = {
-	WL_COMMON_SIZE(com, "bytes per array (three arrays)"),
-	WL_COMMON_THREADS(com, "worker threads, 0: every CPU of --node"),
-	WL_COMMON_ITERATIONS(com, "iterations of the four kernels"),
-	WL_COMMON_PLACEMENT(com, "where the arrays go relative to the threads"),
-	WL_COMMON_NODE(com, "node whose CPUs run the threads"),
-	WL_COMMON_MEM_NODE(com),
-	WL_COMMON_LOCALITY(com),
-	{ 0 },
+static struct stream_opts {
+	struct wl_common com;
+} cfg;
+#define O(f) OPT_FIELD(struct stream_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, "32M", "bytes per array (three arrays)"),
+	WL_ROW_THREADS(O, "worker threads, 0: every CPU of --node"),
+	WL_ROW_ITERATIONS(O, "30", MAX_ITERATIONS, "iterations of the four kernels"),
+	WL_ROW_PLACEMENT(O, "local", "where the arrays go relative to the threads"),
+	WL_ROW_NODE(O, "node whose CPUs run the threads"),
+	WL_ROW_MEM_NODE(O),
+	WL_ROW_LOCALITY(O),
 };
-static const struct wl_prog prog = {
-	"stream", "STREAM-style memory bandwidth: copy, scale, add, triad per iteration.",
-	opts,
+static const struct opt_tool tool = {
+	"stream [options]",
+	"STREAM-style memory bandwidth: copy, scale, add, triad per iteration.\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 struct shared {
@@ -97,14 +101,14 @@ static void report(struct shared *sh, unsigned int iter)
 		total_t += sh->times[k];
 		total_mb += kernel_arrays[k] * array_mb;
 	}
-	if (wl_locality_due(&com, iter + 1) && !wl_sample_query(&sh->sample))
+	if (wl_locality_due(&cfg.com, iter + 1) && !wl_sample_query(&sh->sample))
 		locality = wl_sample_locality(&sh->sample, sh->owner_node);
 	wl_out_row(&sh->out, wl_now() - sh->start, total_mb / total_t, locality, mbs);
 }
 
 static void start_locality(struct shared *sh)
 {
-	if (com.locality_every && !wl_sample_query(&sh->sample))
+	if (cfg.com.locality_every && !wl_sample_query(&sh->sample))
 		wl_out_start_locality(&sh->out, wl_sample_locality(&sh->sample, sh->owner_node));
 }
 
@@ -130,7 +134,7 @@ static void *worker_main(void *arg)
 	wl_run_on(sh->where.run);
 	if (!w->idx)
 		sh->start = wl_work_begin();
-	for (it = 0; it < com.iterations; it++) {
+	for (it = 0; it < cfg.com.iterations; it++) {
 		/* everyone sees thread 0's decision to stop at the same point */
 		pthread_barrier_wait(&sh->barrier);
 		if (sh->stop)
@@ -190,11 +194,11 @@ static bool verify(const struct shared *sh)
 static int setup(struct shared *sh, const struct wl_topo *topo)
 {
 	size_t bytes = sh->n * sizeof(double);
-	unsigned int per_array = com.samples / 3 ? com.samples / 3 : 1;
+	unsigned int per_array = cfg.com.samples / 3 ? cfg.com.samples / 3 : 1;
 	double **arrays[] = { &sh->a, &sh->b, &sh->c };
 
-	wl_where(&com, topo, 0, &sh->where);
-	sh->owner_node = calloc(com.threads, sizeof(*sh->owner_node));
+	wl_where(&cfg.com, topo, 0, &sh->where);
+	sh->owner_node = calloc(cfg.com.threads, sizeof(*sh->owner_node));
 	if (!sh->owner_node || wl_sample_init(&sh->sample, 3 * per_array, 0))
 		return -1;
 	/*
@@ -206,11 +210,11 @@ static int setup(struct shared *sh, const struct wl_topo *topo)
 	for (int i = 0; i < 3; i++) {
 		*arrays[i] = wl_map(bytes + (size_t)getpagesize(), false);
 		if (!*arrays[i] ||
-		    wl_bind_memory(*arrays[i], bytes, com.placement, sh->where.mem, topo))
+		    wl_bind_memory(*arrays[i], bytes, cfg.com.placement, sh->where.mem, topo))
 			return -1;
-		wl_sample_add(&sh->sample, *arrays[i], bytes, per_array, 0, com.threads);
+		wl_sample_add(&sh->sample, *arrays[i], bytes, per_array, 0, cfg.com.threads);
 	}
-	return pthread_barrier_init(&sh->barrier, NULL, com.threads);
+	return pthread_barrier_init(&sh->barrier, NULL, cfg.com.threads);
 }
 
 static const char *const columns[] = {
@@ -226,46 +230,42 @@ int main(int argc, char **argv)
 	unsigned int i;
 	bool ok;
 
-	wl_common_defaults(&com);
-	com.size = 32ull << 20;
-	com.iterations = 30;
-	wl_parse_or_exit(&prog, argc, argv);
-	wl_topo_or_exit(prog.name, &topo);
-	wl_resolve_or_exit(prog.name, &com, &topo, 3 * com.size, WL_ONE_NODE);
-	sh.n = com.size / sizeof(double);
-	if (sh.n < com.threads || com.iterations > MAX_ITERATIONS) {
-		fprintf(stderr, "stream: %s\n", sh.n < com.threads ?
-			"--size must hold at least one double per thread" :
-			"--iterations must be at most 10000");
+	wl_common_init(&cfg.com);
+	wl_parse_or_exit("stream", &tool, &cfg, argc, argv);
+	wl_topo_or_exit("stream", &topo);
+	wl_resolve_or_exit("stream", &cfg.com, &topo, 3 * cfg.com.size, WL_ONE_NODE);
+	sh.n = cfg.com.size / sizeof(double);
+	if (sh.n < cfg.com.threads) {
+		fprintf(stderr, "stream: --size must hold at least one double per thread\n");
 		return WL_EXIT_USAGE;
 	}
 	wl_register_pid(WL_AGENT_DIR);
-	workers = calloc(com.threads, sizeof(*workers));
-	tids = calloc(com.threads, sizeof(*tids));
+	workers = calloc(cfg.com.threads, sizeof(*workers));
+	tids = calloc(cfg.com.threads, sizeof(*tids));
 	if (!workers || !tids || setup(&sh, &topo)) {
 		fprintf(stderr, "stream: cannot set up %u threads over 3 x %zu doubles\n",
-			com.threads, sh.n);
+			cfg.com.threads, sh.n);
 		return 1;
 	}
 	printf("# stream placement=%s run_node=%d mem_node=%d threads=%u array_bytes=%zu "
-	       "iterations=%u\n", wl_placement_names[com.placement], sh.where.run,
-	       sh.where.mem, com.threads, sh.n * sizeof(double), com.iterations);
+	       "iterations=%u\n", wl_placement_names[cfg.com.placement], sh.where.run,
+	       sh.where.mem, cfg.com.threads, sh.n * sizeof(double), cfg.com.iterations);
 	wl_out_begin(&sh.out, stdout, "MB/s", columns);
-	for (i = 0; i < com.threads; i++) {
-		workers[i] = (struct worker){ &sh, i, sh.n * i / com.threads,
-					      sh.n * (i + 1) / com.threads };
+	for (i = 0; i < cfg.com.threads; i++) {
+		workers[i] = (struct worker){ &sh, i, sh.n * i / cfg.com.threads,
+					      sh.n * (i + 1) / cfg.com.threads };
 		if (pthread_create(&tids[i], NULL, worker_main, &workers[i])) {
 			fprintf(stderr, "stream: cannot start thread %u\n", i);
 			return 1;
 		}
 	}
-	for (i = 0; i < com.threads; i++)
+	for (i = 0; i < cfg.com.threads; i++)
 		pthread_join(tids[i], NULL);
 	free(workers);
 	free(tids);
 	ok = verify(&sh);
 	sh.out.interrupted = wl_interrupted;
 	wl_out_summary(&sh.out, ok, wl_now() - sh.start, "threads=%u verified=%s",
-		       com.threads, ok ? "yes" : "no");
+		       cfg.com.threads, ok ? "yes" : "no");
 	return ok && !wl_interrupted ? 0 : 1;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "lib/util.h"
 #include "smaps.h"
 
 #define HUGE_SIZE (2ul << 20)
@@ -24,22 +25,25 @@
 #define MAX_THREADS 256
 #define MB 1e6
 
-static struct wl_common com;
-static unsigned int interval_ms = 1000;
-
-static const struct wl_opt opts[] = {
-	WL_COMMON_SIZE(com, "bytes of the region, rounded up to 2 MiB huge pages"),
-	WL_COMMON_THREADS(com, "threads using the region, 0: every CPU of --node"),
-	WL_COMMON_ITERATIONS(com, "rows to run for, one per --interval-ms"),
-	WL_OPT_INTERVAL(interval_ms),
-	WL_COMMON_PLACEMENT(com, "where the region goes relative to the threads"),
-	WL_COMMON_NODE(com, "node whose CPUs use the region"),
-	WL_COMMON_MEM_NODE(com),
-	WL_COMMON_LOCALITY(com),
-	{ 0 },
+static struct thp_opts {
+	struct wl_common com;
+	unsigned int interval_ms;
+} cfg;
+#define O(f) OPT_FIELD(struct thp_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, "64M", "bytes of the region, rounded up to 2 MiB huge pages"),
+	WL_ROW_THREADS(O, "threads using the region, 0: every CPU of --node"),
+	WL_ROW_ITERATIONS(O, "30", WL_ROWS_MAX, "rows to run for, one per --interval-ms"),
+	WL_ROW_INTERVAL(O, interval_ms, "1000"),
+	WL_ROW_PLACEMENT(O, "misplaced", "where the region goes relative to the threads"),
+	WL_ROW_NODE(O, "node whose CPUs use the region"),
+	WL_ROW_MEM_NODE(O),
+	WL_ROW_LOCALITY(O),
 };
-static const struct wl_prog prog = {
-	"thp", "Huge pages touched on one node and used from another.", opts,
+static const struct opt_tool tool = {
+	"thp [options]",
+	"Huge pages touched on one node and used from another.\n",
+	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
 struct worker {
@@ -77,7 +81,7 @@ static bool verify(void)
 	unsigned int t, bad = 0;
 	size_t off;
 
-	for (t = 0; t < com.threads; t++)
+	for (t = 0; t < cfg.com.threads; t++)
 		for (off = 0; off < workers[t].len; off += LINE)
 			bad += *(uint64_t *)(workers[t].mem + off) != workers[t].passes;
 	if (bad)
@@ -120,7 +124,7 @@ static char *make_region(size_t len, const struct wl_where *where,
 	if (madvise(mem, len, MADV_HUGEPAGE))
 		fprintf(stderr, "thp: madvise(MADV_HUGEPAGE) failed (%m); huge pages only "
 			"if THP is 'always'\n");
-	if (wl_bind_memory(mem, len, com.placement, where->mem, topo))
+	if (wl_bind_memory(mem, len, cfg.com.placement, where->mem, topo))
 		return NULL;
 	if (where->touch >= 0)
 		wl_run_on(where->touch);
@@ -142,14 +146,14 @@ static int init_samples(struct state *st)
 {
 	unsigned int huge = (unsigned int)(st->len / HUGE_SIZE);
 
-	if (wl_sample_init(&st->pages, com.samples, 0) ||
+	if (wl_sample_init(&st->pages, cfg.com.samples, 0) ||
 	    wl_sample_init(&st->heads, huge, 0))
 		return -1;
-	wl_sample_add(&st->pages, st->mem, st->len, com.samples, 0, com.threads);
+	wl_sample_add(&st->pages, st->mem, st->len, cfg.com.samples, 0, cfg.com.threads);
 	/* a huge page's first 4 KiB page stands for it */
 	for (unsigned int h = 0; h < huge; h++)
 		wl_sample_add(&st->heads, st->mem + h * HUGE_SIZE, 4096, 1,
-			      (unsigned int)((uint64_t)h * com.threads / huge), 1);
+			      (unsigned int)((uint64_t)h * cfg.com.threads / huge), 1);
 	st->head_before = calloc(huge, sizeof(int));
 	if (!st->head_before || wl_sample_query(&st->heads))
 		return -1;
@@ -161,7 +165,7 @@ static double locality(struct state *st)
 {
 	unsigned int t;
 
-	for (t = 0; t < com.threads; t++)
+	for (t = 0; t < cfg.com.threads; t++)
 		st->owner_node[t] = atomic_load(&workers[t].node_now);
 	if (wl_sample_query(&st->pages))
 		return NAN;
@@ -182,11 +186,11 @@ static double monitor(struct state *st, struct wl_out *out)
 	double loc, values[4];
 	unsigned int t;
 
-	wl_ticker_start(&tick, interval_ms);
-	while (wl_ticker_next(&tick, com.iterations)) {
-		for (done = 0, t = 0; t < com.threads; t++)
+	wl_ticker_start(&tick, cfg.interval_ms);
+	while (wl_ticker_next(&tick, cfg.com.iterations)) {
+		for (done = 0, t = 0; t < cfg.com.threads; t++)
 			done += atomic_load(&workers[t].bytes);
-		loc = wl_locality_due(&com, tick.row) ? locality(st) : NAN;
+		loc = wl_locality_due(&cfg.com, tick.row) ? locality(st) : NAN;
 		values[0] = (double)(done - last_done) / MB;
 		values[1] = st->migrated0 < 0 ? NAN :
 			    (double)(wl_vmstat("numa_pages_migrated") - st->migrated0);
@@ -201,12 +205,12 @@ static double monitor(struct state *st, struct wl_out *out)
 
 static void assign_parts(struct state *st, const struct wl_where *where)
 {
-	size_t per = st->len / com.threads / LINE * LINE;
+	size_t per = st->len / cfg.com.threads / LINE * LINE;
 	unsigned int t;
 
-	for (t = 0; t < com.threads; t++) {
+	for (t = 0; t < cfg.com.threads; t++) {
 		workers[t].mem = st->mem + t * per;
-		workers[t].len = t == com.threads - 1 ? st->len - t * per : per;
+		workers[t].len = t == cfg.com.threads - 1 ? st->len - t * per : per;
 		workers[t].node = where->run;
 		workers[t].node_now = where->run;
 	}
@@ -217,7 +221,7 @@ static void start_threads(pthread_t *tid)
 	unsigned int t;
 
 	atomic_store(&phase, 1);
-	for (t = 0; t < com.threads; t++) {
+	for (t = 0; t < cfg.com.threads; t++) {
 		if (pthread_create(&tid[t], NULL, worker_main, &workers[t])) {
 			fprintf(stderr, "thp: cannot start thread %u\n", t);
 			exit(1);
@@ -241,23 +245,19 @@ int main(int argc, char **argv)
 	double work_s;
 	bool ok;
 
-	wl_common_defaults(&com);
-	com.size = 64ull << 20;
-	com.iterations = 30;
-	com.placement = WL_MISPLACED;
-	wl_parse_or_exit(&prog, argc, argv);
-	st.len = (com.size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
-	wl_topo_or_exit(prog.name, &topo);
-	wl_resolve_or_exit(prog.name, &com, &topo, st.len, WL_ONE_NODE);
-	if (com.threads > MAX_THREADS || !interval_ms ||
-	    com.threads > st.len / HUGE_SIZE) {
-		fprintf(stderr, "thp: %s\n", !interval_ms ? "--interval-ms must be greater than 0" :
-			"--threads must be at most one per huge page of --size (and 256)");
+	wl_common_init(&cfg.com);
+	wl_parse_or_exit("thp", &tool, &cfg, argc, argv);
+	st.len = (cfg.com.size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+	wl_topo_or_exit("thp", &topo);
+	wl_resolve_or_exit("thp", &cfg.com, &topo, st.len, WL_ONE_NODE);
+	if (cfg.com.threads > MAX_THREADS || cfg.com.threads > st.len / HUGE_SIZE) {
+		fprintf(stderr, "thp: --threads must be at most one per huge page of --size "
+			"(and 256)\n");
 		return WL_EXIT_USAGE;
 	}
 	wl_register_pid(WL_AGENT_DIR);
 	thp_mode(mode, sizeof(mode));
-	wl_where(&com, &topo, 0, &where);
+	wl_where(&cfg.com, &topo, 0, &where);
 	st.mem = make_region(st.len, &where, &topo);
 	if (!st.mem || init_samples(&st)) {
 		fprintf(stderr, "thp: cannot set up a region of %zu bytes\n", st.len);
@@ -268,17 +268,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "thp: the region is not THP-backed (THP mode %s, "
 			"AnonHugePages %lld kB): migrations will be 4 KiB pages\n", mode, thp_kb);
 	printf("# thp placement=%s run_node=%d mem_node=%d threads=%u bytes=%zu "
-	       "thp_mode=%s thp_kb=%lld\n", wl_placement_names[com.placement], where.run,
-	       where.mem, com.threads, st.len, mode, thp_kb);
+	       "thp_mode=%s thp_kb=%lld\n", wl_placement_names[cfg.com.placement], where.run,
+	       where.mem, cfg.com.threads, st.len, mode, thp_kb);
 	wl_out_begin(&out, stdout, "MB/s", columns);
 	assign_parts(&st, &where);
-	if (com.locality_every)
+	if (cfg.com.locality_every)
 		wl_out_start_locality(&out, locality(&st));
 	st.migrated0 = wl_vmstat("numa_pages_migrated");
 	start_threads(tid);
 	work_s = monitor(&st, &out);
 	atomic_store(&phase, 2);
-	for (t = 0; t < com.threads; t++)
+	for (t = 0; t < cfg.com.threads; t++)
 		pthread_join(tid[t], NULL);
 	ok = verify();
 	migrated = st.migrated0 < 0 ? -1 : wl_vmstat("numa_pages_migrated") - st.migrated0;

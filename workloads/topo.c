@@ -180,10 +180,6 @@ int wl_resolve(struct wl_common *c, const struct wl_topo *topo, uint64_t footpri
 		snprintf(err, errlen, "--size must be greater than 0");
 		return -1;
 	}
-	if (!c->iterations) {
-		snprintf(err, errlen, "--iterations must be greater than 0");
-		return -1;
-	}
 	if (c->locality_every && !c->samples) {
 		snprintf(err, errlen, "--samples must be greater than 0 to sample locality");
 		return -1;

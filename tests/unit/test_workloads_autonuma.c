@@ -8,6 +8,7 @@
 #include <criterion/criterion.h>
 
 #include "autonuma.h"
+#include "lib/parse.h"
 
 #define MIB (1ull << 20)
 
@@ -195,4 +196,17 @@ Test(autonuma, inverse_bind_flags)
 	cr_assert_eq(plan_flags(AN_NUMA02, AN_INVERSE_BIND, AN_INVERSE_BOTH), -1);
 	cr_assert(strstr(err, "numa01"), "%s", err);
 	cr_assert_eq(plan_flags(AN_NUMA02_SMT, AN_NO_BIND, AN_FIRST_TOUCH), -1);
+}
+
+/* autonuma's --test words are an_test_names[], in enum order. */
+Test(an_names, test_choices_are_the_names)
+{
+	char words[] = AN_TEST_CHOICES, *item[8];
+	int n = split_list(words, '|', item, 8), i;
+
+	for (i = 0; an_test_names[i]; i++) {
+		cr_assert_lt(i, n, "an_test_names has more names than AN_TEST_CHOICES");
+		cr_assert_str_eq(item[i], an_test_names[i]);
+	}
+	cr_assert_eq(i, n);
 }

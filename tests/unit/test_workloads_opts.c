@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Option parsing and checking of the workloads (workloads/opts.c, topo.c). */
+/*
+ * The workloads' shared option rows on bench/lib/opt (workloads/opts.h)
+ * and the checks of the common options against a topology (topo.c).
+ */
 #include <criterion/criterion.h>
-#include <criterion/redirect.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,135 +11,115 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "lib/err.h"
+#include "lib/util.h"
 
 #define MIB (1ull << 20)
 
-static struct wl_common com;
-static bool flag;
-static int colour;
-static uint64_t extra_size;
-static const char *const colours[] = { "red", "green", NULL };
-static const struct wl_opt table[] = {
-	WL_COMMON_SIZE(com, "size"),
-	WL_COMMON_THREADS(com, "threads"),
-	WL_COMMON_PLACEMENT(com, "placement"),
-	WL_COMMON_NODE(com, "node"),
-	WL_COMMON_MEM_NODE(com),
-	{ "flag", WL_OPT_FLAG, &flag, NULL, "a flag" },
-	{ "colour", WL_OPT_CHOICE, &colour, colours, "a colour" },
-	{ "extra", WL_OPT_SIZE, &extra_size, NULL, "another size" },
-	{ 0 },
+/* A program's options as the workloads have them: com first, then its own. */
+static struct test_opts {
+	struct wl_common com;
+	unsigned int interval_ms;
+	bool flag;
+} o;
+#define O(f) OPT_FIELD(struct test_opts, f)
+static const struct opt_def rows[] = {
+	WL_ROW_SIZE(O, "64M", "size"),
+	WL_ROW_THREADS(O, "threads"),
+	WL_ROW_ITERATIONS(O, "30", 10000, "iterations"),
+	WL_ROW_INTERVAL(O, interval_ms, "1000"),
+	WL_ROW_PLACEMENT(O, "local", "placement"),
+	WL_ROW_NODE(O, "node"),
+	WL_ROW_MEM_NODE(O),
+	WL_ROW_LOCALITY(O),
+	{ "flag", OPT_FLAG, O(flag), .help = "a flag" },
 };
-static const struct wl_prog prog = { "t", "test program", table };
-static char err[256];
+static char err[ERRLEN];
 
-static enum wl_parse_result parse(int argc, char **argv)
+/* What wl_parse_or_exit() does, without the exit: 0, or -1 with err. */
+static int parse(int argc, char **argv)
 {
-	wl_common_defaults(&com);
-	flag = false;
-	colour = 0;
+	int rc;
+
+	wl_common_init(&o.com);
+	o.interval_ms = 0;
+	o.flag = false;
 	err[0] = '\0';
-	return wl_parse(&prog, argc, argv, err, sizeof(err));
+	cr_assert_eq(opt_defaults(rows, ARRAY_SIZE(rows), &o, err, sizeof(err)), 0, "%s", err);
+	rc = opt_getopt(rows, ARRAY_SIZE(rows), argc, argv, &o, false, err, sizeof(err));
+	cr_assert(rc < 0 || rc == argc, "argument %d left over", rc);
+	return rc < 0 ? rc : 0;
 }
 
 #define PARSE(...) ({ char *argv_[] = { "t", __VA_ARGS__, NULL }; \
 	parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_); })
 
-Test(wl_parse, defaults_survive_and_values_land)
+Test(wl_rows, defaults_and_values_land)
 {
-	cr_assert_eq(PARSE("--size", "8M", "--placement=misplaced", "--flag",
-			   "--colour", "green", "--node", "1"), WL_PARSE_OK, "%s", err);
-	cr_assert_eq(com.size, 8 * MIB);
-	cr_assert_eq(com.placement, WL_MISPLACED);
-	cr_assert_eq(com.node, 1);
-	cr_assert_eq(com.mem_node, -1);
-	cr_assert(flag);
-	cr_assert_eq(colour, 1);
-	cr_assert_eq(com.threads, 0);
-	cr_assert_eq(com.samples, 256);
+	cr_assert_eq(PARSE("--flag"), 0, "%s", err);
+	cr_assert_eq(o.com.size, 64 * MIB);
+	cr_assert_eq(o.com.threads, 0);
+	cr_assert_eq(o.com.iterations, 30);
+	cr_assert_eq(o.interval_ms, 1000);
+	cr_assert_eq(o.com.placement, WL_LOCAL);
+	cr_assert_eq(o.com.node, 0);
+	cr_assert_eq(o.com.mem_node, -1, "no default: derived later");
+	cr_assert_eq(o.com.locality_every, 1);
+	cr_assert_eq(o.com.samples, 256);
+	cr_assert(o.flag);
+	cr_assert_eq(PARSE("--size", "8M", "--placement=misplaced", "--node", "1",
+			   "--mem-node", "0", "--threads", "3", "--iterations", "10000",
+			   "--interval-ms", "250", "--samples", "0"), 0, "%s", err);
+	cr_assert_eq(o.com.size, 8 * MIB);
+	cr_assert_eq(o.com.placement, WL_MISPLACED);
+	cr_assert_eq(o.com.node, 1);
+	cr_assert_eq(o.com.mem_node, 0);
+	cr_assert_eq(o.com.threads, 3);
+	cr_assert_eq(o.com.iterations, 10000);
+	cr_assert_eq(o.interval_ms, 250);
+	cr_assert_eq(o.com.samples, 0);
 }
 
-Test(wl_parse, every_placement_name)
+/* The choice word's index is the enum's: the row and wl_placement_names agree. */
+Test(wl_rows, every_placement_name)
 {
-	for (int p = 0; wl_placement_names[p]; p++) {
+	int p;
+
+	for (p = 0; wl_placement_names[p]; p++) {
 		char *argv[] = { "t", "--placement", (char *)wl_placement_names[p], NULL };
 
-		cr_assert_eq(parse(3, argv), WL_PARSE_OK);
-		cr_assert_eq(com.placement, p);
+		cr_assert_eq(parse(3, argv), 0, "%s", err);
+		cr_assert_eq(o.com.placement, p, "'%s'", wl_placement_names[p]);
 	}
+	cr_assert_eq(PARSE("--placement", "nowhere"), -1);
+	cr_assert(strstr(err, "local|remote|misplaced|interleave|free"), "%s", err);
 }
 
-Test(wl_parse, unknown_option_names_it)
+Test(wl_rows, errors_name_the_option)
 {
-	cr_assert_eq(PARSE("--size", "1M", "--bogus"), WL_PARSE_ERROR);
-	cr_assert(strstr(err, "'--bogus'"), "%s", err);
-	cr_assert_eq(PARSE("-x"), WL_PARSE_ERROR);
-	cr_assert(strstr(err, "unknown option"), "%s", err);
-}
+	static const struct { const char *opt, *val, *why; } bad[] = {
+		{ "--threads", "-2", "--threads: " },
+		{ "--threads", "3x", "--threads: " },
+		{ "--node", "64", "--node: " },
+		{ "--mem-node", "-1", "--mem-node: " },
+		{ "--size", "lots", "--size: 'lots' is not a size like 512M or 1G" },
+		{ "--iterations", "0", "--iterations: " },
+		{ "--iterations", "10001", "--iterations: " },
+		{ "--interval-ms", "0", "--interval-ms: " },
+		{ "--placement", "nowhere", "--placement: " },
+	};
+	size_t i;
 
-Test(wl_parse, missing_value)
-{
-	cr_assert_eq(PARSE("--size"), WL_PARSE_ERROR);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cr_assert_eq(PARSE((char *)bad[i].opt, (char *)bad[i].val), -1, "%s %s accepted",
+			     bad[i].opt, bad[i].val);
+		cr_assert(!strncmp(err, bad[i].why, strlen(bad[i].why)), "%s %s: '%s'",
+			  bad[i].opt, bad[i].val, err);
+	}
+	cr_assert_eq(PARSE("--size", "1M", "--bogus"), -1);
+	cr_assert_str_eq(err, "unknown option '--bogus' (see --help)");
+	cr_assert_eq(PARSE("--size"), -1);
 	cr_assert_str_eq(err, "option '--size' needs a value");
-}
-
-Test(wl_parse, bad_values)
-{
-	cr_assert_eq(PARSE("--threads", "-2"), WL_PARSE_ERROR);
-	cr_assert_str_eq(err, "--threads: '-2' is not an integer from 0 to 4294967295");
-	cr_assert_eq(PARSE("--threads", "3x"), WL_PARSE_ERROR);
-	cr_assert_eq(PARSE("--node", "99999999999"), WL_PARSE_ERROR);
-	cr_assert_eq(PARSE("--size", "lots"), WL_PARSE_ERROR);
-	cr_assert_str_eq(err, "--size: 'lots' is not a size like 512M or 1G (bytes, or K, M, G, T: binary)");
-	cr_assert_eq(PARSE("--placement", "nowhere"), WL_PARSE_ERROR);
-	cr_assert_str_eq(err, "--placement 'nowhere': expected one of "
-			 "local|remote|misplaced|interleave|free");
-}
-
-Test(wl_parse, positional_argument)
-{
-	cr_assert_eq(PARSE("--size", "1M", "extra"), WL_PARSE_ERROR);
-	cr_assert_str_eq(err, "unexpected argument 'extra' (see --help)");
-}
-
-/* --help prints the full usage, every option of the table, on stdout. */
-Test(wl_parse, help_lists_options_with_defaults, .init = cr_redirect_stdout)
-{
-	char *want = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	cr_assert_eq(PARSE("--help"), WL_PARSE_HELP);
-	fflush(stdout);
-	f = open_memstream(&want, &len);
-	wl_usage(&prog, f);
-	fclose(f);
-	for (const struct wl_opt *o = table; o->name; o++) {
-		char opt[64];
-
-		snprintf(opt, sizeof(opt), "\n  --%s", o->name);
-		cr_assert(strstr(want, opt), "usage lacks %s", opt + 1);
-	}
-	cr_assert(strstr(want, "--size SIZE\n      size ["), "no default shown: %s", want);
-	cr_assert_stdout_eq_str(want);
-	free(want);
-}
-
-Test(wl_parse, help_text, .init = cr_redirect_stdout)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	wl_common_defaults(&com);
-	com.size = 64 * MIB;
-	wl_usage(&prog, f);
-	fclose(f);
-	cr_assert(strstr(buf, "usage: t [options]"));
-	cr_assert(strstr(buf, "--size SIZE\n      size [64M]"), "%s", buf);
-	cr_assert(strstr(buf, "--placement local|remote|misplaced|interleave|free"));
-	cr_assert(strstr(buf, "--colour red|green\n      a colour [red]"), "%s", buf);
-	free(buf);
 }
 
 /* The default test guest: 2 nodes x 1 CPU x 512 MiB. */
@@ -153,39 +135,38 @@ static const struct wl_topo one_node = {
 static int resolve(const struct wl_topo *t, uint64_t footprint, enum wl_spread spread)
 {
 	err[0] = '\0';
-	return wl_resolve(&com, t, footprint, spread, err, sizeof(err));
+	return wl_resolve(&o.com, t, footprint, spread, err, sizeof(err));
 }
 
+/* The rows' defaults (64M, local, node 0...) with @placement. */
 static void base(int placement)
 {
-	wl_common_defaults(&com);
-	com.size = 64 * MIB;
-	com.placement = placement;
+	cr_assert_eq(PARSE("--placement", (char *)wl_placement_names[placement]), 0, "%s", err);
 }
 
 Test(wl_resolve, remote_derives_the_other_node)
 {
 	base(WL_REMOTE);
 	cr_assert_eq(resolve(&two_nodes, 64 * MIB, WL_ONE_NODE), 0, "%s", err);
-	cr_assert_eq(com.mem_node, 1);
-	cr_assert_eq(com.threads, 1);
+	cr_assert_eq(o.com.mem_node, 1);
+	cr_assert_eq(o.com.threads, 1);
 	base(WL_MISPLACED);
-	com.node = 1;
+	o.com.node = 1;
 	cr_assert_eq(resolve(&two_nodes, 64 * MIB, WL_ONE_NODE), 0, "%s", err);
-	cr_assert_eq(com.mem_node, 0);
+	cr_assert_eq(o.com.mem_node, 0);
 }
 
 Test(wl_resolve, local_and_interleave)
 {
 	base(WL_LOCAL);
-	com.node = 1;
+	o.com.node = 1;
 	cr_assert_eq(resolve(&two_nodes, 64 * MIB, WL_ONE_NODE), 0);
-	cr_assert_eq(com.mem_node, 1);
+	cr_assert_eq(o.com.mem_node, 1);
 	base(WL_INTERLEAVE);
 	cr_assert_eq(resolve(&two_nodes, 64 * MIB, WL_ONE_NODE), 0);
-	cr_assert_eq(com.mem_node, -1);
+	cr_assert_eq(o.com.mem_node, -1);
 	base(WL_LOCAL);
-	com.mem_node = 1;
+	o.com.mem_node = 1;
 	cr_assert_eq(resolve(&two_nodes, 64 * MIB, WL_ONE_NODE), -1);
 	cr_assert(strstr(err, "--mem-node"), "%s", err);
 }
@@ -193,7 +174,7 @@ Test(wl_resolve, local_and_interleave)
 Test(wl_resolve, size_zero)
 {
 	base(WL_LOCAL);
-	com.size = 0;
+	o.com.size = 0;
 	cr_assert_eq(resolve(&two_nodes, 0, WL_ONE_NODE), -1);
 	cr_assert_str_eq(err, "--size must be greater than 0");
 }
@@ -214,18 +195,18 @@ Test(wl_resolve, larger_than_the_node)
 Test(wl_resolve, more_threads_than_cpus)
 {
 	base(WL_LOCAL);
-	com.threads = 2;
+	o.com.threads = 2;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), -1);
 	cr_assert_str_eq(err, "--threads 2 is more than the 1 CPUs of node 0");
 	base(WL_LOCAL);
-	com.threads = 2;
+	o.com.threads = 2;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ALL_NODES), 0, "%s", err);
 	base(WL_FREE);
-	com.threads = 3;
+	o.com.threads = 3;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), -1);
 	cr_assert_str_eq(err, "--threads 3 is more than the 2 CPUs of the system");
 	base(WL_LOCAL);
-	com.threads = 2;
+	o.com.threads = 2;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_PER_NODE), -1);
 	cr_assert(strstr(err, "smallest node"), "%s", err);
 }
@@ -234,27 +215,27 @@ Test(wl_resolve, threads_default_to_the_cpus_in_use)
 {
 	base(WL_LOCAL);
 	cr_assert_eq(resolve(&one_node, MIB, WL_ONE_NODE), 0);
-	cr_assert_eq(com.threads, 2);
+	cr_assert_eq(o.com.threads, 2);
 	base(WL_REMOTE);
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), 0);
-	cr_assert_eq(com.threads, 1);
+	cr_assert_eq(o.com.threads, 1);
 	base(WL_FREE);
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ALL_NODES), 0);
-	cr_assert_eq(com.threads, 2);
+	cr_assert_eq(o.com.threads, 2);
 	/* a group per node stays a node's worth of threads when unbound */
 	base(WL_FREE);
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_PER_NODE), 0);
-	cr_assert_eq(com.threads, 1);
+	cr_assert_eq(o.com.threads, 1);
 }
 
 Test(wl_resolve, nonexistent_node)
 {
 	base(WL_LOCAL);
-	com.node = 2;
+	o.com.node = 2;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), -1);
 	cr_assert_str_eq(err, "--node 2: no such NUMA node with memory (nodes are 0-1)");
 	base(WL_REMOTE);
-	com.mem_node = 7;
+	o.com.mem_node = 7;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), -1);
 	cr_assert(strstr(err, "--mem-node 7"), "%s", err);
 }
@@ -280,7 +261,7 @@ Test(wl_resolve, remote_needs_two_nodes)
 Test(wl_resolve, mem_node_meaningless_for_free)
 {
 	base(WL_FREE);
-	com.mem_node = 1;
+	o.com.mem_node = 1;
 	cr_assert_eq(resolve(&two_nodes, MIB, WL_ONE_NODE), -1);
 	cr_assert(strstr(err, "--mem-node has no meaning"), "%s", err);
 }
@@ -295,25 +276,25 @@ Test(wl_groups, rotate_and_keep_the_distance)
 
 	base(WL_REMOTE);
 	cr_assert_eq(resolve(&four, MIB, WL_PER_NODE), 0);
-	wl_where(&com, &four, 0, &w);
+	wl_where(&o.com, &four, 0, &w);
 	cr_assert(w.run == 0 && w.mem == 1 && w.touch == 0);
-	wl_where(&com, &four, 3, &w);
+	wl_where(&o.com, &four, 3, &w);
 	cr_assert(w.run == 3 && w.mem == 0, "run %d mem %d", w.run, w.mem);
 
 	base(WL_MISPLACED);
-	com.mem_node = 2;
+	o.com.mem_node = 2;
 	cr_assert_eq(resolve(&four, MIB, WL_PER_NODE), 0);
-	wl_where(&com, &four, 1, &w);
+	wl_where(&o.com, &four, 1, &w);
 	cr_assert(w.run == 1 && w.mem == 3 && w.touch == 3, "%d %d %d", w.run, w.mem, w.touch);
 
 	base(WL_LOCAL);
 	cr_assert_eq(resolve(&four, MIB, WL_PER_NODE), 0);
-	wl_where(&com, &four, 2, &w);
+	wl_where(&o.com, &four, 2, &w);
 	cr_assert(w.run == 2 && w.mem == 2 && w.touch == 2);
 
 	base(WL_FREE);
 	cr_assert_eq(resolve(&four, MIB, WL_PER_NODE), 0);
-	wl_where(&com, &four, 2, &w);
+	wl_where(&o.com, &four, 2, &w);
 	cr_assert(w.run == -1 && w.mem == -1 && w.touch == -1);
 }
 

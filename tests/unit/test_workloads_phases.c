@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docblock.h"
 #include "lib/err.h"
 #include "phases_plan.h"
 
@@ -85,22 +84,22 @@ Test(phases_opts, defaults_and_values)
 	struct phases_cfg c;
 
 	cr_assert_eq(PARSE(&c, "--phase-s", "0.5"), 0, "%s", err);
-	cr_assert_eq(c.size, 16 * MIB);
-	cr_assert_eq(c.threads, 0);
+	cr_assert_eq(c.com.size, 16 * MIB);
+	cr_assert_eq(c.com.threads, 0);
 	cr_assert_eq(c.phases, 4);
 	cr_assert_float_eq(c.phase_s, 0.5, 1e-12);
 	cr_assert_eq(c.phase_passes, 0);
 	cr_assert_eq(c.nodes.n, 0);
 	cr_assert_eq(c.interval_ms, 100);
-	cr_assert_eq(c.locality_every, 1);
-	cr_assert_eq(c.samples, 256);
+	cr_assert_eq(c.com.locality_every, 1);
+	cr_assert_eq(c.com.samples, 256);
 	cr_assert_eq(PARSE(&c, "--phase-passes=3", "--nodes", "1,0", "--size", "1M",
 			   "--phases", "6", "--threads", "4"), 0, "%s", err);
 	cr_assert_eq(c.phase_passes, 3);
 	nodes_are(&c.nodes, 2, (int[]){ 1, 0 });
-	cr_assert_eq(c.size, MIB);
+	cr_assert_eq(c.com.size, MIB);
 	cr_assert_eq(c.phases, 6);
-	cr_assert_eq(c.threads, 4);
+	cr_assert_eq(c.com.threads, 4);
 }
 
 Test(phases_opts, bounds_refused_by_name)
@@ -108,7 +107,7 @@ Test(phases_opts, bounds_refused_by_name)
 	static const struct { const char *opt, *val; } bad[] = {
 		{ "--phase-s", "0" }, { "--phase-s", "-1" }, { "--phase-passes", "0" },
 		{ "--phases", "0" }, { "--size", "1K" }, { "--threads", "-1" },
-		{ "--nodes", "0,0" }, { "--interval-ms", "0" }, { "--samples", "0" },
+		{ "--nodes", "0,0" }, { "--interval-ms", "0" },
 	};
 	struct phases_cfg c;
 
@@ -134,6 +133,9 @@ Test(phases_check, exactly_one_phase_length)
 	PARSE(&c, "--phase-passes", "2", "--nodes", "1");
 	cr_assert_eq(phases_check(&c, err, sizeof(err)), -1);
 	cr_assert(strstr(err, "at least two nodes"), "%s", err);
+	PARSE(&c, "--phase-passes", "2", "--samples", "0");
+	cr_assert_eq(phases_check(&c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "--samples must be greater than 0"), "%s", err);
 }
 
 Test(phases_resolve, fills_nodes_and_threads)
@@ -144,7 +146,7 @@ Test(phases_resolve, fills_nodes_and_threads)
 	PARSE(&c, "--phase-s", "1");
 	cr_assert_eq(phases_resolve(&c, &t, err, sizeof(err)), 0, "%s", err);
 	nodes_are(&c.nodes, 2, (int[]){ 0, 1 });
-	cr_assert_eq(c.threads, 2);
+	cr_assert_eq(c.com.threads, 2);
 	/* a node without CPUs (memory only) is not in the default rotation */
 	t.nodes = 3;
 	t.present[2] = true;
@@ -178,7 +180,7 @@ Test(phases_resolve, refuses_what_the_machine_cannot_hold)
 
 Test(phases_node, every_phase_after_the_first_starts_remote)
 {
-	struct phases_cfg c = { .nodes = { 3, { 2, 0, 1 } }, .threads = 5 };
+	struct phases_cfg c = { .nodes = { 3, { 2, 0, 1 } }, .com.threads = 5 };
 	unsigned int t, p;
 
 	cr_assert_eq(phases_node(&c, 0, 0), 2);
@@ -214,21 +216,4 @@ Test(phases_buffer, a_partial_pass_checks_exactly)
 	cr_assert_eq(phases_wrong(x, N, 2, updates), N, "another thread's values pass");
 	x[500] ^= 1;
 	cr_assert_eq(phases_wrong(x, N, 3, updates), 1);
-}
-
-static void markdown(FILE *f)
-{
-	opt_tool_markdown(f, &phases_tool);
-}
-
-/* workloads/README.md's phases table is the options table, printed. */
-Test(phases_opts, readme_table_is_the_options_table)
-{
-	char *doc = doc_block("workloads/README.md", "phases options"), *now = printed(markdown);
-
-	cr_assert_not_null(doc, "no <!-- phases options --> block in workloads/README.md");
-	cr_assert_str_eq(doc, now, "workloads/README.md is stale: put phases --help=markdown "
-			 "between its markers");
-	free(doc);
-	free(now);
 }

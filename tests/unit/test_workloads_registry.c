@@ -2,10 +2,13 @@
 /*
  * workloads/registry.def is the one list of the project's workloads: the
  * documentation's table of the programs names exactly its rows, in its
- * order, and the runner takes each of them (and nothing else) for a
- * project workload whose summary line holds the metrics.
+ * order, and holds each program's options table as the program prints it
+ * (the built guest programs run here: static x86_64 binaries); the runner
+ * takes each row (and nothing else) for a project workload whose summary
+ * line holds the metrics.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +112,43 @@ Test(registry, runner_takes_every_row_for_a_project_workload)
 	}
 	cr_assert(!is_project_workload("perf bench numa mem -p 2"));
 	cr_assert(!is_project_workload("stress-ng --vm 1"));
+}
+
+/* What `PROGRAM ARGS` prints on stdout (malloc'd); its exit status in *status. */
+static char *run_program(const char *name, const char *args, int *status)
+{
+	char cmd[512], *text = NULL;
+	size_t len = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s/%s %s", BNB_GUEST_BIN, name, args);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "%s", cmd);
+	if (getdelim(&text, &len, '\0', p) < 0) {
+		free(text);
+		text = strdup("");
+	}
+	*status = pclose(p);
+	return text;
+}
+
+/* workloads/README.md's "NAME options" tables are the programs' own. */
+Test(registry, readme_option_tables_are_the_programs_help)
+{
+	char block[64], *doc, *now;
+	int status;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(registry); i++) {
+		now = run_program(registry[i], "--help=markdown", &status);
+		cr_assert_eq(status, 0, "%s --help=markdown: exit status %d", registry[i], status);
+		snprintf(block, sizeof(block), "%s options", registry[i]);
+		doc = doc_block("workloads/README.md", block);
+		cr_assert_not_null(doc, "no <!-- %s --> block in workloads/README.md", block);
+		cr_assert_str_eq(doc, now, "workloads/README.md is stale: put build/guest/bin/%s "
+				 "--help=markdown between its <!-- %s --> markers", registry[i],
+				 block);
+		free(doc);
+		free(now);
+	}
 }
