@@ -175,16 +175,30 @@ static bool vm_key_always(const char *key)
 }
 
 /*
- * The counters file (shm=) is the run's own path: a different one in
- * every run says nothing about what produced the numbers.
+ * Plugin options whose value is a path of the run's own (its counters
+ * file, the balancer's work counts): a different one in every run, they
+ * say nothing about what produced the numbers.
  */
+static const char *const run_path_opts[] = { "shm=", "ksym_out=" };
+
+static bool run_path_opt(const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(run_path_opts); i++)
+		if (!strncmp(opt, run_path_opts[i], strlen(run_path_opts[i])))
+			return true;
+	return false;
+}
+
+/* OPTS (space-separated, as the result file has them) without the run's paths. */
 static void drop_run_paths(char *opts)
 {
 	char out[4096] = "", *tok, *save = NULL;
 	size_t used = 0;
 
 	for (tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (strncmp(tok, "shm=", 4) && used < sizeof(out))
+		if (!run_path_opt(tok) && used < sizeof(out))
 			used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s",
 						 used ? " " : "", tok);
 	strcpy(opts, used ? out : "none");
@@ -359,6 +373,26 @@ static int add_diff(struct prov_diff *out, int n, int max, const char *key, cons
 	return n + 1;
 }
 
+/*
+ * Whether A and B, values of KEY, say the same. Folders written before
+ * the runner dropped every run path from plugin_opts still have them:
+ * they are dropped here too.
+ */
+static bool same_value(const char *key, const char *a, const char *b)
+{
+	char ca[4096], cb[4096];
+
+	if (!a || !b)
+		return false;
+	if (strcmp(key, "plugin_opts"))
+		return !strcmp(a, b);
+	snprintf(ca, sizeof(ca), "%s", a);
+	snprintf(cb, sizeof(cb), "%s", b);
+	drop_run_paths(ca);
+	drop_run_paths(cb);
+	return !strcmp(ca, cb);
+}
+
 int prov_compare(struct json_object *a, struct json_object *b, const char *const *ignored,
 		 struct prov_diff *out, int max)
 {
@@ -368,7 +402,8 @@ int prov_compare(struct json_object *a, struct json_object *b, const char *const
 		json_object_object_foreach(a, key, va) {
 			const char *vb = value_of(b, key);
 
-			if (ignored_key(key, ignored) || (vb && !strcmp(vb, json_object_get_string(va))))
+			if (ignored_key(key, ignored) ||
+			    same_value(key, json_object_get_string(va), vb))
 				continue;
 			n = add_diff(out, n, max, key, json_object_get_string(va), vb);
 		}

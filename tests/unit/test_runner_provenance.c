@@ -122,7 +122,8 @@ Test(provenance, from_the_launchers_result)
 	fprintf(f, "status=ok\naccel=tcg\ntiming=deterministic\nicount_shift=3\n"
 		"insn_ps=8000\nqemu=/c/qemu/abc/bin/qemu-system-x86_64\nqemu_version=10.0.0\n"
 		"qemu_key=abc\nqemu_patches=f00d\nplugin=%s/bnb-plugin.so\nplugin_api=5\n"
-		"plugin_opts=delay=on shm=/dev/shm/x\n", tmp);
+		"plugin_opts=delay=on shm=/dev/shm/x ksym=/k/System.map ksym_out=/r/rep1/numawork\n",
+		tmp);
 	fclose(f);
 	prov_add_vm(p, path);
 	cr_assert_str_eq(get(p, "qemu"), "/c/qemu/abc/bin/qemu-system-x86_64");
@@ -133,7 +134,8 @@ Test(provenance, from_the_launchers_result)
 	cr_assert_str_eq(get(p, "icount_shift"), "3");
 	cr_assert_str_eq(get(p, "insn_ps"), "8000");
 	cr_assert_str_eq(get(p, "plugin_api"), "5");
-	cr_assert_str_eq(get(p, "plugin_opts"), "delay=on", "the run's own shm path left out");
+	cr_assert_str_eq(get(p, "plugin_opts"), "delay=on ksym=/k/System.map",
+			 "the run's own paths (shm, ksym_out) left out, the kernel's map kept");
 	snprintf(cmd, sizeof(cmd), "bnb-plugin.so");
 	expected_hash(cmd, want);
 	cr_assert_str_eq(get(p, "plugin_hash"), want, "the build QEMU loaded");
@@ -205,6 +207,29 @@ Test(provenance, compare)
 	cr_assert_str_eq(d[0].b, "v2");
 	cr_assert_str_eq(d[1].key, "only_b");
 	cr_assert_str_eq(d[1].a, "(absent)");
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/*
+ * Two folders that used the plugin differ in every run path of
+ * plugin_opts, as older folders recorded them: that is no provenance
+ * difference, another option is.
+ */
+Test(provenance, run_paths_are_no_difference)
+{
+	struct json_object *a = json_object_new_object(), *b = json_object_new_object();
+	struct prov_diff d[4];
+
+	json_object_object_add(a, "plugin_opts", json_object_new_string(
+		"shm=/x/A/runs/on/rep1/plugin.shm ksym=/k/System.map ksym_out=/x/A/runs/on/rep1/numawork"));
+	json_object_object_add(b, "plugin_opts", json_object_new_string(
+		"shm=/x/B/runs/on/rep2/plugin.shm ksym=/k/System.map ksym_out=/x/B/runs/on/rep2/numawork"));
+	cr_assert_eq(prov_compare(a, b, NULL, d, 4), 0, "got %s: %s / %s", d[0].key, d[0].a, d[0].b);
+	json_object_object_add(b, "plugin_opts", json_object_new_string(
+		"shm=/x/B/plugin.shm ksym=/k/System.map ksym_out=/x/B/numawork delay=off"));
+	cr_assert_eq(prov_compare(a, b, NULL, d, 4), 1, "another option is a difference");
+	cr_assert_str_eq(d[0].key, "plugin_opts");
 	json_object_put(a);
 	json_object_put(b);
 }
