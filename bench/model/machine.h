@@ -1,56 +1,131 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * machine.h - the modelled machines the launcher and the runner offer:
- * named classes of real machines with their published figures (sources
- * in bench/model/README.md, "Classes and their sources"), overridable one parameter
- * at a time, turned into the plugin's model options.
+ * machine.h - the modelled machines: named classes of real machines with
+ * their published figures (bench/model/README.md, "Classes and their
+ * sources"), refined one parameter at a time, and what a class becomes for
+ * one guest topology: the model's parameters (model.h).
+ *
+ * One name per parameter from the experiment file to the model: the key
+ * of [machine], bnb-vm's option (the key with '-' for '_') and the
+ * plugin's key are the same word, take the same unit and bounds, and come
+ * from one list, BNB_MACHINE_KEYS.  bnb_machine_check() is the one check
+ * of them, which the runner, the launcher and the plugin call alike, and
+ * the only place where a unit is converted (ns to the model's ps).
  */
 #ifndef BNB_MODEL_MACHINE_H
 #define BNB_MODEL_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bnb_plugin_shm.h"
+#include "bnb_topology.h"
+#include "lib/opt.h"
 
-#define BNB_MACHINE_NAMES "off|2socket|4node"
+struct bnb_model_params;
 
+#define BNB_MACHINE_NAMES	"off|2socket|4node"	/* index 0: no model */
+#define BNB_MACHINE_OFF		0
+#define BNB_MACHINE_TABLE_LEN	1024	/* a latency table's text, with its NUL */
+
+/* The parameters as given: 0 and "" keep the class's. */
+struct bnb_machine_spec {
+	int model;				/* index in BNB_MACHINE_NAMES */
+	int latency_ns;				/* local idle miss latency */
+	char latencies[BNB_MACHINE_TABLE_LEN];	/* ns per (initiator, memory) node */
+	int node_bandwidth_mbs;
+	int link_bandwidth_mbs;
+	int cpus_per_node;			/* of the modelled machine */
+	int mlp;				/* sequential misses in flight per CPU */
+	int window_ns;				/* bandwidth sharing window; 0: the model's */
+};
+
+/* A class: the figures of one published machine. */
 struct bnb_machine {
 	const char *name;
-	unsigned long lat_ns;		/* local idle latency */
-	unsigned long remote_lat_ns;	/* 2-node remote latency; 0: lat_ns x SLIT / 10 */
-	unsigned long node_mbs;		/* one node's memory bandwidth */
-	unsigned long link_mbs;		/* one link's bandwidth */
-	unsigned long hw_cpus;		/* CPUs per node */
-	unsigned long mlp;		/* sequential misses in flight per CPU */
+	int latency_ns;
+	int remote_latency_ns;			/* 2 nodes; 0: latency_ns x SLIT / 10 */
+	int node_bandwidth_mbs;
+	int link_bandwidth_mbs;
+	int cpus_per_node;
+	int mlp;
 };
 
-/* A class with what was asked of it, for one guest topology. */
-struct bnb_machine_cfg {
-	struct bnb_machine m;		/* the class, overrides applied */
-	const char *lat_table;		/* "108,196;196,108" (ns) or NULL */
-	unsigned int n_nodes;
-	unsigned int cpus[BNB_SHM_MAX_NODES];
-	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
-};
+/* Checks a latency table's text on its own (the node count comes later). */
+int bnb_machine_parse_latencies(const struct opt_def *o, const char *value, void *field,
+				char *err, size_t errlen);
+
+/*
+ * The parameters, one row each, for the option tables of the runner
+ * ([machine]), bnb-vm and the plugin:
+ *
+ *	X(KEY, OPTION, HELP, OFFSET, the rest of a struct opt_def)
+ *
+ * KEY is the experiment key and the plugin's, OPTION bnb-vm's; F(f) is the
+ * table's offset of struct bnb_machine_spec's field f.  A new parameter is
+ * a row here and a field in the spec; the tables, --help, the documents'
+ * tables and the plugin's arguments follow.
+ */
+#define BNB_MACHINE_KEYS(X, F)								\
+	X("model", "model", "the machine model: model-cache misses cost what they cost "	\
+	  "on this class of real machine, charged to each vCPU's own time (deterministic "	\
+	  "timing with the plugin only; bench/model/README.md)",				\
+	  F(model), .type = OPT_CHOICE, .choices = BNB_MACHINE_NAMES, .def = "off")		\
+	X("latency_ns", "latency-ns", "the model's local idle miss latency; remote = it x "	\
+	  "distance / 10 (default the class's)",						\
+	  F(latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")		\
+	X("latencies", "latencies", "the model's miss latency in ns per (initiator, memory) "	\
+	  "node, rows split by ';' or '/', values by ',' or ':': 108,196;196,108 (default "	\
+	  "from the local latency and the distances)",						\
+	  F(latencies), .type = OPT_FUNC, .parse = bnb_machine_parse_latencies,			\
+	  .metavar = "MATRIX")									\
+	X("node_bandwidth_mbs", "node-bandwidth-mbs", "one node's memory bandwidth on the "	\
+	  "modelled machine, MB/s (default the class's)",					\
+	  F(node_bandwidth_mbs), .type = OPT_INT, .min = 1, .max = 100000000,			\
+	  .metavar = "MB/S")									\
+	X("link_bandwidth_mbs", "link-bandwidth-mbs", "one node-to-node link's bandwidth on "	\
+	  "the modelled machine, each way, MB/s (default the class's)",				\
+	  F(link_bandwidth_mbs), .type = OPT_INT, .min = 1, .max = 100000000,			\
+	  .metavar = "MB/S")									\
+	X("cpus_per_node", "cpus-per-node", "CPUs per node of the modelled machine (not the "	\
+	  "guest's): a guest node of fewer vCPUs gets the machine's bandwidth per CPU "	\
+	  "(default the class's)",								\
+	  F(cpus_per_node), .type = OPT_INT, .min = 1, .max = 4096, .metavar = "N")		\
+	X("mlp", "mlp", "sequential misses one CPU of the modelled machine keeps in flight "	\
+	  "(default the class's)",								\
+	  F(mlp), .type = OPT_INT, .min = 1, .max = 256, .metavar = "N")			\
+	X("window_ns", "window-ns", "hardware time over which the model shares a node's or a "	\
+	  "link's bandwidth by demand (default 20000)",					\
+	  F(window_ns), .type = OPT_INT, .min = 1, .max = 100000000, .metavar = "NS")
+
+/* The class a spec names, or NULL when the model is off. */
+const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s);
 
 /* The class called name ("2socket", "4node"), or NULL (also for "off"). */
 const struct bnb_machine *bnb_machine_find(const char *name);
 
-/* The class at index i of BNB_MACHINE_NAMES, or NULL for 0 ("off"). */
-const struct bnb_machine *bnb_machine_at(unsigned int i);
-
-/* Apply what was asked (0: keep the class's); a local latency drops the class's remote one. */
-void bnb_machine_refine(struct bnb_machine *m, unsigned long lat_ns, unsigned long node_mbs,
-			unsigned long link_mbs, unsigned long hw_cpus, unsigned long mlp);
-
 /*
- * Check cfg by the model's rules and hand each plugin option (K=V, the
- * model's keys and delay=on) to add.  0, or -1 with err naming what was
- * wrong: "latency table", "node bandwidth", ...
+ * The one check of a spec for a guest topology t, where it would run
+ * (keeper: deterministic timing with the plugin's time keeper, which its
+ * stalls go to); p, when not NULL, gets the model's parameters.  0, or -1
+ * with the reason in err and *key the parameter at fault (a KEY of
+ * BNB_MACHINE_KEYS, for the caller to name as its users know it).
  */
-int bnb_machine_plugin_opts(const struct bnb_machine_cfg *cfg,
-			    void (*add)(void *ctx, const char *kv), void *ctx,
-			    char *err, size_t errlen);
+int bnb_machine_check(const struct bnb_machine_spec *s, const struct bnb_topology *t,
+		      bool keeper, struct bnb_model_params *p, const char **key,
+		      char *err, size_t errlen);
+
+/* bnb-vm's option for a parameter's KEY ("latency-ns" for "latency_ns"). */
+const char *bnb_machine_option(const char *key);
+
+/* How bnb_machine_args() spells a parameter. */
+enum bnb_machine_style {
+	BNB_MACHINE_PLUGIN,	/* KEY=VALUE, lists split by ':' (QEMU splits at ',') */
+	BNB_MACHINE_VM,		/* --OPTION=VALUE */
+};
+
+/* The model and every parameter given, each handed to add as one word. */
+void bnb_machine_args(const struct bnb_machine_spec *s, enum bnb_machine_style style,
+		      void (*add)(void *ctx, const char *word), void *ctx);
 
 #endif /* BNB_MODEL_MACHINE_H */

@@ -47,7 +47,7 @@ void bnb_model_lat_from_dist(struct bnb_model_params *p, uint64_t local_ps,
 {
 	for (unsigned int i = 0; i < p->n_nodes; i++)
 		for (unsigned int j = 0; j < p->n_nodes; j++)
-			p->lat_ps[i][j] = (local_ps * dist[i][j] + 5) / 10;
+			p->lat_ps[i][j] = bnb_model_lat_ps(local_ps, dist[i][j]);
 }
 
 /* One line's time at bandwidth mbs, kept per CPU for a node of cpus vCPUs. */

@@ -61,6 +61,7 @@
 #define BNB_MODEL_STREAMS	4		/* streams tracked per vCPU */
 #define BNB_MODEL_RING		8		/* windows remembered */
 #define BNB_MODEL_MAX_NODES	BNB_SHM_MAX_NODES
+#define BNB_MODEL_DEF_WINDOW_NS	20000		/* longer than the keeper's lag in hw time */
 
 struct bnb_model_params {
 	unsigned int n_nodes;
@@ -121,7 +122,13 @@ struct bnb_model {
 /* 0, or -1 with the reason in err (naming the parameter). */
 int bnb_model_check(const struct bnb_model_params *p, char *err, size_t errlen);
 
-/* Latencies from a local latency and a SLIT matrix: local * d / 10. */
+/* The latency at SLIT distance d from a local latency: local * d / 10. */
+static inline uint64_t bnb_model_lat_ps(uint64_t local_ps, unsigned int d)
+{
+	return (local_ps * d + 5) / 10;
+}
+
+/* Latencies from a local latency and a SLIT matrix. */
 void bnb_model_lat_from_dist(struct bnb_model_params *p, uint64_t local_ps,
 			     const uint8_t dist[][BNB_SHM_MAX_NODES]);
 

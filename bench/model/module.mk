@@ -1,5 +1,6 @@
 # bench/model: the machine model, the time keeper, the model cache and the
-# machine classes, one library without QEMU calls (README.md).  Built twice,
+# machine classes, one library without QEMU calls (README.md); it parses
+# with bench/lib, so a program links $(LIBBNB) after it.  Built twice,
 # as bench/lib is: $(LIBMODEL) for the launcher, the runner and the unit
 # tests, $(LIBMODEL_PIC) of the plugin's flavour (the Makefile's pobj rule)
 # for bnb-plugin.so.  The Makefile reads this fragment right after
@@ -19,6 +20,6 @@ $(LIBMODEL) $(LIBMODEL_PIC):
 MODEL_TEST := $(TEST_BIN)/test_model
 UNIT_TESTS += $(MODEL_TEST)
 $(MODEL_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_model_%.o,miss timekeeper machine cache) \
-		$(LIBMODEL)
+		$(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

@@ -16,6 +16,7 @@
 
 #include "bnb_plugin_shm.h"
 #include "lib/opt.h"
+#include "model/machine.h"
 
 /* How QEMU's hwaddr_phys_addr values map onto node memory blocks. */
 enum bnb_map_mode {
@@ -67,18 +68,8 @@ struct bnb_plugin_args {
 	uint64_t hw_insn_ps;				/* hardware instruction time, for D */
 	uint64_t tk_quantum_ns;				/* lag bound */
 	uint64_t tk_batch;				/* instructions per sync */
-	/* machine model (model.h), deterministic timing only */
-	bool model;					/* misses cost the model's stall */
-	uint64_t lat_ns;				/* local miss latency */
-	bool have_lat;					/* lat= gave the whole matrix */
-	struct bnb_args_list lat_list;			/* lat= as given, ns */
-	uint32_t lat[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];	/* ns, row = initiator */
-	uint64_t node_mbs;				/* one node's memory bandwidth */
-	uint64_t link_mbs;				/* one link's bandwidth */
-	uint64_t hw_cpus;				/* modelled machine's CPUs per node */
-	uint64_t mlp;					/* sequential misses in flight */
-	uint64_t window_ns;				/* bandwidth sharing window */
-	char model_name[32];				/* what the launcher called it */
+	/* machine model (bench/model), deterministic timing only */
+	struct bnb_machine_spec machine;
 };
 
 /* Defaults; see bench/plugin/README.md for how they were chosen. */
@@ -97,14 +88,6 @@ struct bnb_plugin_args {
  * windows and never shared it; at 1 K, 68 us (README, reference suite).
  */
 #define BNB_DEF_TK_BATCH_MODEL	1024
-/* Model defaults: the 2-socket class of bench/model/machine.c. */
-#define BNB_DEF_LAT_NS		108	/* MLC idle latency, 2-socket Intel */
-#define BNB_DEF_NODE_MBS	69300	/* local read bandwidth, 2-socket Xeon */
-#define BNB_DEF_LINK_MBS	34400	/* remote read bandwidth, same machine */
-#define BNB_DEF_HW_CPUS		16	/* cores per socket of that class */
-#define BNB_DEF_MLP		10	/* line fill buffers per core */
-#define BNB_DEF_WINDOW_NS	20000	/* longer than the keeper's lag in hw time */
-
 /* The keys, one row each; .help is the plugin README's table. */
 extern const struct opt_def bnb_args_keys[];
 extern const size_t bnb_args_n_keys;
@@ -120,7 +103,11 @@ int bnb_args_parse(struct bnb_plugin_args *a, int argc, char **argv,
 unsigned int bnb_args_n_vcpus(const struct bnb_plugin_args *a);
 
 struct bnb_model_params;
-/* The model's parameters from the arguments (checked by bnb_args_parse). */
-void bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p);
+/*
+ * The model's parameters from the arguments (bench/model's one check, which
+ * bnb_args_parse has passed): 0, or -1 with err and *key the key at fault.
+ */
+int bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p,
+		   const char **key, char *err, size_t errlen);
 
 #endif /* BNB_PLUGIN_ARGS_H */

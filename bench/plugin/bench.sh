@@ -145,8 +145,8 @@ speed_bench() {
 		case $run in
 		keeper)	speed_run keeper no --plugin-opt count=off --plugin-opt delay=off ;;
 		count)	speed_run count yes --plugin-opt delay=off ;;
-		model)	speed_run model yes --machine 2socket ;;
-		model-batch64k)	speed_run model-batch64k yes --machine 2socket --plugin-opt tk_batch=65536 ;;
+		model)	speed_run model yes --model 2socket ;;
+		model-batch64k)	speed_run model-batch64k yes --model 2socket --plugin-opt tk_batch=65536 ;;
 		esac
 	done
 }

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "bnb_plugin_shm.h"
 #include "lib/err.h"
 #include "lib/opt.h"
@@ -299,6 +300,7 @@ static int watch(const struct bnb_shm_header *h, long ms)
 struct check_opts {
 	double wait_s;
 	int watch_ms;
+	bool keys;
 };
 
 #define O(f) OPT_FIELD(struct check_opts, f)
@@ -308,6 +310,9 @@ static const struct opt_def options[] = {
 	  .help = "wait this long for the file to appear" },
 	{ "watch", OPT_INT, O(watch_ms), .min = 10, .max = 60000, .metavar = "MS",
 	  .help = "print CSV rows t_s,local,remote,remote_share every MS until QEMU exits" },
+	{ "keys", OPT_FLAG, O(keys),
+	  .help = "print the plugin's key=value arguments as a Markdown table (the one in "
+		  "bench/plugin/README.md) and exit" },
 };
 
 static const struct opt_tool tool = {
@@ -328,6 +333,10 @@ int main(int argc, char **argv)
 	first = opt_tool_main(&tool, argc, argv, &o, false);
 	if (first < 0)
 		return EXIT_BAD;
+	if (o.keys) {
+		opt_markdown(stdout, bnb_args_keys, bnb_args_n_keys, "", "key");
+		return 0;
+	}
 	if (first != argc - 1) {
 		prog_error("give one counters file (see --help)");
 		return EXIT_BAD;

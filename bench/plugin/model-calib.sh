@@ -23,7 +23,7 @@ boot() {
 	mkdir -p "$work/$name"
 	t0=$(date +%s.%N)
 	"$vm" --run-dir "$work/$name" --timing deterministic --plugin "$so" \
-		--plugin-opt shm="$work/$name/c.shm" --machine "$class" --timeout 3000 "$@" >/dev/null
+		--plugin-opt shm="$work/$name/c.shm" --model "$class" --timeout 3000 "$@" >/dev/null
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" > "$work/$name/wall"
 	"$check" "$work/$name/c.shm" > "$work/$name/check" 2>/dev/null || true

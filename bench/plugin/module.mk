@@ -42,7 +42,7 @@ $(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clo
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
-$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBBNB)
+$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(BUILD)/obj/bench/plugin/args.o $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^
 
@@ -52,6 +52,7 @@ $(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
 $(PLUGIN_TEST): $(patsubst %,$(BUILD)/obj/tests/unit/test_plugin_%.o,args addrmap delay divlog mapcheck ksym xlate) \
+		$(BUILD)/obj/tests/unit/docblock.o \
 		$(patsubst %,$(BUILD)/obj/bench/plugin/%.o,$(PLUGIN_CORE)) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)

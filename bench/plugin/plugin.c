@@ -9,7 +9,7 @@
  * base * (distance - 10) / 10 (delay.h says what base is).  Nothing on
  * that path locks or enters the kernel.  Marker instructions (bnb_marker.h) drive the map check.
  * Under deterministic timing the time keeper (timing.h) runs beside it,
- * and with model=on a miss instead costs the machine model's stall
+ * and with the model on (model=CLASS) a miss instead costs the machine model's stall
  * (model.h), charged to the vCPU's local time: no waiting on the host.
  *
  * Built twice (qemu.h): against the plugin API of the project's QEMU
@@ -133,13 +133,18 @@ static void shm_model_params(void)
 {
 	const struct bnb_model_params *p = &model.p;
 
-	snprintf(shm->model_name, sizeof(shm->model_name), "%s", args.model_name);
+	snprintf(shm->model_name, sizeof(shm->model_name), "%s",
+		 bnb_machine_class(&args.machine)->name);
 	shm->model_node_mbs = p->node_mbs;
 	shm->model_link_mbs = p->link_mbs;
 	shm->model_window_ps = p->window_ps;
 	shm->model_hw_cpus = p->hw_cpus_per_node;
 	shm->model_mlp = p->mlp;
-	shm->model_lat_from_dist = !args.have_lat;
+	shm->model_lat_from_dist = 1;
+	for (unsigned int i = 0; i < args.n_nodes; i++)
+		for (unsigned int j = 0; j < args.n_nodes; j++)
+			if (p->lat_ps[i][j] != bnb_model_lat_ps(p->lat_ps[i][i], args.dist[i][j]))
+				shm->model_lat_from_dist = 0;	/* a table's, or a class's */
 	for (unsigned int i = 0; i < args.n_nodes && i < 16; i++)
 		for (unsigned int j = 0; j < args.n_nodes && j < 16; j++)
 			shm->model_lat_ns[i][j] = p->lat_ps[i][j] / 1000;
@@ -563,11 +568,13 @@ static int setup_vcpus(char *err, size_t errlen)
 static int setup_model(char *err, size_t errlen)
 {
 	struct bnb_model_params p;
+	const char *key;
 
-	use_model = args.model;
+	use_model = args.machine.model != BNB_MACHINE_OFF;
 	if (!use_model)
 		return 0;
-	bnb_args_model(&args, &p);	/* checked by bnb_args_parse */
+	if (bnb_args_model(&args, &p, &key, err, errlen))
+		return errf_prefix(err, errlen, "bnb-plugin: %s", key);
 	if (bnb_model_init(&model, &p))
 		return snprintf(err, errlen, "bnb-plugin: model: out of memory"), -1;
 	return 0;

@@ -43,7 +43,7 @@ static inline void bnb_timing_flush(void) { }
 /*
  * Check the arguments, take time control.  shm (may be NULL) gets the
  * keeper's figures; vcpus its per-vCPU ones, and the machine model's
- * (model, NULL when off: model=on needs the keeper).  0, or -1 with err
+ * (model, NULL when off: the model needs the keeper).  0, or -1 with err
  * set.
  */
 int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,

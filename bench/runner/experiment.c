@@ -483,50 +483,20 @@ static int check_timing(struct parse_state *ps, const struct variant *v, int sec
 	return 0;
 }
 
-static void no_opt(void *ctx, const char *kv)
-{
-}
-
 /*
- * [machine]: the model charges the vCPUs' own time through the plugin's
- * time keeper, so it needs both; its parameters must fit the variant's
- * topology (the same rules bnb-vm --machine applies).
+ * [machine]: bench/model's one check, the one bnb-vm and the plugin make.
+ * The model charges the vCPUs' own time through the plugin's time keeper,
+ * so it needs both.
  */
 static int check_machine(struct parse_state *ps, const struct variant *v, int section_line)
 {
-	static const char *const refine_keys[] = { "latency_ns", "latencies", "node_bandwidth_mbs",
-		"link_bandwidth_mbs", "cpus_per_node", "mlp" };
-	struct bnb_machine_cfg mc = { .n_nodes = v->topo.nodes };
-	const char *bad_key;
+	bool keeper = v->timing == TIMING_DETERMINISTIC && v->latency != LATENCY_OFF;
+	const char *key;
 	char why[ERRLEN];
-	size_t k;
 
-	if (!v->machine) {
-		for (k = 0; k < ARRAY_SIZE(refine_keys); k++)
-			if (find_setting(v->settings, v->n_settings, refine_keys[k]))
-				return fail(ps, line_of(v, refine_keys[k], section_line), refine_keys[k],
-					    "refines the machine model: set model= in [machine]");
+	if (!bnb_machine_check(&v->machine, &v->topo, keeper, NULL, &key, why, sizeof(why)))
 		return 0;
-	}
-	if (v->timing != TIMING_DETERMINISTIC || v->latency == LATENCY_OFF)
-		return fail(ps, line_of(v, "model", section_line), "model",
-			    "variant '%s': the machine model needs timing=deterministic and the "
-			    "plugin (latency=auto or emulated): its stalls go into the vCPUs' own "
-			    "time", v->name);
-	mc.m = *bnb_machine_at(v->machine);
-	bnb_machine_refine(&mc.m, v->mem_latency_ns, v->node_mbs, v->link_mbs,
-			   v->machine_cpus, v->mlp);
-	mc.lat_table = *v->mem_latencies ? v->mem_latencies : NULL;
-	for (int i = 0; i < v->topo.nodes; i++) {
-		mc.cpus[i] = v->topo.cpus[i];
-		for (int j = 0; j < v->topo.nodes; j++)
-			mc.dist[i][j] = v->topo.dist[i][j];
-	}
-	if (!bnb_machine_plugin_opts(&mc, no_opt, NULL, why, sizeof(why)))
-		return 0;
-	bad_key = mc.lat_table && strstr(why, "latenc") ? "latencies" : "model";
-	return fail(ps, line_of(v, bad_key, section_line), bad_key, "variant '%s': %s",
-		    v->name, why);
+	return fail(ps, line_of(v, key, section_line), key, "variant '%s': %s", v->name, why);
 }
 
 /*

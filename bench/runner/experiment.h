@@ -17,6 +17,7 @@
 #include "dilation.h"
 #include "lib/argv.h"
 #include "lib/vm_status.h"
+#include "model/machine.h"
 
 #define EXP_MAX_SETTINGS 64
 #define EXP_MAX_VARIANTS 256
@@ -99,10 +100,8 @@ struct variant {
 	uint64_t scale_hw_ws, scale_guest_ws;	/* bytes */
 	struct sysctl_setting sysctls[EXP_MAX_SETTINGS];
 	int n_sysctls;
-	/* [machine]: the machine model (bench/model/machine.h); 0: the class's */
-	int machine;			/* index in BNB_MACHINE_NAMES; 0 = off */
-	int mem_latency_ns, node_mbs, link_mbs, machine_cpus, mlp;
-	char mem_latencies[1024];	/* "" or a matrix in ns */
+	/* [machine]: the machine model (bench/model/machine.h) */
+	struct bnb_machine_spec machine;
 };
 
 struct experiment {

@@ -77,24 +77,9 @@ pid_t runner_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
-/* [machine]: bnb-vm's --machine and the parameters that refine it. */
-static void machine_args(struct argv *a, const struct variant *v)
+static void add_arg(void *ctx, const char *word)
 {
-	if (!v->machine)
-		return;
-	argv_add(a, "--machine=%s", bnb_machine_at(v->machine)->name);
-	if (v->mem_latency_ns)
-		argv_add(a, "--mem-latency=%d", v->mem_latency_ns);
-	if (*v->mem_latencies)
-		argv_add(a, "--mem-latencies=%s", v->mem_latencies);
-	if (v->node_mbs)
-		argv_add(a, "--node-bandwidth=%d", v->node_mbs);
-	if (v->link_mbs)
-		argv_add(a, "--link-bandwidth=%d", v->link_mbs);
-	if (v->machine_cpus)
-		argv_add(a, "--machine-cpus=%d", v->machine_cpus);
-	if (v->mlp)
-		argv_add(a, "--mlp=%d", v->mlp);
+	argv_add(ctx, "%s", word);
 }
 
 int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
@@ -136,13 +121,14 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		argv_add(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
 		/* under icount the delays would slow the host, not the guest;
 		 * the machine model charges the guest instead */
-		if (v->timing == TIMING_DETERMINISTIC && !v->machine)
+		if (v->timing == TIMING_DETERMINISTIC && !v->machine.model)
 			argv_add(a, "--plugin-opt=delay=off");
 		numawork_plugin_args(a, p->kernel, rundir);
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
-	machine_args(a, v);
+	/* [machine]: bnb-vm's options of the same names */
+	bnb_machine_args(&v->machine, BNB_MACHINE_VM, add_arg, a);
 	cmd = guest_command(v, p->plugin[0], sp, p->start_delay_us);
 	if (!cmd)
 		return -1;

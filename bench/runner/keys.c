@@ -240,22 +240,10 @@ static int parse_primary(const struct opt_def *o, const char *value, void *field
 }
 
 /* A latency matrix, checked against the node count once variants are filled. */
-static int parse_latencies(const struct opt_def *o, const char *value, void *field,
-			   char *err, size_t errlen)
-{
-	char *dst = field;
-
-	if (!*value || strlen(value) >= sizeof(((struct variant *)0)->mem_latencies))
-		return errf(err, errlen, "want rows of ns values split by ';', values by ','");
-	if (strspn(value, "0123456789,;/ ") != strlen(value))
-		return errf(err, errlen, "'%s': want rows of ns values split by ';', values by ','",
-			    value);
-	if (dst)
-		snprintf(dst, sizeof(((struct variant *)0)->mem_latencies), "%s", value);
-	return 0;
-}
-
 #define V(f) OPT_FIELD(struct variant, f)
+#define V_MACHINE(f) V(machine.f)
+#define MACHINE_KEY(key, option, text, offset, ...) \
+	{ key, .off = offset, .scope = KS_MACHINE, .help = "([machine] only) " text, __VA_ARGS__ },
 #define E(f) OPT_FIELD(struct experiment, f)
 
 static const struct opt_def keys[] = {
@@ -363,27 +351,8 @@ static const struct opt_def keys[] = {
 	{ "scale_size", OPT_FUNC, V(scale_size), .parse = parse_positive, .metavar = "X",
 	  .scope = KS_VARIANT,
 	  .help = "scale_scan=hardware: the size factor outright, instead of scale_guest_ws" },
-	{ "model", OPT_CHOICE, V(machine), .choices = BNB_MACHINE_NAMES, .def = "off",
-	  .scope = KS_MACHINE,
-	  .help = "([machine] only) the machine model: model-cache misses cost what they cost on "
-		  "this class of real machine, charged to each vCPU's own time (needs "
-		  "timing=deterministic and the plugin; bench/plugin/README.md, Machine model)" },
-	{ "latency_ns", OPT_INT, V(mem_latency_ns), .min = 1, .max = 100000, .scope = KS_MACHINE,
-	  .help = "([machine] only) local idle miss latency; remote = it x distance / 10 "
-		  "(default the class's)" },
-	{ "latencies", OPT_FUNC, V(mem_latencies), .parse = parse_latencies, .metavar = "MATRIX",
-	  .scope = KS_MACHINE,
-	  .help = "([machine] only) miss latency in ns per (initiator, memory) node, rows split "
-		  "by ';': 108,196;196,108" },
-	{ "node_bandwidth_mbs", OPT_INT, V(node_mbs), .min = 1, .max = 100000000,
-	  .scope = KS_MACHINE, .help = "([machine] only) one node's memory bandwidth, MB/s" },
-	{ "link_bandwidth_mbs", OPT_INT, V(link_mbs), .min = 1, .max = 100000000,
-	  .scope = KS_MACHINE, .help = "([machine] only) one node-to-node link's bandwidth, MB/s" },
-	{ "cpus_per_node", OPT_INT, V(machine_cpus), .min = 1, .max = 4096, .scope = KS_MACHINE,
-	  .help = "([machine] only) CPUs per node of the modelled machine: bandwidth per CPU is "
-		  "kept for the guest's" },
-	{ "mlp", OPT_INT, V(mlp), .min = 1, .max = 256, .scope = KS_MACHINE,
-	  .help = "([machine] only) sequential misses one CPU keeps in flight" },
+	/* the machine model's parameters: bench/model/machine.h */
+	BNB_MACHINE_KEYS(MACHINE_KEY, V_MACHINE)
 	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work",
 	  .def = "convergence", .scope = KS_EXPERIMENT,
 	  .help = "([global] only) what the sweep report optimises" },

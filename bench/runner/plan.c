@@ -59,14 +59,14 @@ static int resolve_kernel(const char *value, const char *basedir, char *out, siz
 
 /*
  * The latency a run with the plugin is planned to have. Under deterministic
- * timing without --machine the plugin only counts and keeps time, so the
+ * timing without the machine model the plugin only counts and keeps time, so the
  * run is uniform and that is known now; otherwise it is emulated only if
  * the guest's map check passes, which latency_verdict() reads after the run.
  */
 const char *plugin_latency(const struct variant *v, char *why, size_t whylen)
 {
 	why[0] = '\0';
-	if (v->timing == TIMING_DETERMINISTIC && !v->machine) {
+	if (v->timing == TIMING_DETERMINISTIC && !v->machine.model) {
 		snprintf(why, whylen, "deterministic timing: the plugin counts accesses "
 			 "and keeps time, its host-time delays are off");
 		return "uniform";

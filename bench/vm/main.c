@@ -91,49 +91,23 @@ static void add_opt(void *ctx, const char *kv)
 	argv_add(ctx, "%s", kv);
 }
 
-/* Model keys with the class they refine; a mode that cannot honour them is refused. */
-static int model_keys_given(const struct vm_cli *cli)
-{
-	return cli->mem_latency || cli->mem_latencies || cli->node_bw || cli->link_bw ||
-	       cli->machine_cpus || cli->mlp;
-}
-
 /*
- * --machine CLASS: the plugin's model options go before --plugin-opt's,
- * so that those can refine them.  The model's rules (machine.c, model.c)
- * are checked here, before anything runs.
+ * --model CLASS: bench/model's one check (the runner's and the plugin's),
+ * before anything runs; then the plugin gets the same words, before
+ * --plugin-opt's, so that those can refine them.
  */
 static int finish_machine(struct vm_cli *cli, char *err, size_t errlen)
 {
 	struct vm_config *c = &cli->cfg;
-	struct bnb_machine_cfg mc = { .lat_table = cli->mem_latencies };
-	const struct bnb_machine *m = bnb_machine_find(cli->machine);
+	bool keeper = c->timing == TIMING_DETERMINISTIC && c->plugin;
 	struct argv opts = { 0 };
+	const char *key;
 
-	if (!m && strcmp(cli->machine, "off"))
-		return errf(err, errlen, "--machine %s: want " BNB_MACHINE_NAMES, cli->machine);
-	if (!m)
-		return model_keys_given(cli) ?
-			errf(err, errlen, "--mem-latency, --mem-latencies, --node-bandwidth, --link-bandwidth, "
-			     "--machine-cpus and --mlp need --machine") : 0;
-	if (c->timing != TIMING_DETERMINISTIC || !c->plugin)
-		return errf(err, errlen, "--machine needs --timing deterministic and --plugin: "
-			    "its stalls are charged to the vCPUs' own time by the plugin's time keeper");
-	mc.m = *m;
-	bnb_machine_refine(&mc.m, cli->mem_latency, cli->node_bw, cli->link_bw,
-			   cli->machine_cpus, cli->mlp);
-	mc.n_nodes = c->topo.nodes;
-	for (int i = 0; i < c->topo.nodes; i++) {
-		mc.cpus[i] = c->topo.cpus[i];
-		for (int j = 0; j < c->topo.nodes; j++)
-			mc.dist[i][j] = c->topo.dist[i][j];
-	}
-	if (bnb_machine_plugin_opts(&mc, add_opt, &opts, err, errlen)) {
-		argv_free(&opts);
-		if (cli->mem_latencies && strstr(err, "latenc"))
-			return errf_prefix(err, errlen, "--mem-latencies");
-		return errf_prefix(err, errlen, "--machine %s", cli->machine);
-	}
+	if (bnb_machine_check(&cli->machine, &c->topo, keeper, NULL, &key, err, errlen))
+		return errf_prefix(err, errlen, "--%s", bnb_machine_option(key));
+	if (!c->plugin)
+		return 0;
+	bnb_machine_args(&cli->machine, BNB_MACHINE_PLUGIN, add_opt, &opts);
 	for (int i = 0; i < c->plugin_opts.n; i++)
 		argv_add(&opts, "%s", c->plugin_opts.v[i]);
 	argv_free(&c->plugin_opts);

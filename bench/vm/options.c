@@ -34,6 +34,9 @@ static void free_argv(void *field)
 
 #define CFG(f) OPT_FIELD(struct vm_cli, cfg.f)
 #define CLI(f) OPT_FIELD(struct vm_cli, f)
+#define CLI_MACHINE(f) CLI(machine.f)
+#define MACHINE_OPT(key, option, text, offset, ...) \
+	{ option, .off = offset, .help = text, __VA_ARGS__ },
 
 const struct opt_def vm_options[] = {
 	{ "kernel", OPT_STR, CFG(kernel), .metavar = "FILE",
@@ -68,24 +71,8 @@ const struct opt_def vm_options[] = {
 	{ "insn-time", OPT_DOUBLE, CLI(insn_ns), .dmin = 0.001, .dmax = 1e6, .metavar = "NS",
 	  .help = "deterministic, with --plugin: modelled instruction time, at least "
 		  "vCPUs x 2^shift ns (default that least)" },
-	{ "machine", OPT_STR, CLI(machine), .metavar = "off|2socket|4node", .def = "off",
-	  .help = "deterministic, with --plugin: model cache misses cost what they cost on this "
-		  "class of real machine (bench/plugin/README.md, Machine model), charged to the "
-		  "vCPU's own time" },
-	{ "mem-latency", OPT_INT, CLI(mem_latency), .min = 1, .max = 100000, .metavar = "NS",
-	  .help = "--machine: local idle miss latency; remote = it x distance / 10 (default the "
-		  "class's)" },
-	{ "mem-latencies", OPT_STR, CLI(mem_latencies), .metavar = "MATRIX",
-	  .help = "--machine: miss latency in ns per (initiator, memory) node, rows split by ';' "
-		  "or '/': 108,196;196,108 (default from --mem-latency and the distances)" },
-	{ "node-bandwidth", OPT_INT, CLI(node_bw), .min = 1, .max = 100000000, .metavar = "MB/S",
-	  .help = "--machine: one node's memory bandwidth on the modelled machine" },
-	{ "link-bandwidth", OPT_INT, CLI(link_bw), .min = 1, .max = 100000000, .metavar = "MB/S",
-	  .help = "--machine: one node-to-node link's bandwidth" },
-	{ "machine-cpus", OPT_INT, CLI(machine_cpus), .min = 1, .max = 4096, .metavar = "N",
-	  .help = "--machine: CPUs per node of the modelled machine (bandwidth per CPU is kept)" },
-	{ "mlp", OPT_INT, CLI(mlp), .min = 1, .max = 256, .metavar = "N",
-	  .help = "--machine: sequential misses one CPU keeps in flight" },
+	/* the machine model's parameters: bench/model/machine.h */
+	BNB_MACHINE_KEYS(MACHINE_OPT, CLI_MACHINE)
 	{ "host-bind", OPT_CHOICE, CFG(host_bind), .choices = "auto|on|off", .def = "auto",
 	  .help = "bind each guest node's memory to its own host NUMA node and pin its vCPU "
 		  "threads to that node's CPUs; auto: with kvm, when the host has enough nodes "

@@ -14,6 +14,7 @@
 #include "lib/host_numa.h"
 #include "lib/opt.h"
 #include "lib/vm_status.h"
+#include "model/machine.h"
 
 /* Deterministic timing's fixed inputs (qemu_args.c add_pinned). */
 #define DETERMINISTIC_DATE	"2024-01-01T00:00:00"
@@ -74,10 +75,8 @@ struct vm_cli {
 	/* the tools archive: on request, or when the command names a tool */
 	enum tools_mode { TOOLS_OFF, TOOLS_ON, TOOLS_AUTO } tools;
 	double insn_ns;			/* --insn-time; 0: vCPUs x 2^shift */
-	/* the machine model (bench/model/machine.h); 0 / NULL: the class's */
-	char *machine;			/* --machine: off or a class */
-	char *mem_latencies;		/* --mem-latencies MATRIX, ns */
-	int mem_latency, node_bw, link_bw, machine_cpus, mlp;
+	/* the machine model (bench/model/machine.h) */
+	struct bnb_machine_spec machine;
 };
 
 /* The options table (options.c): it also makes --help and HACKING's table. */

@@ -23,7 +23,7 @@ fi
 prelude='nb=/sys/kernel/debug/sched/numa_balancing
 echo 100 > $nb/scan_delay_ms && echo 100 > $nb/scan_period_min_ms &&
 echo 400 > $nb/scan_period_max_ms && bnb-plugin-calib > /dev/null || exit 1'
-det=(--timing deterministic --plugin "$SO" --machine 2socket --timeout 900)
+det=(--timing deterministic --plugin "$SO" --model 2socket --timeout 900)
 
 out=$(run_dir phases)
 [ -n "${BNB_KEEP:-}" ] || trap 'rm -rf "$out"' EXIT

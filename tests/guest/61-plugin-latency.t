@@ -38,7 +38,7 @@
 require_guest "plugin latency matrix"
 
 SO=$BNB_ROOT/build/bin/bnb-plugin.so
-# row-major, as --distance and --mem-latencies take them
+# row-major, as --distance and --latencies take them
 dist=(10 20 25 10)
 
 # median_ratios OUT.LOG: per pair, the median over the log's latency runs
@@ -77,7 +77,7 @@ want() { awk -v d="${dist[$(($1 * 2 + $2))]}" 'BEGIN { print d / 10 }'; }
 # Deterministic: 100 ns local, 200 and 250 ns remote, one miss in flight.
 det=$(run_dir plugin-latency-det)
 bnb_vm "$det" --nodes 2 --distance '10,20;25,10' --timing deterministic --plugin "$SO" --plugin-opt shm="$det/c.shm" \
-	--machine 2socket --mem-latency 100 --mlp 1 --timeout 900 -- \
+	--model 2socket --latency-ns 100 --mlp 1 --timeout 900 -- \
 	'bnb-plugin-calib >/dev/null || exit 1
 	latency --size 16M --cache-size 16K --loads 256K --cache-loads 16K --repeat 3 --locality-every 0' \
 	>/dev/null 2>&1

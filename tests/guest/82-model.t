@@ -27,15 +27,15 @@ refused() {
 }
 
 det=(--timing deterministic --plugin "$SO")
-refused "the model refused in wall-clock mode" "--machine needs --timing deterministic" \
-	--plugin "$SO" --machine 2socket
-refused "a latency table of the wrong size refused" "--mem-latencies: latency table" \
-	"${det[@]}" --machine 2socket --mem-latencies "100,200"
-refused "a remote latency below the local one refused" "below the local" \
-	"${det[@]}" --machine 2socket --mem-latencies "100,90;200,100"
-refused "a zero bandwidth refused" "--node-bandwidth" \
-	"${det[@]}" --machine 2socket --node-bandwidth 0
-refused "model options without --machine refused" "need --machine" \
+refused "the model refused in wall-clock mode" "--model: the machine model needs deterministic timing" \
+	--plugin "$SO" --model 2socket
+refused "a latency table of the wrong size refused" "--latencies: 1 rows; want 2" \
+	"${det[@]}" --model 2socket --latencies "100,200"
+refused "a remote latency below the local one refused" "--latencies: 0->1 is 90 ns, below the local" \
+	"${det[@]}" --model 2socket --latencies "100,90;200,100"
+refused "a zero bandwidth refused" "--node-bandwidth-mbs" \
+	"${det[@]}" --model 2socket --node-bandwidth-mbs 0
+refused "model options without the model refused" "--mlp: refines the machine model, which is off" \
 	"${det[@]}" --mlp 4
 
 # rate_mean (MB per guest second of the stream kernels: their own time,
@@ -49,8 +49,8 @@ rate_of_stream() {
 # and links far faster than needed, so that every miss costs its latency:
 # 200 ns local, 400 ns remote (distance 20).
 d=$(run_dir model-ratio)
-bnb_vm "$d" "${det[@]}" --plugin-opt shm="$d/c.shm" --machine 2socket --mem-latency 200 \
-	--mlp 1 --node-bandwidth 100000000 --link-bandwidth 100000000 --timeout 900 -- \
+bnb_vm "$d" "${det[@]}" --plugin-opt shm="$d/c.shm" --model 2socket --latency-ns 200 \
+	--mlp 1 --node-bandwidth-mbs 100000000 --link-bandwidth-mbs 100000000 --timeout 900 -- \
 	'bnb-plugin-calib >/dev/null &&
 	 stream --size 2M --iterations 3 --threads 1 --placement local &&
 	 stream --size 2M --iterations 3 --threads 1 --placement remote' >/dev/null 2>&1
@@ -70,7 +70,7 @@ check "the model's stalls are most of the guest's busy time" \
 numa02() {
 	local dir=$1 bal=$2
 	# shellcheck disable=SC2016 # the guest's shell expands it
-	bnb_vm "$dir" "${det[@]}" --machine 2socket --balancing "$bal" --timeout 1200 -- \
+	bnb_vm "$dir" "${det[@]}" --model 2socket --balancing "$bal" --timeout 1200 -- \
 		'for k in scan_delay_ms:100 scan_period_min_ms:100; do
 			f=/proc/sys/kernel/numa_balancing_${k%%:*}; [ -w "$f" ] && echo "${k#*:}" > "$f"
 		 done

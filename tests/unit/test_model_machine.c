@@ -1,31 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The machine classes turned into the plugin's model options. */
+/*
+ * The machine classes, the one check of their parameters and the words
+ * the launcher hands on: what the runner, bnb-vm and the plugin all call.
+ */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "lib/parse.h"
 #include "model/machine.h"
+#include "model/model.h"
 
-static char opts[2048];
-static char err[256];
+#define PS 1000ULL
 
-static void add(void *ctx, const char *kv)
+static struct bnb_topology topo;
+static struct bnb_model_params p;
+static char words[4096];
+static char err[512];
+static const char *key;
+
+/* nodes x 1 vCPU, distances 10 local and 20 remote */
+static void guest(int nodes)
 {
-	strcat(opts, kv);
-	strcat(opts, " ");
+	memset(&topo, 0, sizeof(topo));
+	topo.nodes = nodes;
+	for (int i = 0; i < nodes; i++) {
+		topo.cpus[i] = 1;
+		for (int j = 0; j < nodes; j++)
+			topo.dist[i][j] = i == j ? 10 : 20;
+	}
 }
 
-static int build(const char *name, unsigned int nodes, const char *table)
+static struct bnb_machine_spec spec(const char *class)
 {
-	struct bnb_machine_cfg c = { .m = *bnb_machine_find(name), .lat_table = table,
-				     .n_nodes = nodes };
+	struct bnb_machine_spec s = { .model = parse_choice(class, BNB_MACHINE_NAMES, NULL, 0) };
 
-	for (unsigned int i = 0; i < nodes; i++) {
-		c.cpus[i] = 1;
-		for (unsigned int j = 0; j < nodes; j++)
-			c.dist[i][j] = i == j ? 10 : 20;
-	}
-	opts[0] = err[0] = '\0';
-	return bnb_machine_plugin_opts(&c, add, NULL, err, sizeof(err));
+	cr_assert_gt(s.model, 0, "no class %s", class);
+	return s;
+}
+
+static int check(const struct bnb_machine_spec *s, bool keeper)
+{
+	err[0] = '\0';
+	key = NULL;
+	return bnb_machine_check(s, &topo, keeper, &p, &key, err, sizeof(err));
+}
+
+static void add(void *ctx, const char *word)
+{
+	strcat(words, word);
+	strcat(words, " ");
+}
+
+static const char *args(const struct bnb_machine_spec *s, enum bnb_machine_style style)
+{
+	words[0] = '\0';
+	bnb_machine_args(s, style, add, NULL);
+	return words;
 }
 
 Test(machine, classes_known)
@@ -34,30 +64,143 @@ Test(machine, classes_known)
 	cr_assert_not_null(bnb_machine_find("4node"));
 	cr_assert_null(bnb_machine_find("off"));
 	cr_assert_null(bnb_machine_find("8node"));
+	cr_assert_str_eq(bnb_machine_class(&(struct bnb_machine_spec){ .model = 2 })->name, "4node",
+			 "classes follow BNB_MACHINE_NAMES");
+	cr_assert_null(bnb_machine_class(&(struct bnb_machine_spec){ .model = BNB_MACHINE_OFF }));
 }
 
 Test(machine, two_sockets_use_the_measured_remote_latency)
 {
-	cr_assert_eq(build("2socket", 2, NULL), 0, "%s", err);
-	cr_assert(strstr(opts, "model=on delay=on model_name=2socket lat=108:196:196:108 "
-			 "node_mbs=69300 link_mbs=34400 hw_cpus=16 mlp=10 "), "%s", opts);
+	struct bnb_machine_spec s = spec("2socket");
+
+	guest(2);
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][0], 108 * PS);
+	cr_assert_eq(p.lat_ps[0][1], 196 * PS, "MLC's remote figure, not 108 x 20 / 10");
+	cr_assert_eq(p.node_mbs, 69300);
+	cr_assert_eq(p.link_mbs, 34400);
+	cr_assert_eq(p.hw_cpus_per_node, 16);
+	cr_assert_eq(p.mlp, 10);
+	cr_assert_eq(p.window_ps, BNB_MODEL_DEF_WINDOW_NS * PS);
+	cr_assert_eq(p.cpus[1], 1);
 }
 
 Test(machine, four_nodes_scale_latency_by_distance)
 {
-	cr_assert_eq(build("4node", 4, NULL), 0, "%s", err);
-	cr_assert(strstr(opts, "lat=100:200:200:200:200:100:"), "%s", opts);
+	struct bnb_machine_spec s = spec("4node");
+
+	guest(4);
+	topo.dist[0][3] = 21;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][1], 200 * PS);
+	cr_assert_eq(p.lat_ps[0][3], 210 * PS);
+	cr_assert_eq(p.lat_ps[3][3], 100 * PS);
+}
+
+/* ns go to the model's ps once, exactly: no round trip through ns */
+Test(machine, a_local_latency_scales_without_rounding_to_ns)
+{
+	struct bnb_machine_spec s = spec("2socket");
+
+	guest(2);
+	topo.dist[0][1] = 21;
+	s.latency_ns = 107;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][1], 224700, "107 ns x 2.1, not 224 ns");
+	cr_assert_eq(p.lat_ps[1][0], 214 * PS, "a local latency drops the class's remote one");
+}
+
+Test(machine, refinements_replace_the_class_figures)
+{
+	struct bnb_machine_spec s = spec("4node");
+
+	guest(2);
+	s.node_bandwidth_mbs = 20000;
+	s.link_bandwidth_mbs = 9000;
+	s.cpus_per_node = 4;
+	s.mlp = 6;
+	s.window_ns = 5000;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.node_mbs, 20000);
+	cr_assert_eq(p.link_mbs, 9000);
+	cr_assert_eq(p.hw_cpus_per_node, 4);
+	cr_assert_eq(p.mlp, 6);
+	cr_assert_eq(p.window_ps, 5000 * PS);
 }
 
 Test(machine, a_table_must_fit)
 {
-	cr_assert_eq(build("2socket", 2, "90,150;160,95"), 0, "%s", err);
-	cr_assert(strstr(opts, "lat=90:150:160:95 "), "%s", opts);
-	cr_assert_eq(build("2socket", 2, "90,150"), -1);
-	cr_assert(strstr(err, "latency table"), "%s", err);
-	cr_assert_eq(build("2socket", 2, "90,150,1;160,95"), -1);
-	cr_assert_eq(build("2socket", 2, "90,80;160,95"), -1);
-	cr_assert(strstr(err, "below the local"), "%s", err);
-	cr_assert_eq(build("2socket", 2, "0,150;160,95"), -1);
-	cr_assert(strstr(err, "above 0"), "%s", err);
+	struct bnb_machine_spec s = spec("2socket");
+
+	guest(2);
+	strcpy(s.latencies, "90,150;160,95");
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[1][0], 160 * PS);
+	strcpy(s.latencies, "90:150/160:95");
+	cr_assert_eq(check(&s, true), 0, "the plugin's separators: %s", err);
+	cr_assert_eq(p.lat_ps[1][1], 95 * PS);
+	strcpy(s.latencies, "90,150");
+	cr_assert_eq(check(&s, true), -1);
+	cr_assert_str_eq(key, "latencies");
+	cr_assert(strstr(err, "1 rows; want 2"), "%s", err);
+	strcpy(s.latencies, "90,150,1;160,95");
+	cr_assert_eq(check(&s, true), -1);
+	cr_assert(strstr(err, "want 2 rows of 2 values"), "%s", err);
+	strcpy(s.latencies, "90,80;160,95");
+	cr_assert_eq(check(&s, true), -1);
+	cr_assert_str_eq(key, "latencies");
+	cr_assert(strstr(err, "0->1 is 80 ns, below the local 0->0 (90 ns)"), "%s", err);
+}
+
+Test(machine, a_table_is_checked_as_it_is_read)
+{
+	char field[BNB_MACHINE_TABLE_LEN];
+
+	cr_assert_eq(bnb_machine_parse_latencies(NULL, "108,196;196,108", field, err, sizeof(err)), 0);
+	cr_assert_str_eq(field, "108,196;196,108");
+	cr_assert_eq(bnb_machine_parse_latencies(NULL, "0,150;160,95", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "'0' is not an integer from 1 to 100000"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_latencies(NULL, "90,x", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_latencies(NULL, "90,", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "ends in a separator"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_latencies(NULL, "", NULL, err, sizeof(err)), -1);
+}
+
+Test(machine, refining_without_a_model_is_refused_naming_the_key)
+{
+	struct bnb_machine_spec s = { .mlp = 4 };
+
+	guest(2);
+	cr_assert_eq(check(&s, true), -1);
+	cr_assert_str_eq(key, "mlp");
+	cr_assert(strstr(err, "refines the machine model, which is off"), "%s", err);
+	s.mlp = 0;
+	cr_assert_eq(check(&s, false), 0, "no model, nothing to refuse: %s", err);
+}
+
+Test(machine, a_model_needs_the_time_keeper)
+{
+	struct bnb_machine_spec s = spec("4node");
+
+	guest(4);
+	cr_assert_eq(check(&s, false), -1);
+	cr_assert_str_eq(key, "model");
+	cr_assert(strstr(err, "deterministic timing with the plugin"), "%s", err);
+}
+
+Test(machine, the_same_words_for_the_plugin_and_bnb_vm)
+{
+	struct bnb_machine_spec s = spec("2socket");
+
+	cr_assert_str_eq(args(&s, BNB_MACHINE_PLUGIN), "model=2socket ");
+	cr_assert_str_eq(args(&s, BNB_MACHINE_VM), "--model=2socket ");
+	s.latency_ns = 100;
+	s.cpus_per_node = 8;
+	strcpy(s.latencies, "90,150;160,95");
+	cr_assert_str_eq(args(&s, BNB_MACHINE_PLUGIN),
+			 "model=2socket latency_ns=100 latencies=90:150;160:95 cpus_per_node=8 ");
+	cr_assert_str_eq(args(&s, BNB_MACHINE_VM),
+			 "--model=2socket --latency-ns=100 --latencies=90,150;160,95 --cpus-per-node=8 ");
+	cr_assert_str_eq(args(&(struct bnb_machine_spec){ 0 }, BNB_MACHINE_VM), "--model=off ");
+	cr_assert_str_eq(bnb_machine_option("node_bandwidth_mbs"), "node-bandwidth-mbs");
 }

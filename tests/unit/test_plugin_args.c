@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Argument parsing of bnb-plugin: the launcher's topology and the knobs. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../bench/plugin/args.h"
+#include "docblock.h"
 #include "model/model.h"
 
 static struct bnb_plugin_args a;
@@ -154,42 +156,69 @@ Test(plugin_args, time_keeper_follows_icount)
 	expect_error(PARSE(TOPO2, "tk_batch=8"), "tk_batch=8");
 }
 
-Test(plugin_args, model_from_distances_or_a_table)
+/* The model's words are the experiment's and bnb-vm's, checked by bench/model. */
+Test(plugin_args, model_from_a_class_refined)
 {
 	struct bnb_model_params p;
+	const char *key;
 
-	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "lat_ns=100",
-			   "node_mbs=20000", "link_mbs=10000", "hw_cpus=8", "mlp=6"), 0, "%s", err);
-	bnb_args_model(&a, &p);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=4node", "latency_ns=100",
+			   "node_bandwidth_mbs=20000", "link_bandwidth_mbs=10000", "cpus_per_node=8",
+			   "mlp=6", "window_ns=10000"), 0, "%s", err);
+	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[0][0], 100000);
 	cr_assert_eq(p.lat_ps[0][1], 200000, "100 ns x 20/10");
 	cr_assert_eq(p.node_mbs, 20000);
+	cr_assert_eq(p.link_mbs, 10000);
 	cr_assert_eq(p.hw_cpus_per_node, 8);
 	cr_assert_eq(p.mlp, 6);
-	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:150:160:95"), 0, "%s", err);
-	bnb_args_model(&a, &p);
+	cr_assert_eq(p.window_ps, 10000000);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:150;160:95"), 0,
+		     "%s", err);
+	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[1][0], 160000, "the table wins over distances");
+	cr_assert_eq(p.node_mbs, 69300, "the class's");
 }
 
 Test(plugin_args, model_bad_input_refused)
 {
-	expect_error(PARSE(TOPO2, "model=on"), "model=on needs the time keeper");
-	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "delay=off"), "not with delay=off");
-	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:150:160"), "lat= must hold");
-	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=90:80:160:95"),
+	expect_error(PARSE(TOPO2, "model=2socket"), "model: the machine model needs deterministic timing");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "delay=off"), "not with delay=off");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:150:160"),
+		     "latencies: want 2 rows of 2 values");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:80/160:95"),
 		     "below the local");
-	expect_error(PARSE(TOPO2, "icount_shift=0", "model=on", "lat=0:150:160:95"), "lat: row 0");
-	expect_error(PARSE(TOPO2, "node_mbs=0"), "node_mbs=0");
-	expect_error(PARSE(TOPO2, "lat_ns=0"), "lat_ns=0");
+	expect_error(PARSE(TOPO2, "latencies=0:150:160:95"), "latencies=0:150:160:95: '0'");
+	expect_error(PARSE(TOPO2, "node_bandwidth_mbs=0"), "node_bandwidth_mbs=0");
+	expect_error(PARSE(TOPO2, "latency_ns=0"), "latency_ns=0");
+	expect_error(PARSE(TOPO2, "model=on"), "model=on: 'on' is not one of off|2socket|4node");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "mlp=4"), "mlp: refines the machine model, which is off");
 }
 
 Test(plugin_args, model_syncs_in_smaller_batches)
 {
 	cr_assert_eq(PARSE(TOPO2, "icount_shift=0"), 0, "%s", err);
 	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH);
-	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on"), 0, "%s", err);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket"), 0, "%s", err);
 	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH_MODEL);
 	cr_assert_lt(BNB_DEF_TK_BATCH_MODEL, BNB_DEF_TK_BATCH);
-	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=on", "tk_batch=4096"), 0, "%s", err);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket", "tk_batch=4096"), 0, "%s", err);
 	cr_assert_eq(a.tk_batch, 4096, "an explicit batch is kept");
+}
+
+static void keys_markdown(FILE *f)
+{
+	opt_markdown(f, bnb_args_keys, bnb_args_n_keys, "", "key");
+}
+
+/* The README's table is the key table: one source for both. */
+Test(plugin_args, readme_table_is_the_key_table)
+{
+	char *doc = doc_block("bench/plugin/README.md", "plugin keys"), *now = printed(keys_markdown);
+
+	cr_assert_not_null(doc, "no <!-- plugin keys --> block in bench/plugin/README.md");
+	cr_assert_str_eq(doc, now, "bench/plugin/README.md is stale: put build/bin/bnb-plugin-check "
+			 "--keys between its markers");
+	free(doc);
+	free(now);
 }
