@@ -459,6 +459,28 @@ static void md_verdict(const struct cmp *c, FILE *f)
 		}
 }
 
+static bool any_refused(const struct results *r)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (r->runs[i].refused[0])
+			return true;
+	return false;
+}
+
+/* Refused values and damaged files, per folder: never left out quietly. */
+static void md_problems(const struct cmp *c, FILE *f)
+{
+	int k;
+
+	for (k = 0; k < c->n; k++) {
+		if (!report_problems(&c->r[k], NULL, NULL) && !any_refused(&c->r[k]))
+			continue;
+		fprintf(f, "In folder %c:\n\n", 'A' + k);
+		report_problems(&c->r[k], f, NULL);
+		fprintf(f, "\n");
+	}
+}
+
 void cmp_markdown(const struct cmp *c, FILE *f)
 {
 	char label[PATH_MAX + 8];
@@ -474,6 +496,7 @@ void cmp_markdown(const struct cmp *c, FILE *f)
 	fprintf(f, "\n");
 	md_verdict(c, f);
 	md_warnings(c, f);
+	md_problems(c, f);
 	md_load(c, f);
 	for (i = 0; i < c->n_rows; i++) {
 		const struct cmp_row *row = &c->rows[i];
@@ -886,6 +909,9 @@ int cmd_compare(int argc, char **argv)
 	}
 	cmp_build(&c);
 	cmp_provenance(&c);
+	for (int k = 0; k < c.n; k++)
+		if (report_problems(&c.r[k], NULL, stderr) && !rc)
+			rc = 1;
 	if (!c.n_rows) {
 		fprintf(stderr, "bnb-run: compare: no variant with finished runs in every folder\n");
 		rc = 1;

@@ -36,10 +36,17 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	size_t i;
 	int k;
 
-	if (!isfinite(value) || !*name)
+	if (!*name)
 		return -1;
 	for (i = 0; name[i] && i + 1 < sizeof(m.name); i++)
 		m.name[i] = name_char(name[i]) ? name[i] : '_';
+	if (!xm_sane(value)) {
+		size_t used = strlen(x->refused);
+
+		snprintf(x->refused + used, sizeof(x->refused) - used, "%s%.40s=%g",
+			 used ? ", " : "", m.name, value);
+		return -1;
+	}
 	for (i = 0; unit[i] && i + 1 < sizeof(m.unit); i++)
 		m.unit[i] = name_char(unit[i]) ? unit[i] : '_';
 	for (k = 0; k < x->n; k++)
@@ -53,6 +60,11 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	}
 	x->v[x->n++] = m;
 	return 0;
+}
+
+bool xm_sane(double v)
+{
+	return isfinite(v) && fabs(v) <= XM_SANE_MAX;
 }
 
 const struct xmetric *xm_find(const struct xmetrics *x, const char *name)

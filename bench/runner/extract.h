@@ -30,11 +30,16 @@ struct xmetrics {
 	struct xmetric v[XM_MAX];
 	int n;
 	bool truncated;		/* more than XM_MAX were offered */
+	char refused[256];	/* "NAME=VALUE, ..." of values refused as absurd */
 };
 
+/* Whether V may be a metric's value: finite and at most XM_SANE_MAX in magnitude. */
+bool xm_sane(double v);
+
 /*
- * Add or replace NAME (cleaned to [A-Za-z0-9_.%/+-]); non-finite values are
- * refused. Returns 0, or -1 when refused or full.
+ * Add or replace NAME (cleaned to [A-Za-z0-9_.%/+-]); a value that is not
+ * xm_sane() is refused and noted in X->refused. Returns 0, or -1 when
+ * refused or full.
  */
 int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	   enum better better);

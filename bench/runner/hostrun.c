@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results.h"
 #include "runner.h"
 #include "wlout.h"
 
@@ -32,8 +33,9 @@ static uint32_t fnv1a(const char *s)
 static double logged_rate(const char *log)
 {
 	struct wl_summary s;
+	char why[256];
 
-	if (wl_scan(log, &s) || !s.found || !s.ok)
+	if (wl_scan(log, &s) || !s.found || !s.ok || summary_refusal(&s, true, why, sizeof(why)))
 		return NAN;
 	return wl_thread_rate(&s);
 }

@@ -333,7 +333,7 @@ static const char *stop_collector(pid_t pid, const char *rundir, bool guest_ran)
 static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 		  const struct outcome *o, const char *collect_why, struct status *s)
 {
-	char path[PATH_MAX * 2], vm_why[400], full[256];
+	char path[PATH_MAX * 2], vm_why[400], full[256], why[256];
 	struct wl_summary wl;
 	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 
@@ -368,6 +368,8 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 			 vm_status_meaning(code), code, vm_why[0] ? ": " : "", vm_why);
 	} else if (o->project && (!wl.found || !wl.ok)) {
 		snprintf(s->reason, sizeof(s->reason), "workload printed no '# summary status=ok' line");
+	} else if (o->project && summary_refusal(&wl, true, why, sizeof(why))) {
+		snprintf(s->reason, sizeof(s->reason), "workload's summary refused: %s", why);
 	} else if (!o->project && !o->found) {
 		snprintf(s->reason, sizeof(s->reason), "%s", o->why);
 	} else if (collect_why) {

@@ -271,6 +271,8 @@ static struct json_object *runs_json(const struct results *r)
 		jset(o, "warnings", run->warnings < 0 ? NULL : json_object_new_int(run->warnings));
 		jset(o, "latency", json_object_new_string(run->latency));
 		jset(o, "dilation_why", json_object_new_string(run->dilation_why));
+		jset(o, "refused", run->refused[0] ? json_object_new_string(run->refused) : NULL);
+		jset(o, "damaged", run->damaged[0] ? json_object_new_string(run->damaged) : NULL);
 		for (m = 0; m < N_METRICS; m++)
 			jset(ms, metric_defs[m].name, jnum(run->m[m]));
 		for (m = 0; run->xm && m < run->xm->n; m++)
@@ -520,6 +522,31 @@ struct json_object *report_versus(const struct versus *v, const struct argv *pri
 	return o;
 }
 
+int report_problems(const struct results *r, FILE *md, FILE *err)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+
+		if (run->refused[0] && md)
+			fprintf(md, "- **Refused values** of run %s/rep%d (absurd, used in no "
+				"statistic): %s.\n", run->variant, run->rep, run->refused);
+		if (run->refused[0] && err)
+			fprintf(err, "bnb-run: %s: run %s/rep%d: refused %s\n", r->dir, run->variant,
+				run->rep, run->refused);
+		if (run->damaged[0] && md)
+			fprintf(md, "- **Damaged files** of run %s/rep%d, which ended ok: %s; its "
+				"figures from them are missing.\n", run->variant, run->rep,
+				run->damaged);
+		if (run->damaged[0] && err)
+			fprintf(err, "bnb-run: %s: run %s/rep%d ended ok but %s\n", r->dir,
+				run->variant, run->rep, run->damaged);
+		n += run->damaged[0] != 0;
+	}
+	return n;
+}
+
 static void notes(FILE *md, const struct results *r, struct json_object *root)
 {
 	struct json_object *lat = json_object_new_object();
@@ -548,6 +575,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 				r->runs[i].latency_why);
 			break;
 		}
+	report_problems(r, md, NULL);
 	time_dilation_note(r, note, sizeof(note));
 	fprintf(md, "- %s\n\n", note);
 	jset(root, "latency", lat);

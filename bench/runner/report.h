@@ -24,6 +24,15 @@ struct argv;
 struct json_object *report_versus(const struct versus *v, const struct argv *primary, FILE *md,
 				  const char *label_a, const char *label_b);
 
+/*
+ * What reports must not keep quiet about: each run of R with refused
+ * values (absurd, not a number) or, ended ok, with damaged files, as a
+ * Markdown list item on MD and a line on ERR (either may be NULL).
+ * Returns how many runs lost figures to damaged files: a refused value
+ * is a warning, a lost run makes the command's exit status 1.
+ */
+int report_problems(const struct results *r, FILE *md, FILE *err);
+
 /* The first variant of R's experiment that has runs, or NULL. */
 const char *report_baseline(const struct results *r);
 /* The latency mode VARIANT's runs recorded: emulated, uniform, real, or unknown. */

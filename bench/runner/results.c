@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,30 +18,121 @@
 #include "dilation.h"
 #include "extract.h"
 #include "lib/parse.h"
+#include "lib/util.h"
 #include "results.h"
 #include "wlout.h"
 
+/* Sanity bounds: a billion seconds is 31 years; counts and rates far above any machine's. */
+#define TIME_MAX 1e9
+#define COUNT_MAX 1e15
+#define COST_MAX 1e18
+
 const struct metric_def metric_defs[N_METRICS] = {
-	[M_WORK_S]         = { "work_s", "workload time", "s", BETTER_LOWER },
-	[M_RATE]           = { "rate_mean", "workload rate", NULL, BETTER_HIGHER },
-	[M_COST_TOTAL]     = { "cost_total", "cost total", "units", BETTER_LOWER },
-	[M_COST_PER_S]     = { "cost_per_s", "cost per second", "units/s", BETTER_LOWER },
-	[M_MMTESTS_COST]   = { "mmtests_cost_total", "MMTests AutoNUMA cost", "units", BETTER_LOWER },
-	[M_PTE_UPDATES]    = { "numa_pte_updates", "numa_pte_updates", "", BETTER_NONE },
-	[M_HINT_FAULTS]    = { "numa_hint_faults", "numa_hint_faults", "", BETTER_NONE },
-	[M_HINT_LOCAL]     = { "numa_hint_faults_local", "numa_hint_faults_local", "", BETTER_NONE },
-	[M_PAGES_MIGRATED] = { "numa_pages_migrated", "numa_pages_migrated", "pages", BETTER_NONE },
-	[M_CONV_90]        = { "time_to_conv_90_s", "time to 90% convergence", "s", BETTER_LOWER },
-	[M_CONV_95]        = { "time_to_conv_95_s", "time to 95% convergence", "s", BETTER_LOWER },
-	[M_CONV_FINAL]     = { "convergence_final", "final convergence", "", BETTER_HIGHER },
-	[M_CONV_WEIGHTED]  = { "convergence_time_weighted", "time-weighted convergence", "", BETTER_HIGHER },
-	[M_LOCALITY]       = { "locality_final", "final page locality", "", BETTER_HIGHER },
-	[M_TRUE_LOCALITY]  = { "true_locality", "true access locality (plugin)", "", BETTER_HIGHER },
-	[M_BENEFIT]        = { "benefit_cum", "benefit (plugin)", "u", BETTER_HIGHER },
-	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER },
-	[M_DILATION]       = { "dilation", "time dilation (host rate / guest rate)", "x", BETTER_NONE },
-	[M_SCAN_SCALE]     = { "scan_scale", "scan periods scaled by (scale_scan)", "x", BETTER_NONE },
+	[M_WORK_S]         = { "work_s", "workload time", "s", BETTER_LOWER, 0, TIME_MAX },
+	[M_RATE]           = { "rate_mean", "workload rate", NULL, BETTER_HIGHER, 0, COUNT_MAX },
+	[M_COST_TOTAL]     = { "cost_total", "cost total", "units", BETTER_LOWER, 0, COST_MAX },
+	[M_COST_PER_S]     = { "cost_per_s", "cost per second", "units/s", BETTER_LOWER, 0, COST_MAX },
+	[M_MMTESTS_COST]   = { "mmtests_cost_total", "MMTests AutoNUMA cost", "units", BETTER_LOWER,
+			       0, COST_MAX },
+	[M_PTE_UPDATES]    = { "numa_pte_updates", "numa_pte_updates", "", BETTER_NONE, 0, COUNT_MAX },
+	[M_HINT_FAULTS]    = { "numa_hint_faults", "numa_hint_faults", "", BETTER_NONE, 0, COUNT_MAX },
+	[M_HINT_LOCAL]     = { "numa_hint_faults_local", "numa_hint_faults_local", "", BETTER_NONE,
+			       0, COUNT_MAX },
+	[M_PAGES_MIGRATED] = { "numa_pages_migrated", "numa_pages_migrated", "pages", BETTER_NONE,
+			       0, COUNT_MAX },
+	[M_CONV_90]        = { "time_to_conv_90_s", "time to 90% convergence", "s", BETTER_LOWER,
+			       0, TIME_MAX },
+	[M_CONV_95]        = { "time_to_conv_95_s", "time to 95% convergence", "s", BETTER_LOWER,
+			       0, TIME_MAX },
+	[M_CONV_FINAL]     = { "convergence_final", "final convergence", "", BETTER_HIGHER, 0, 1 },
+	[M_CONV_WEIGHTED]  = { "convergence_time_weighted", "time-weighted convergence", "",
+			       BETTER_HIGHER, 0, 1 },
+	[M_LOCALITY]       = { "locality_final", "final page locality", "", BETTER_HIGHER, 0, 1 },
+	[M_TRUE_LOCALITY]  = { "true_locality", "true access locality (plugin)", "", BETTER_HIGHER,
+			       0, 1 },
+	[M_BENEFIT]        = { "benefit_cum", "benefit (plugin)", "u", BETTER_HIGHER,
+			       -COST_MAX, COST_MAX },
+	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER, 0, TIME_MAX },
+	[M_DILATION]       = { "dilation", "time dilation (host rate / guest rate)", "x", BETTER_NONE,
+			       0, 1e6 },
+	[M_SCAN_SCALE]     = { "scan_scale", "scan periods scaled by (scale_scan)", "x", BETTER_NONE,
+			       0, 1e6 },
 };
+
+bool metric_sane(int m, double v)
+{
+	return isfinite(v) && v >= metric_defs[m].min && v <= metric_defs[m].max;
+}
+
+/* "NAME=V is outside its sane range MIN..MAX", or not a number */
+static const char *insane(int m, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "%s is not a finite number", metric_defs[m].name);
+	else
+		snprintf(buf, len, "%s=%g is outside its sane range %g..%g", metric_defs[m].name, v,
+			 metric_defs[m].min, metric_defs[m].max);
+	return buf;
+}
+
+const char *summary_refusal(const struct wl_summary *s, bool required, char *buf, size_t len)
+{
+	static const int fields[] = { M_WORK_S, M_RATE };
+	const double values[] = { s->work_s, s->rate_mean };
+	size_t i;
+
+	if (s->n_lines > 1) {
+		snprintf(buf, len, "%d '# summary' lines (out.log lines %d and %d): one run has one, "
+			 "and which is the workload's is not known", s->n_lines, s->line[0], s->line[1]);
+		return buf;
+	}
+	if (s->bad[0]) {
+		snprintf(buf, len, "'# summary' line: %s", s->bad);
+		return buf;
+	}
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (isnan(values[i]) && !required)
+			continue;
+		if (isnan(values[i]))
+			snprintf(buf, len, "'# summary' line: no %s=", metric_defs[fields[i]].name);
+		else if (!metric_sane(fields[i], values[i]))
+			insane(fields[i], values[i], buf, len);
+		else
+			continue;
+		return buf;
+	}
+	return NULL;
+}
+
+/* Note a refused value of RUN: it goes into no statistic, the report says so. */
+__printf(2, 3)
+static void refuse(struct run *run, const char *fmt, ...)
+{
+	size_t used = strlen(run->refused);
+	va_list ap;
+
+	if (used && used + 2 < sizeof(run->refused)) {
+		strcpy(run->refused + used, "; ");
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(run->refused + used, sizeof(run->refused) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Every fixed metric of RUN out of its bounds is refused (NAN) with a note. */
+static void check_bounds(struct run *run)
+{
+	char why[160];
+	int m;
+
+	for (m = 0; m < N_METRICS; m++) {
+		if (isnan(run->m[m]) || metric_sane(m, run->m[m]))
+			continue;
+		refuse(run, "%s", insane(m, run->m[m], why, sizeof(why)));
+		run->m[m] = NAN;
+	}
+}
 
 static const char *const status_names[] = {
 	[RUN_OK] = "ok", [RUN_FAILED] = "failed", [RUN_INCOMPLETE] = "incomplete",
@@ -106,6 +198,7 @@ static enum better better_of(const char *s)
 static void load_metrics(struct run *run, struct json_object *metrics)
 {
 	struct json_object *v, *u, *b;
+	double value;
 
 	if (!json_object_is_type(metrics, json_type_object))
 		return;
@@ -118,9 +211,27 @@ static void load_metrics(struct run *run, struct json_object *metrics)
 			continue;
 		json_object_object_get_ex(m, "unit", &u);
 		json_object_object_get_ex(m, "better", &b);
-		xm_add(run->xm, name, u ? json_object_get_string(u) : "", json_object_get_double(v),
+		value = json_object_get_double(v);
+		if (!xm_sane(value)) {
+			refuse(run, "metric %.64s=%g is not a finite number within +-%g", name, value,
+			       XM_SANE_MAX);
+			continue;
+		}
+		xm_add(run->xm, name, u ? json_object_get_string(u) : "", value,
 		       better_of(b ? json_object_get_string(b) : NULL));
 	}
+}
+
+/* A collector's number KEY of OBJ that is there but is no number (NaN). */
+static double checked_number(struct run *run, struct json_object *obj, const char *key)
+{
+	double v = json_number(obj, key);
+	struct json_object *o;
+
+	if (isnan(v) && obj && json_object_object_get_ex(obj, key, &o) &&
+	    json_object_is_type(o, json_type_double))
+		refuse(run, "%s is not a finite number", key);
+	return v;
 }
 
 static void load_collector(struct run *run)
@@ -153,12 +264,16 @@ static void load_collector(struct run *run)
 		json_object_object_get_ex(root, "counters", &objs[1]);
 		json_object_object_get_ex(root, "plugin", &objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			run->m[keys[i].metric] = json_number(objs[keys[i].obj], keys[i].key);
+			run->m[keys[i].metric] = checked_number(run, objs[keys[i].obj], keys[i].key);
 		run->window_hints = json_number(root, "window_hints");
 		run->window_s = json_number(root, "window_s");
 		run->window_n = json_number(root, "window_n_mean");
 		if (json_object_object_get_ex(root, "metrics", &objs[1]))
 			load_metrics(run, objs[1]);
+		/* what the extractor refused as the run ended */
+		if (json_object_object_get_ex(root, "refused_metrics", &objs[1]) &&
+		    json_object_is_type(objs[1], json_type_string))
+			refuse(run, "%.300s", json_object_get_string(objs[1]));
 		if (json_object_object_get_ex(root, "provenance", &objs[1]) &&
 		    json_object_is_type(objs[1], json_type_object))
 			run->prov = json_object_get(objs[1]);
@@ -168,12 +283,16 @@ static void load_collector(struct run *run)
 
 static void load_workload(struct run *run)
 {
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], why[256];
 	struct wl_summary s;
 
 	snprintf(path, sizeof(path), "%s/out.log", run->dir);
 	if (wl_scan(path, &s))
 		return;
+	if (summary_refusal(&s, false, why, sizeof(why)) && (s.n_lines > 1 || s.bad[0]))
+		refuse(run, "%s", why);
+	if (s.n_lines > 1)
+		return;		/* not knowing which is the workload's, none is used */
 	run->m[M_WORK_S] = s.work_s;
 	run->m[M_RATE] = s.rate_mean;
 	run->thread_rate = wl_thread_rate(&s);
@@ -249,6 +368,7 @@ void run_load(struct run *run)
 	for (i = 0; i < N_METRICS; i++)
 		run->m[i] = NAN;
 	run_unload(run);
+	run->refused[0] = 0;
 	run->rate_unit[0] = 0;
 	run->thread_rate = NAN;
 	run->window_hints = run->window_s = run->window_n = NAN;
@@ -260,8 +380,7 @@ void run_load(struct run *run)
 	run->warnings = vm_warnings(path);
 	if (!kv_get(path, "wall_ms", value, sizeof(value)))
 		run->m[M_WALL_S] = strtod(value, NULL) / 1000;
-	if (!isfinite(run->m[M_WALL_S]) || run->m[M_WALL_S] < 0)
-		run->m[M_WALL_S] = NAN;
+	check_bounds(run);
 }
 
 static int rep_cmp(const void *a, const void *b)

@@ -23,14 +23,36 @@ enum metric_id {
 	M_TRUE_LOCALITY, M_BENEFIT, M_WALL_S, M_DILATION, M_SCAN_SCALE, N_METRICS
 };
 
+/*
+ * A fixed metric. MIN..MAX are its sanity bounds: what any run of any
+ * workload can give, not what is plausible for one. A value outside
+ * (work_s=-5, rate_mean=1e308) or not a number is refused, with a note
+ * naming the run and the metric, and goes into no statistic.
+ */
 struct metric_def {
 	const char *name;	/* JSON key */
 	const char *label;	/* table row */
 	const char *unit;	/* "" when dimensionless; rate uses the workload's */
 	enum better better;
+	double min, max;
 };
 
 extern const struct metric_def metric_defs[N_METRICS];
+
+/* Whether V is a value of metric M: finite and within its bounds. */
+bool metric_sane(int m, double v);
+
+/* Extracted metrics (any name) are bounded by this in magnitude. */
+#define XM_SANE_MAX 1e18
+
+struct wl_summary;
+/*
+ * Why the "# summary" line(s) of S cannot be used, or NULL: more than one
+ * line (a guest program may print a fake one; one run has one), a field
+ * that is not a number, work_s or rate_mean out of bounds; with REQUIRED
+ * (the project's workloads) also work_s or rate_mean missing.
+ */
+const char *summary_refusal(const struct wl_summary *s, bool required, char *buf, size_t len);
 
 enum run_status { RUN_OK, RUN_FAILED, RUN_INCOMPLETE };
 
@@ -54,6 +76,8 @@ struct run {
 	struct xmetrics *xm;
 	struct json_object *prov;	/* summary.json "provenance", or NULL */
 	int warnings;		/* the guest kernel's (vm_warnings()), -1 unknown */
+	char refused[1024];	/* values refused as absurd, "; "-separated, or "" */
+	char damaged[512];	/* files of an ok run that could not be read, or "" */
 };
 
 struct results {

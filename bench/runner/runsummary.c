@@ -45,6 +45,8 @@ int run_summary_add(const char *rundir, struct json_object *prov, const struct x
 	if (prov)
 		json_object_object_add(root, "provenance", prov);
 	json_object_object_add(root, "metrics", metrics_json(x));
+	if (x && x->refused[0])
+		json_object_object_add(root, "refused_metrics", json_object_new_string(x->refused));
 	if (monitors)
 		json_object_object_add(root, "monitors", monitors);
 	rc = json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY |

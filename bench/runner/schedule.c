@@ -252,6 +252,8 @@ int report_folder(const char *dir, bool plots, bool *written)
 	*written = !rc;
 	if (plots && !rc)
 		rc = plot_all(&res);
+	if (report_problems(&res, NULL, stderr) && !rc)
+		rc = 1;
 	/* the console ends with what summary.md opens with */
 	printf("\n");
 	json_object_put(verdict_results(&res, stdout));

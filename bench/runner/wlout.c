@@ -23,22 +23,28 @@ static void copy_printable(char *dst, size_t len, const char *src)
 	dst[i] = 0;
 }
 
-static double field_value(const char *line, const char *key)
+/* KEY's number in LINE: NAN when absent, or when malformed with *BAD saying so. */
+static double field_value(const char *line, const char *key, char *bad, size_t badlen)
 {
-	char pat[64], *end;
-	const char *p;
-	double v;
+	char pat[64], *end, text[32];
+	const char *p, *v;
+	double value;
 
 	snprintf(pat, sizeof(pat), " %s=", key);
 	p = strstr(line, pat);
 	if (!p)
 		return NAN;
+	v = p + strlen(pat);
 	errno = 0;
-	v = strtod(p + strlen(pat), &end);
-	if (errno || end == p + strlen(pat) || (*end && !isspace((unsigned char)*end)) ||
-	    !isfinite(v))
-		return NAN;
-	return v;
+	value = strtod(v, &end);
+	if (!errno && end != v && (!*end || isspace((unsigned char)*end)) && isfinite(value))
+		return value;
+	if (bad && !bad[0]) {
+		copy_printable(text, sizeof(text), v);
+		text[strcspn(text, " \t")] = 0;
+		snprintf(bad, badlen, "%s='%s' is not a finite number", key, text);
+	}
+	return NAN;
 }
 
 static void parse_summary(const char *line, struct wl_summary *s)
@@ -47,9 +53,9 @@ static void parse_summary(const char *line, struct wl_summary *s)
 
 	s->found = true;
 	s->ok = st && !strncmp(st + 8, "ok", 2) && (!st[10] || isspace((unsigned char)st[10]));
-	s->work_s = field_value(line, "work_s");
-	s->rate_mean = field_value(line, "rate_mean");
-	s->threads = field_value(line, "threads");
+	s->work_s = field_value(line, "work_s", s->bad, sizeof(s->bad));
+	s->rate_mean = field_value(line, "rate_mean", s->bad, sizeof(s->bad));
+	s->threads = field_value(line, "threads", s->bad, sizeof(s->bad));
 }
 
 double wl_thread_rate(const struct wl_summary *s)
@@ -77,16 +83,21 @@ int wl_scan(const char *path, struct wl_summary *s)
 {
 	char line[4096];
 	FILE *f;
+	int n;
 
 	memset(s, 0, sizeof(*s));
 	s->work_s = s->rate_mean = s->threads = NAN;
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
+	for (n = 1; fgets(line, sizeof(line), f); n++) {
 		line[strcspn(line, "\r\n")] = 0;
-		if (!strncmp(line, "# summary ", 10))
-			parse_summary(line + 9, s);
+		if (!strncmp(line, "# summary ", 10)) {
+			if (s->n_lines < 2)
+				s->line[s->n_lines] = n;
+			if (!s->n_lines++)
+				parse_summary(line + 9, s);
+		}
 		else if (!strncmp(line, "# unit ", 7))
 			parse_unit(line, s);
 		else if (!strncmp(line, WL_SCALE_MARK, strlen(WL_SCALE_MARK)))
@@ -113,7 +124,7 @@ double wl_line_value(const char *path, const char *prefix, const char *key)
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, prefix, strlen(prefix))) {
 			line[strcspn(line, "\r\n")] = 0;
-			v = field_value(line, key);
+			v = field_value(line, key, NULL, 0);
 			break;
 		}
 	fclose(f);

@@ -8,6 +8,9 @@
 
 struct wl_summary {
 	bool found;		/* a "# summary" line was seen */
+	int n_lines;		/* how many: one run has one, more are refused */
+	int line[2];		/* where the first two are in the file, from 1 */
+	char bad[160];		/* the first field of the first line that is not a number */
 	bool ok;		/* status=ok */
 	double work_s, rate_mean;	/* NAN when missing or malformed */
 	double threads;			/* threads=, NAN when not given */
@@ -17,7 +20,11 @@ struct wl_summary {
 	long scan_milli;	/* scan periods scaled by this/1000, 0 when not */
 };
 
-/* Scan PATH for the "# unit", "# summary" and runner error lines. */
+/*
+ * Scan PATH for the "# unit", "# summary" and runner error lines. Only the
+ * first "# summary" line is read; the others are counted (n_lines), since
+ * a guest program could print a fake one after the real one.
+ */
 int wl_scan(const char *path, struct wl_summary *s);
 
 /* rate_mean per worker thread when threads= is given, else rate_mean. */

@@ -105,6 +105,17 @@ check "its elapsed time is measured" grep -q '"elapsed_s"' "$work/nonl/runs/a/re
 check "its partial line is kept" grep -qx abc "$work/nonl/runs/a/rep1/out.log"
 vm_clean "$work/nonl/runs/a/rep1"
 
+# --- a fake second summary line --------------------------------------------
+printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 300' '[a]' \
+	"workload = stream --size 1M --iterations 2; echo '# summary status=ok work_s=0.001 rate_mean=1'" \
+	> "$work/fake.ini"
+"$run" "$work/fake.ini" --out "$work/fake" --no-plots > "$work/fake.log" 2>&1
+rc=$?
+st=$work/fake/runs/a/rep1/status
+check "a second '# summary' line fails the run (exit $rc): $(sed -n 's/^reason=//p' "$st" | cut -c1-120)" \
+	grep -q "^reason=workload's summary refused: 2 '# summary' lines" "$st"
+vm_clean "$work/fake/runs/a/rep1"
+
 # --- a QEMU that cannot start ------------------------------------------------
 cat > "$work/huge.ini" <<'INI'
 [global]

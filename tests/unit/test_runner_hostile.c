@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Results folders with hostile or broken contents (issue 29): absurd or
+ * non-numeric metrics are refused with a note naming the run and the
+ * metric, a second "# summary" line is refused rather than believed, and
+ * truncated files of a run that ended ok are reported, never silent.
+ * Each test edits a copy of the hand-made fixture folder fixtures/runner/onoff.
+ */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "fixture_dir.h"
+#include "report.h"
+#include "results.h"
+#include "wlout.h"
+
+static char tmpdir[64], dir[PATH_MAX];
+
+static void setup(void)
+{
+	char fixtures[PATH_MAX * 2], cmd[PATH_MAX * 5];
+
+	fixture_dir(fixtures, sizeof(fixtures), "runner");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-hostile-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+	setenv("BNB_ROOT", tmpdir, 1);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s/'", fixtures, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(dir, sizeof(dir), "%s/onoff", tmpdir);
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(hostile, .init = setup, .fini = teardown);
+
+/* Write TEXT as the file REL of the folder (replacing it). */
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void append(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "a");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void load(struct results *r)
+{
+	char err[512];
+
+	cr_assert_eq(results_load(dir, r, err, sizeof(err)), 0, "%s", err);
+}
+
+static const struct run *run_of(const struct results *r, const char *variant, int rep)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].rep == rep)
+			return &r->runs[i];
+	cr_assert_fail("no run %s/rep%d", variant, rep);
+	return NULL;
+}
+
+/* The values of METRIC over VARIANT's ok runs: none of them absurd. */
+static int values(const struct results *r, const char *variant, int metric, double *v)
+{
+	return results_values(r, variant, metric, v, 16);
+}
+
+static char *slurp(const char *rel)
+{
+	char path[PATH_MAX * 2];
+	char *buf = calloc(1, 1 << 20);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	buf[fread(buf, 1, (1 << 20) - 1, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* work_s=-5 and rate_mean=1e308 reach no statistic; the report says which run. */
+Test(hostile, absurd_summary_values_refused)
+{
+	struct results r;
+	double v[16];
+	int n, i;
+
+	put("runs/on/rep1/out.log", "# unit rate=MB/s\n"
+	    "# summary status=ok work_s=-5 rate_mean=1e308 threads=1\n");
+	load(&r);
+	n = values(&r, "on", M_WORK_S, v);
+	for (i = 0; i < n; i++)
+		cr_assert(isnan(v[i]) || v[i] >= 0, "work_s %g used", v[i]);
+	n = values(&r, "on", M_RATE, v);
+	for (i = 0; i < n; i++)
+		cr_assert(isnan(v[i]) || v[i] < 1e300, "rate_mean %g used", v[i]);
+	cr_assert_not_null(strstr(run_of(&r, "on", 1)->refused, "work_s=-5 is outside"),
+			   "%s", run_of(&r, "on", 1)->refused);
+	cr_assert_not_null(strstr(run_of(&r, "on", 1)->refused, "rate_mean=1e+308 is outside"));
+	cr_assert_eq(report_write(&r), 0);
+	results_free(&r);
+	char *md = slurp("summary.md");
+	cr_assert_not_null(strstr(md, "**Refused values** of run on/rep1"), "%s", md);
+	cr_assert_not_null(strstr(md, "work_s=-5 is outside its sane range 0..1e+09"));
+	free(md);
+}
+
+/* NaN and inf are said, not dropped in silence; the other fields still count. */
+Test(hostile, non_numbers_noted)
+{
+	struct results r;
+
+	put("runs/on/rep2/out.log", "# summary status=ok work_s=nan rate_mean=77 threads=1\n");
+	put("runs/off/rep1/out.log", "# summary status=ok work_s=3 rate_mean=inf threads=1\n");
+	load(&r);
+	cr_assert(isnan(run_of(&r, "on", 2)->m[M_WORK_S]));
+	cr_assert_float_eq(run_of(&r, "on", 2)->m[M_RATE], 77, 1e-9);
+	cr_assert_not_null(strstr(run_of(&r, "on", 2)->refused, "work_s='nan' is not a finite number"),
+			   "%s", run_of(&r, "on", 2)->refused);
+	cr_assert_not_null(strstr(run_of(&r, "off", 1)->refused, "rate_mean='inf'"));
+	cr_assert_float_eq(run_of(&r, "off", 1)->m[M_WORK_S], 3, 1e-9);
+	results_free(&r);
+}
+
+/*
+ * A second "# summary" line (a guest program printing a fake after the
+ * workload's) is refused: neither is believed, and the note says where.
+ */
+Test(hostile, second_summary_line_refused)
+{
+	struct results r;
+	struct wl_summary s;
+	char path[PATH_MAX * 2], why[256];
+
+	append("runs/on/rep3/out.log", "# summary status=ok work_s=0.001 rate_mean=99999\n");
+	load(&r);
+	cr_assert(isnan(run_of(&r, "on", 3)->m[M_WORK_S]), "the fake line's work_s is used");
+	cr_assert(isnan(run_of(&r, "on", 3)->m[M_RATE]), "the first line is not believed either");
+	cr_assert_not_null(strstr(run_of(&r, "on", 3)->refused, "2 '# summary' lines"), "%s",
+			   run_of(&r, "on", 3)->refused);
+	results_free(&r);
+
+	/* the run's verdict uses the same rule */
+	snprintf(path, sizeof(path), "%s/runs/on/rep3/out.log", dir);
+	cr_assert_eq(wl_scan(path, &s), 0);
+	cr_assert_eq(s.n_lines, 2);
+	cr_assert_not_null(summary_refusal(&s, true, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "out.log lines"), "%s", why);
+}
+
+/* A project workload's line must carry work_s and rate_mean, sane. */
+Test(hostile, summary_refusal_rules)
+{
+	struct wl_summary s;
+	char path[PATH_MAX], why[256];
+
+	snprintf(path, sizeof(path), "%s/x.log", tmpdir);
+	put("../x.log", "# summary status=ok work_s=2 rate_mean=3\n");
+	cr_assert_eq(wl_scan(path, &s), 0);
+	cr_assert_null(summary_refusal(&s, true, why, sizeof(why)), "%s", why);
+	put("../x.log", "# summary status=ok rate_mean=3\n");
+	wl_scan(path, &s);
+	cr_assert_null(summary_refusal(&s, false, why, sizeof(why)));
+	cr_assert_not_null(summary_refusal(&s, true, why, sizeof(why)));
+	cr_assert_str_eq(why, "'# summary' line: no work_s=");
+	put("../x.log", "# summary status=ok work_s=1e10 rate_mean=3\n");
+	wl_scan(path, &s);
+	cr_assert_not_null(summary_refusal(&s, true, why, sizeof(why)));
+	cr_assert_not_null(strstr(why, "work_s=1e+10 is outside"), "%s", why);
+	put("../x.log", "# summary status=ok work_s=1 rate_mean=3\x1b[2J\n");
+	wl_scan(path, &s);
+	cr_assert_not_null(summary_refusal(&s, true, why, sizeof(why)));
+	cr_assert_null(strchr(why, '\x1b'), "a terminal escape from the guest is echoed: %s", why);
+}
+
+/* The collector's and the extractors' numbers get the same bounds. */
+Test(hostile, collector_and_extracted_values_bounded)
+{
+	struct results r;
+	struct xmetrics x = { 0 };
+
+	put("runs/on/rep4/summary.json", "{ \"cost_total\": -1, \"convergence_final\": 7,"
+	    " \"time_to_conv_90_s\": NaN, \"metrics\": { \"perf.x\": { \"value\": 1e300,"
+	    " \"unit\": \"s\" }, \"perf.y\": { \"value\": 2 } } }");
+	load(&r);
+	const struct run *run = run_of(&r, "on", 4);
+
+	cr_assert(isnan(run->m[M_COST_TOTAL]) && isnan(run->m[M_CONV_FINAL]));
+	cr_assert_not_null(strstr(run->refused, "cost_total=-1 is outside"), "%s", run->refused);
+	cr_assert_not_null(strstr(run->refused, "convergence_final=7 is outside its sane range 0..1"));
+	cr_assert_not_null(strstr(run->refused, "time_to_conv_90_s is not a finite number"),
+			   "%s", run->refused);
+	cr_assert_not_null(strstr(run->refused, "perf.x=1e+300"), "%s", run->refused);
+	cr_assert(isnan(run_metric(run, "perf.x")));
+	cr_assert_float_eq(run_metric(run, "perf.y"), 2, 1e-9);
+	results_free(&r);
+
+	cr_assert_eq(xm_add(&x, "a", "", INFINITY, BETTER_NONE), -1);
+	cr_assert_eq(xm_add(&x, "b\x1b", "", -1e19, BETTER_NONE), -1);
+	cr_assert_eq(xm_add(&x, "c", "", 5, BETTER_NONE), 0);
+	cr_assert_str_eq(x.refused, "a=inf, b_=-1e+19");
+}
