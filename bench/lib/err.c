@@ -35,6 +35,24 @@ int errf_prefix(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+int errf_append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!buf || !len)
+		return -1;
+	used = strlen(buf);
+	if (used && used + 2 < len) {
+		strcpy(buf + used, "; ");
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void prog_error(const char *fmt, ...)
 {
 	va_list ap;

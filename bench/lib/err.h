@@ -25,6 +25,9 @@ int errf(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);
 /* Put "CONTEXT: " in front of the message in err; returns -1. */
 int errf_prefix(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);
 
+/* Add one more message to those in buf, "; "-separated; returns -1. */
+int errf_append(char *buf, size_t len, const char *fmt, ...) __printf(3, 4);
+
 /* "PROGRAM: message\n" on stderr. */
 void prog_error(const char *fmt, ...) __printf(1, 2);
 

@@ -9,7 +9,6 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "csv.h"
 #include "dilation.h"
 #include "extract.h"
+#include "lib/err.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "results.h"
@@ -105,20 +105,7 @@ const char *summary_refusal(const struct wl_summary *s, bool required, char *buf
 }
 
 /* Note a refused value of RUN: it goes into no statistic, the report says so. */
-__printf(2, 3)
-static void refuse(struct run *run, const char *fmt, ...)
-{
-	size_t used = strlen(run->refused);
-	va_list ap;
-
-	if (used && used + 2 < sizeof(run->refused)) {
-		strcpy(run->refused + used, "; ");
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(run->refused + used, sizeof(run->refused) - used, fmt, ap);
-	va_end(ap);
-}
+#define refuse(run, ...) errf_append((run)->refused, sizeof((run)->refused), __VA_ARGS__)
 
 /* Every fixed metric of RUN out of its bounds is refused (NAN) with a note. */
 static void check_bounds(struct run *run)

@@ -46,30 +46,21 @@ static void teardown(void)
 
 TestSuite(hostile, .init = setup, .fini = teardown);
 
-/* Write TEXT as the file REL of the folder (replacing it). */
-static void put(const char *rel, const char *text)
+/* Write TEXT into the file REL of the folder: MODE "w" replaces, "a" appends. */
+static void write_rel(const char *rel, const char *mode, const char *text)
 {
 	char path[PATH_MAX * 2];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
+	f = fopen(path, mode);
 	cr_assert_not_null(f, "%s", path);
 	fputs(text, f);
 	fclose(f);
 }
 
-static void append(const char *rel, const char *text)
-{
-	char path[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "a");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
-}
+#define put(rel, text) write_rel(rel, "w", text)
+#define append(rel, text) write_rel(rel, "a", text)
 
 static void load(struct results *r)
 {
