@@ -594,7 +594,8 @@ static int install(const qemu_info_t *info, int argc, char **argv,
 			n_vcpus, info->system.smp_vcpus), -1;
 	use_cache = args.delay != BNB_DELAY_OFF && args.cache_kib;
 	delay_live = args.delay == BNB_DELAY_ALWAYS;
-	bnb_addrmap_build(&amap, args.map, args.n_nodes, args.mem_bytes);
+	/* bnb-vm checks QEMU's memory map against it (bench/vm/layout.c) */
+	bnb_addrmap_build_q35(&amap, args.map, args.n_nodes, args.mem_bytes);
 	bnb_mapcheck_init(&mapcheck, args.n_nodes, args.map_min_pct);
 	setup_delays();
 	if (setup_vcpus(err, errlen) || setup_model(err, errlen) ||

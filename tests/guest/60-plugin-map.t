@@ -1,8 +1,9 @@
 #!/bin/bash
 # The plugin's address-to-node map check: the guest touches memory bound
 # to each node and the plugin must attribute >= 99 % of it to that node.
-# It passes on the real layout (unequal node sizes, 3 nodes) and, given a
-# wrong map on purpose, stops the run with a message saying why.
+# It passes on the real layout (unequal node sizes, 3 nodes; 4 x 1 GiB,
+# half of it above q35's 4 GiB hole) and, given a wrong map on purpose,
+# stops the run with a message saying why.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "plugin map check"
@@ -32,6 +33,23 @@ done
 grep -q '^state=exited$' "$ok_dir/check.out"
 check "the counters file says QEMU exited" test $? -eq 0
 
+# 4 x 1 GiB on q35: nodes 2 and 3 lie above the 4 GiB hole (QEMU 10's
+# guest-physical addresses, deterministic timing); bnb-vm checked the map
+# against QEMU's memory map before the guest ran
+big_dir=$(run_dir plugin-map-4x1g)
+bnb_vm "$big_dir" --timing deterministic --nodes 4 --mem 1G --plugin "$SO" \
+	--plugin-opt shm="$big_dir/counters.shm" -- 'bnb-plugin-calib && echo calibrated'
+rc=$?
+check "4 x 1 GiB guest passes QEMU's memory map and the calibration (exit $rc)" test "$rc" -eq 0
+"$CHECK" "$big_dir/counters.shm" > "$big_dir/check.out" 2>&1
+rc=$?
+check "bnb-plugin-check: map verified on 4 x 1 GiB (exit $rc)" test "$rc" -eq 0
+for node in 2 3; do
+	share=$(map_share "$big_dir/counters.shm" "$node")
+	check "4 x 1 GiB: node $node above the hole: ${share:-no}% attributed to it" \
+		awk -v s="${share:-0}" 'BEGIN { exit !(s >= 99) }'
+done
+
 bad_dir=$(run_dir plugin-map-bad)
 # the plugin stops QEMU: bnb-vm sees it end before the guest command
 BNB_VM_EXPECT=launch-error bnb_vm "$bad_dir" --nodes 2 --plugin "$SO" --plugin-opt shm="$bad_dir/counters.shm" \
@@ -48,5 +66,5 @@ check "bnb-plugin-check exits 1 on the failed map (exit $rc)" test "$rc" -eq 1
 grep -q 'map check FAILED' "$bad_dir/check.err"
 check "bnb-plugin-check prints the reason" test $? -eq 0
 
-[ -n "${BNB_KEEP:-}" ] || rm -rf "$ok_dir" "$bad_dir"
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$ok_dir" "$big_dir" "$bad_dir"
 done_testing
