@@ -19,7 +19,6 @@
 
 #define HOLD_MS		30000
 #define HOLD_POLL_MS	20
-#define QMP_TRY_MS	1000	/* one connection attempt, then is QEMU still there? */
 
 bool vm_holds_for_collector(const struct vm_config *c)
 {
@@ -82,8 +81,7 @@ static long now_ms(void)
 	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
 }
 
-/* Whether QEMU (PID) has exited; it stays a zombie for the caller to reap. */
-static bool qemu_gone(pid_t pid)
+bool qemu_gone(pid_t pid)
 {
 	siginfo_t info = { 0 };
 

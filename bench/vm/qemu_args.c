@@ -281,8 +281,9 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "-no-user-config");
 	argv_add(a, "-nographic");
 	argv_add(a, "-no-reboot");
-	/* paused until the vCPU threads are pinned, or the collector is there */
-	if (c->host || vm_holds_for_collector(c))
+	/* paused until the vCPU threads are pinned, the collector is there,
+	 * or the plugin's address map is checked (layout.c) */
+	if (c->host || vm_holds_for_collector(c) || vm_checks_layout(c))
 		argv_add(a, "-S");
 	argv_add(a, "-chardev");
 	argv_add(a, "stdio,id=con,signal=off");

@@ -12,20 +12,34 @@
 
 #define QMP_REPLY_MS 2000
 
-/* One line into buf (without the newline); -1 on timeout, EOF or overflow. */
+/*
+ * One line into buf (without the newline); -1 on timeout, EOF or overflow.
+ * Peeks at what arrived and takes it up to the newline, so that a long
+ * reply (info mtree) costs a few reads, not one a byte.
+ */
 static int read_line(int fd, char *buf, size_t len)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	size_t used = 0;
 
 	while (used < len - 1) {
-		if (poll(&p, 1, QMP_REPLY_MS) <= 0 || read(fd, buf + used, 1) != 1)
+		ssize_t n, take;
+		char *nl;
+
+		if (poll(&p, 1, QMP_REPLY_MS) <= 0)
 			return -1;
-		if (buf[used] == '\n') {
-			buf[used] = '\0';
+		n = recv(fd, buf + used, len - 1 - used, MSG_PEEK);
+		if (n <= 0)
+			return -1;
+		nl = memchr(buf + used, '\n', n);
+		take = nl ? nl - (buf + used) + 1 : n;
+		if (recv(fd, buf + used, take, 0) != take)
+			return -1;
+		used += take;
+		if (nl) {
+			buf[used - 1] = '\0';
 			return 0;
 		}
-		used++;
 	}
 	return -1;
 }

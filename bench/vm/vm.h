@@ -158,6 +158,23 @@ int agent_client_connected(const char *reply);
  * guest run; fails at once when QEMU (pid QEMU) has exited.
  */
 int vm_start_when_collected(const struct vm_config *c, pid_t qemu, char *err, size_t errlen);
+/* Whether QEMU (pid) has exited; it stays a zombie for the caller to reap. */
+bool qemu_gone(pid_t pid);
+#define QMP_TRY_MS	1000	/* one connection attempt, then is QEMU still there? */
+
+/*
+ * layout.c: does the plugin's address map need checking against QEMU's
+ * memory map (the project's QEMU, guest-physical addresses)?  Then QEMU
+ * starts paused and vm_check_layout() reads its map over QMP (until the
+ * run's time limit, or until QEMU (pid) exits), compares, and with cont
+ * lets the guest run.  0, or -1 with err.
+ */
+struct bnb_addrmap;
+bool vm_checks_layout(const struct vm_config *c);
+int vm_check_layout(const struct vm_config *c, pid_t qemu, bool cont, char *err, size_t errlen);
+/* "info mtree -f" text against m: 0, or -1 with err naming the first wrong range. */
+int layout_check(const char *mtree, const struct bnb_addrmap *m, unsigned int n_nodes,
+		 char *err, size_t errlen);
 
 /* Boot the guest, wait for it, classify the outcome. */
 enum vm_status vm_run(const struct vm_config *c);

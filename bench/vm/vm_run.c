@@ -435,12 +435,19 @@ static int open_console_log(const struct vm_config *c)
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
-/* A guest started paused (-S): pin its vCPUs, or wait for the collector; then run. */
+/*
+ * A guest started paused (-S): check the plugin's address map, pin its
+ * vCPUs, or wait for the collector; then run.
+ */
 static int release_guest(const struct vm_config *c, pid_t qemu, char *reason, size_t len)
 {
 	char why[LINE_MAX_LEN], said[LINE_MAX_LEN / 2];
+	bool held = c->host || vm_holds_for_collector(c);
 	int rc;
 
+	if (vm_checks_layout(c) && vm_check_layout(c, qemu, !held, why, sizeof(why)))
+		return errf(reason, len, "%s%s%s", why,
+			    qemu_said(c, said, sizeof(said))[0] ? ": " : "", said);
 	if (c->host) {
 		if (!vm_pin_and_start(c, why, sizeof(why)))
 			return 0;
