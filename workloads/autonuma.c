@@ -65,6 +65,7 @@ static const struct opt_def rows[] = {
 	  .help = "numa01 INVERSE_BIND: swap both processes' memory halves, not only the "
 		  "child's as upstream's build" },
 	WL_ROW_INTERVAL(O, interval_ms, "1000"),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	"autonuma [options]",
@@ -468,8 +469,9 @@ int main(int argc, char **argv)
 
 	wl_common_init(&cfg.com);
 	wl_parse_or_exit("autonuma", &tool, &cfg, argc, argv);
-	wl_topo_or_exit("autonuma", &topo);
+	wl_topo_or_exit("autonuma", &cfg.com, &topo);
 	make_plan(&topo);
+	wl_check_done(&cfg.com);
 	wl_catch_signals();
 	ctl = wl_map(sizeof(*ctl), true);
 	if (!ctl) {

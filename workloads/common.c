@@ -24,12 +24,26 @@ void wl_common_init(struct wl_common *c)
 	c->mem_node = -1;
 }
 
-void wl_topo_or_exit(const char *prog, struct wl_topo *topo)
+void wl_topo_or_exit(const char *prog, const struct wl_common *c, struct wl_topo *topo)
 {
+	char err[512];
+
+	if (c->check) {
+		if (!wl_topo_parse(c->check, topo, err, sizeof(err)))
+			return;
+		fprintf(stderr, "%s: --check: %s\n", prog, err);	/* parsed once already */
+		exit(WL_EXIT_USAGE);
+	}
 	if (!wl_topo_read(topo))
 		return;
 	fprintf(stderr, "%s: cannot read the NUMA topology\n", prog);
 	exit(1);
+}
+
+void wl_check_done(const struct wl_common *c)
+{
+	if (c->check)
+		exit(0);
 }
 
 void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_topo *topo,

@@ -25,8 +25,14 @@
  */
 void wl_common_init(struct wl_common *c);
 
-/* Read the topology of the running system, or exit 1. */
-void wl_topo_or_exit(const char *prog, struct wl_topo *topo);
+/*
+ * The topology to check against: --check's, else the running system's
+ * (exit 1 when it cannot be read).
+ */
+void wl_topo_or_exit(const char *prog, const struct wl_common *c, struct wl_topo *topo);
+
+/* Every check passed: with --check, exit 0 here, before anything is allocated. */
+void wl_check_done(const struct wl_common *c);
 
 /* Resolve @c against @topo (wl_resolve), or exit 2 with one line. */
 void wl_resolve_or_exit(const char *prog, struct wl_common *c, const struct wl_topo *topo,

@@ -38,6 +38,7 @@ static const struct opt_def rows[] = {
 	{ "seed", OPT_INT, O(seed), .min = 0, .max = INT_MAX, .def = "1",
 	  .help = "seed of the random permutation" },
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	"latency [options]",
@@ -349,9 +350,10 @@ int main(int argc, char **argv)
 
 	wl_common_init(&cfg.com);
 	wl_parse_or_exit("latency", &tool, &cfg, argc, argv);
-	wl_topo_or_exit("latency", &topo);
+	wl_topo_or_exit("latency", &cfg.com, &topo);
 	wl_resolve_or_exit("latency", &cfg.com, &topo, cfg.com.size, WL_ONE_NODE);
 	check_args(&topo);
+	wl_check_done(&cfg.com);
 	wl_register_pid(WL_AGENT_DIR);
 	if (make_buffers(&main_ws, cfg.com.size / LINE * LINE, cfg.loads, &topo) ||
 	    (cfg.cache_size && make_buffers(&cache_ws, cfg.cache_size / LINE * LINE,

@@ -47,9 +47,9 @@ $(GPROG)/phases.o: $(BUILD)/gobj/workloads/phases_plan.o
 PH_TEST := $(TEST_BIN)/test_workloads_phases
 UNIT_TESTS += $(PH_TEST)
 $(PH_TEST): $(BUILD)/obj/tests/unit/test_workloads_phases.o $(BUILD)/obj/workloads/phases_plan.o \
-		$(LIBBNB)
+		$(WL_HOST_LIB) $(LIBBNB)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(CRITERION_LIBS)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread
 
 # the registry against the docs and the runner's list of project workloads;
 # it runs the programs (static x86_64 binaries) for their --help=markdown

@@ -57,6 +57,7 @@ static const struct opt_def rows[] = {
 	WL_ROW_NODE(O, "node of the first process or thread; the others follow"),
 	WL_ROW_MEM_NODE(O),
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	NUMA01 ? "numa01 [options]" : "numa02 [options]",
@@ -371,10 +372,11 @@ int main(int argc, char **argv)
 
 	wl_common_init(&cfg.com);
 	wl_parse_or_exit(PROG_NAME, &tool, &cfg, argc, argv);
-	wl_topo_or_exit(PROG_NAME, &topo);
+	wl_topo_or_exit(PROG_NAME, &cfg.com, &topo);
 	wl_resolve_or_exit(PROG_NAME, &cfg.com, &topo, footprint(&topo),
 			   NUMA01 ? WL_PER_NODE : WL_ALL_NODES);
 	check_counts(&l);
+	wl_check_done(&cfg.com);
 	wl_register_pid(WL_AGENT_DIR);
 	l.ctl = wl_map(sizeof(*l.ctl), true);
 	if (!l.ctl || map_groups(&l, &topo)) {

@@ -5,6 +5,14 @@
 #include "common.h"
 #include "lib/err.h"
 
+int wl_check_opt(const struct opt_def *o, const char *value, void *field, char *err,
+		 size_t errlen)
+{
+	struct wl_topo topo;
+
+	return wl_topo_parse(value, &topo, err, errlen);
+}
+
 void wl_parse_or_exit(const char *name, const struct opt_tool *tool, void *opts,
 		      int argc, char **argv)
 {

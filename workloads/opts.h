@@ -56,6 +56,20 @@
 	{ "interval-ms", OPT_INT, O(field), .min = 1, .max = 3600000, .def = def_, \
 	  .help = "milliseconds per output row" }
 
+/*
+ * --check NODES:CPUS:MEM: every check the program makes before it
+ * allocates anything, against that topology instead of the running
+ * system's; exit 0, or 2 with the program's one line. Nothing runs, so
+ * the runner asks the program on the host before a guest boots.
+ */
+#define WL_ROW_CHECK(O) \
+	{ "check", OPT_STR, O(com.check), .metavar = "NODES:CPUS:MEM", .parse = wl_check_opt, \
+	  .help = "check the options against NODES nodes of CPUS CPUs and MEM memory each " \
+		  "(one value, or a list per node: 2:1:512M, 2:2,1:1G,512M), then exit 0, " \
+		  "or 2 with the problem; runs nothing" }
+int wl_check_opt(const struct opt_def *o, const char *value, void *field, char *err,
+		 size_t errlen);
+
 /* What every program's --help says after its options. */
 #define WL_EPILOG "Sizes are bytes, or take K, M, G, T suffixes (binary). Output: CSV on " \
 	"stdout, diagnostics on\nstderr; bad arguments exit with status 2.\n"

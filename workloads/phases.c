@@ -380,11 +380,12 @@ int main(int argc, char **argv)
 
 	wl_common_init(&sh.cfg.com);
 	wl_parse_or_exit("phases", &phases_tool, &sh.cfg, argc, argv);
-	wl_topo_or_exit("phases", &topo);
+	wl_topo_or_exit("phases", &sh.cfg.com, &topo);
 	if (phases_resolve(&sh.cfg, &topo, err, sizeof(err))) {
 		prog_error("%s", err);
 		return WL_EXIT_USAGE;
 	}
+	wl_check_done(&sh.cfg.com);
 	wl_catch_signals();
 	wl_register_pid(WL_AGENT_DIR);
 	tids = calloc((size_t)sh.cfg.com.threads, sizeof(*tids));

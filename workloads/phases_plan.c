@@ -40,6 +40,7 @@ static const struct opt_def rows[] = {
 		  "(give this or --phase-s)" },
 	WL_ROW_INTERVAL(O, interval_ms, "100"),
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 const struct opt_tool phases_tool = {
 	"phases [options]",

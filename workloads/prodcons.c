@@ -54,6 +54,7 @@ static const struct opt_def rows[] = {
 	  .help = "node whose CPUs run the producers; default: the next node after --node" },
 	WL_ROW_MEM_NODE(O),
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	"prodcons [options]",
@@ -413,11 +414,12 @@ int main(int argc, char **argv)
 	wl_common_init(&cfg.com);
 	cfg.producer_node = -1;
 	wl_parse_or_exit("prodcons", &tool, &cfg, argc, argv);
-	wl_topo_or_exit("prodcons", &topo);
+	wl_topo_or_exit("prodcons", &cfg.com, &topo);
 	wl_resolve_or_exit("prodcons", &cfg.com, &topo,
 			   cfg.com.size * (cfg.com.threads ? cfg.com.threads : 1), WL_ONE_NODE);
 	check_args();
 	resolve_producer_node(&topo);
+	wl_check_done(&cfg.com);
 	wl_register_pid(WL_AGENT_DIR);
 	s.ring_bytes = cfg.com.size / sizeof(struct record) * sizeof(struct record);
 	if (map_rings(&s, &topo) || init_sample(&s)) {

@@ -36,6 +36,7 @@ static const struct opt_def rows[] = {
 	WL_ROW_NODE(O, "node whose CPUs run the threads"),
 	WL_ROW_MEM_NODE(O),
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	"stream [options]",
@@ -232,13 +233,14 @@ int main(int argc, char **argv)
 
 	wl_common_init(&cfg.com);
 	wl_parse_or_exit("stream", &tool, &cfg, argc, argv);
-	wl_topo_or_exit("stream", &topo);
+	wl_topo_or_exit("stream", &cfg.com, &topo);
 	wl_resolve_or_exit("stream", &cfg.com, &topo, 3 * cfg.com.size, WL_ONE_NODE);
 	sh.n = cfg.com.size / sizeof(double);
 	if (sh.n < cfg.com.threads) {
 		fprintf(stderr, "stream: --size must hold at least one double per thread\n");
 		return WL_EXIT_USAGE;
 	}
+	wl_check_done(&cfg.com);
 	wl_register_pid(WL_AGENT_DIR);
 	workers = calloc(cfg.com.threads, sizeof(*workers));
 	tids = calloc(cfg.com.threads, sizeof(*tids));

@@ -39,6 +39,7 @@ static const struct opt_def rows[] = {
 	WL_ROW_NODE(O, "node whose CPUs use the region"),
 	WL_ROW_MEM_NODE(O),
 	WL_ROW_LOCALITY(O),
+	WL_ROW_CHECK(O),
 };
 static const struct opt_tool tool = {
 	"thp [options]",
@@ -248,13 +249,14 @@ int main(int argc, char **argv)
 	wl_common_init(&cfg.com);
 	wl_parse_or_exit("thp", &tool, &cfg, argc, argv);
 	st.len = (cfg.com.size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
-	wl_topo_or_exit("thp", &topo);
+	wl_topo_or_exit("thp", &cfg.com, &topo);
 	wl_resolve_or_exit("thp", &cfg.com, &topo, st.len, WL_ONE_NODE);
 	if (cfg.com.threads > MAX_THREADS || cfg.com.threads > st.len / HUGE_SIZE) {
 		fprintf(stderr, "thp: --threads must be at most one per huge page of --size "
 			"(and 256)\n");
 		return WL_EXIT_USAGE;
 	}
+	wl_check_done(&cfg.com);
 	wl_register_pid(WL_AGENT_DIR);
 	thp_mode(mode, sizeof(mode));
 	wl_where(&cfg.com, &topo, 0, &where);

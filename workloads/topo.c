@@ -5,6 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bnb_topology.h"
+#include "lib/err.h"
+#include "lib/parse.h"
 #include "topo.h"
 
 const char *const wl_placement_names[] = {
@@ -44,6 +47,37 @@ int wl_topo_read(struct wl_topo *topo)
 		topo->total_cpus += topo->cpus[node];
 	}
 	numa_free_cpumask(cpus);
+	return 0;
+}
+
+_Static_assert(BNB_MAX_NODES <= WL_MAX_NODES, "a parsed topology fits struct wl_topo");
+
+int wl_topo_parse(const char *text, struct wl_topo *topo, char *err, size_t errlen)
+{
+	static const char *const names[] = { "nodes", "cpus", "mem" };
+	int (*const parsers[])(struct bnb_topology *, const char *, char *, size_t) = {
+		topo_parse_nodes, topo_parse_cpus, topo_parse_mem,
+	};
+	struct bnb_topology t = { 0 };
+	char buf[512], *field[4];
+	int i, n;
+
+	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+		return errf(err, errlen, "topology too long");
+	n = split_list(buf, ':', field, 4);
+	if (n != 3)
+		return errf(err, errlen, "'%s': want NODES:CPUS:MEM, e.g. 2:1:512M", text);
+	for (i = 0; i < 3; i++)
+		if (parsers[i](&t, field[i], err, errlen))
+			return errf_prefix(err, errlen, "%s", names[i]);
+	memset(topo, 0, sizeof(*topo));
+	topo->nodes = t.nodes;
+	for (i = 0; i < t.nodes; i++) {
+		topo->present[i] = true;
+		topo->mem[i] = t.mem[i];
+		topo->cpus[i] = (unsigned int)t.cpus[i];
+		topo->total_cpus += topo->cpus[i];
+	}
 	return 0;
 }
 

@@ -42,6 +42,7 @@ struct wl_common {
 	int mem_node;			/* node the memory goes to; -1: derived */
 	unsigned int locality_every;	/* sample locality every N rows, 0: never */
 	unsigned int samples;		/* pages sampled for locality */
+	char *check;			/* --check: the topology to check against */
 };
 
 /* How a workload spreads its workers, for the thread-count check. */
@@ -52,6 +53,13 @@ enum wl_spread {
 };
 
 int wl_topo_read(struct wl_topo *topo);
+
+/*
+ * A topology written as "NODES:CPUS:MEM", the CPUs and the memory of each
+ * node given once for all or as a list (bnb-vm's --nodes, --cpus, --mem):
+ * "2:1:512M", "3:2,1,0:1G,1G,512M". Every node has memory.
+ */
+int wl_topo_parse(const char *text, struct wl_topo *topo, char *err, size_t errlen);
 
 /*
  * Fill the derived fields of @c (threads, mem_node) and check it against

@@ -122,6 +122,44 @@ Test(wl_rows, errors_name_the_option)
 	cr_assert_str_eq(err, "option '--size' needs a value");
 }
 
+/* --check's topology, written as bnb-vm's --nodes, --cpus and --mem. */
+Test(wl_topo_parse, nodes_cpus_mem)
+{
+	struct wl_topo t;
+
+	cr_assert_eq(wl_topo_parse("2:1:512M", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.nodes, 2);
+	cr_assert(t.present[0] && t.present[1]);
+	cr_assert_eq(t.cpus[1], 1);
+	cr_assert_eq(t.mem[1], 512 * MIB);
+	cr_assert_eq(t.total_cpus, 2);
+	cr_assert_eq(wl_topo_parse("3:2,1,0:1G,1G,512M", &t, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(t.nodes, 3);
+	cr_assert(t.cpus[0] == 2 && t.cpus[1] == 1 && t.cpus[2] == 0);
+	cr_assert_eq(t.mem[2], 512 * MIB);
+	cr_assert_eq(t.total_cpus, 3);
+}
+
+Test(wl_topo_parse, bad_topologies_say_which_part)
+{
+	static const struct { const char *text, *why; } bad[] = {
+		{ "2", "want NODES:CPUS:MEM" }, { "2:1", "want NODES:CPUS:MEM" },
+		{ "2:1:1G:x", "want NODES:CPUS:MEM" }, { "2::1G", "want NODES:CPUS:MEM" },
+		{ "0:1:1G", "nodes: " }, { "x:1:1G", "nodes: " }, { "2:x:1G", "cpus: " },
+		{ "2:1,2,3:1G", "cpus: " }, { "2:1:3M", "mem: " }, { "2:1:lots", "mem: " },
+	};
+	struct wl_topo t;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		cr_assert_eq(wl_topo_parse(bad[i].text, &t, err, sizeof(err)), -1, "'%s' accepted",
+			     bad[i].text);
+		cr_assert(strstr(err, bad[i].why), "'%s': '%s' lacks '%s'", bad[i].text, err,
+			  bad[i].why);
+	}
+}
+
 /* The default test guest: 2 nodes x 1 CPU x 512 MiB. */
 static const struct wl_topo two_nodes = {
 	.nodes = 2, .present = { true, true }, .mem = { 512 * MIB, 512 * MIB },

@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,5 +151,47 @@ Test(registry, readme_option_tables_are_the_programs_help)
 				 block);
 		free(doc);
 		free(now);
+	}
+}
+
+/* The arguments a program needs besides its defaults to be runnable. */
+static const char *needs(const char *name)
+{
+	return strcmp(name, "phases") ? "" : "--phase-s 1";
+}
+
+/*
+ * --check: every program checks its options against the topology given
+ * and exits 0 having printed nothing, or 2 with one line on stderr: it
+ * never starts the work (these run on the host, whose topology is not
+ * the one given).
+ */
+Test(registry, every_program_checks_without_running)
+{
+	char args[256], *out;
+	int status;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(registry); i++) {
+		snprintf(args, sizeof(args), "%s --check 2:1:512M 2>/dev/null", needs(registry[i]));
+		out = run_program(registry[i], args, &status);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0 && !*out,
+			  "%s %s: status %d, printed '%s'", registry[i], args, status, out);
+		free(out);
+		snprintf(args, sizeof(args), "%s --check 2:1:512M --bogus 2>&1 >/dev/null",
+			 needs(registry[i]));
+		out = run_program(registry[i], args, &status);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2, "%s %s: status %d",
+			  registry[i], args, status);
+		cr_assert(strstr(out, "unknown option '--bogus'") && strchr(out, '\n') ==
+			  out + strlen(out) - 1, "%s %s: '%s' is not one line", registry[i], args, out);
+		free(out);
+		/* more than the topology given holds (this host may have room for it) */
+		snprintf(args, sizeof(args), "%s --check 2:1:512M --size 2G 2>&1 >/dev/null",
+			 needs(registry[i]));
+		out = run_program(registry[i], args, &status);
+		cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(out, "MiB"),
+			  "%s %s: status %d, '%s'", registry[i], args, status, out);
+		free(out);
 	}
 }
