@@ -61,3 +61,13 @@ $(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/test
 		$(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB) | $(WL_BINS)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl
+
+# the runner's check of a workload before anything boots (bench/runner/wlcheck.c),
+# against the built guest programs and the archives' command lists
+CHK_TEST := $(TEST_BIN)/test_workloads_check
+UNIT_TESTS += $(CHK_TEST)
+$(BUILD)/obj/tests/unit/test_workloads_check.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
+$(CHK_TEST): $(BUILD)/obj/tests/unit/test_workloads_check.o $(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB) \
+		| $(WL_BINS) $(BUILD)/guest/initramfs.cpio $(BUILD)/guest/tools.cpio $(BUILD)/guest/kt.cpio
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

@@ -10,10 +10,14 @@
 #       to BASE.cpio; each may load only libraries that BASE.cpio carries.
 #   bench/guest/mkinitramfs.sh tools OUT.cpio
 #       the host's numactl, perf, stress-ng and lstopo with their shared
-#       libraries, plus OUT.list naming the commands in it. Linux unpacks
-#       concatenated archives one after the other, so `cat base tools`
-#       is a root with both; bnb-vm boots that only when a run uses a tool
-#       (bnb-vm --tools).
+#       libraries. Linux unpacks concatenated archives one after the
+#       other, so `cat base tools` is a root with both; bnb-vm boots
+#       that only when a run uses a tool (bnb-vm --tools).
+#
+# Each archive comes with OUT.list (OUT without .cpio), the commands it
+# puts on the guest's PATH, one name a line: bnb-vm --tools reads the
+# tools archive's to know when a run needs it, bnb-run all of them to
+# refuse a workload the guest has no program for before anything boots.
 #
 # Uncompressed on purpose: unpacking gzip under TCG costs boot time, while
 # QEMU hands an uncompressed archive to the guest just as quickly. Every
@@ -140,7 +144,15 @@ tools_root() {
 	done
 	# lstopo by its usual name too.
 	ln -s lstopo-no-graphics "$root/opt/bnb/bin/lstopo"
-	ls "$root/opt/bnb/bin" > "$out.list.tmp"
+}
+
+# The commands on the guest's PATH (bench/guest/init) that the archive holds.
+list_commands() {
+	local dir
+
+	for dir in opt/bnb/bin bin sbin usr/bin usr/sbin; do
+		if [ -d "$root/$dir" ]; then ls "$root/$dir"; fi
+	done | LC_ALL=C sort -u
 }
 
 case $kind in
@@ -150,11 +162,10 @@ tools) [ $# -eq 0 ] || usage; tools_root ;;
 *) usage ;;
 esac
 
+list_commands > "$out.list.tmp"
 find "$root" -exec touch -h -d "@$ARCHIVE_EPOCH" {} +
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	cpio --quiet -o -0 -H newc -R 0:0 --reproducible) > "$out.tmp"
 mv "$out.tmp" "$out"
-if [ "$kind" = tools ]; then
-	mv "$out.list.tmp" "${out%.cpio}.list"
-fi
+mv "$out.list.tmp" "${out%.cpio}.list"
 echo "guest: $out ($(du -h "$out" | cut -f1))"

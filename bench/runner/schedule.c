@@ -26,6 +26,7 @@
 #include "results.h"
 #include "runner.h"
 #include "verdict.h"
+#include "wlcheck.h"
 
 static bool selected(const struct variant *v, const char *only)
 {
@@ -298,6 +299,8 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 		rc = plan_run(&exp->variants[i], copy ? dirname(copy) : ".", &plan, why, sizeof(why));
 		if (rc)
 			fprintf(stderr, "bnb-run: variant %s: %s\n", exp->variants[i].name, why);
+		else
+			rc = workload_preflight(exp, &exp->variants[i]);
 	}
 	free(copy);
 	return rc;
