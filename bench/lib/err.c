@@ -53,6 +53,22 @@ int errf_append(char *buf, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+const char *printable(const char *text, char *buf, size_t len)
+{
+	size_t used = 0;
+	const unsigned char *p;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (p = (const unsigned char *)text; *p && used + 5 < len; p++)
+		used += (size_t)snprintf(buf + used, len - used,
+					 *p >= ' ' && *p < 0x7f ? "%c" : "\\x%02x", *p);
+	if (*p && len > 4)
+		strcpy(buf + (used < len - 4 ? used : len - 4), "...");
+	return buf;
+}
+
 void prog_error(const char *fmt, ...)
 {
 	va_list ap;

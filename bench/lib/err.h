@@ -28,6 +28,14 @@ int errf_prefix(char *err, size_t errlen, const char *fmt, ...) __printf(3, 4);
 /* Add one more message to those in buf, "; "-separated; returns -1. */
 int errf_append(char *buf, size_t len, const char *fmt, ...) __printf(3, 4);
 
+/*
+ * TEXT as it may be quoted in a message: every byte that is not printable
+ * ASCII (a terminal escape, a newline, UTF-8) as \xNN, cut with "..."
+ * when it does not fit. Returns buf. Quote anything a user or a guest
+ * wrote through this: the error must not become a terminal command.
+ */
+const char *printable(const char *text, char *buf, size_t len);
+
 /* "PROGRAM: message\n" on stderr. */
 void prog_error(const char *fmt, ...) __printf(1, 2);
 

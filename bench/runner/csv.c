@@ -71,14 +71,15 @@ static int parse_header(struct csv *t, char *line, char *err, size_t errlen)
 	return 0;
 }
 
-static int add_row(struct csv *t, char *line, size_t *cap)
+static int add_row(struct csv *t, char *line, int line_no, size_t *cap)
 {
 	char *fields[CSV_MAX_COLS];
 	int n = split(line, fields, CSV_MAX_COLS), i;
 	double *row;
 
 	if (n != t->ncols) {
-		t->bad_rows++;
+		if (!t->bad_rows++)
+			t->first_bad_line = line_no;
 		return 0;
 	}
 	if ((size_t)t->nrows == *cap) {
@@ -99,7 +100,7 @@ int csv_load(const char *path, struct csv *t, char *err, size_t errlen)
 	char line[65536];
 	size_t cap = 0;
 	FILE *f;
-	int rc = 0;
+	int rc = 0, line_no = 0;
 
 	memset(t, 0, sizeof(*t));
 	f = fopen(path, "r");
@@ -108,13 +109,14 @@ int csv_load(const char *path, struct csv *t, char *err, size_t errlen)
 		return -1;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {
+		line_no++;
 		chomp(line);
 		if (line[0] == '#' || !line[0])
 			continue;
 		if (!t->ncols)
 			rc = parse_header(t, line, err, errlen);
 		else if (t->nrows < CSV_MAX_ROWS)
-			rc = add_row(t, line, &cap);
+			rc = add_row(t, line, line_no, &cap);
 	}
 	fclose(f);
 	if (!rc && !t->ncols) {

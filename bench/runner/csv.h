@@ -14,6 +14,7 @@ struct csv {
 	int nrows;
 	double *vals;		/* nrows x ncols, NAN for empty or non-numeric */
 	int bad_rows;		/* rows with the wrong field count, skipped */
+	int first_bad_line;	/* the file's line of the first, from 1; 0 when none */
 };
 
 /*

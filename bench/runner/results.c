@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "dilation.h"
@@ -106,6 +107,36 @@ const char *summary_refusal(const struct wl_summary *s, bool required, char *buf
 
 /* Note a refused value of RUN: it goes into no statistic, the report says so. */
 #define refuse(run, ...) errf_append((run)->refused, sizeof((run)->refused), __VA_ARGS__)
+
+/* Note a file of RUN that cannot be read whole; a run that ended ok lost figures. */
+#define damaged(run, ...) errf_append((run)->damaged, sizeof((run)->damaged), __VA_ARGS__)
+
+/*
+ * A CSV file of RUN (NAME) read as the reports and plots read it: rows
+ * with the wrong number of fields (a file cut short mid-row) are skipped
+ * there, so they are said here. REQUIRED: a missing file is damage too.
+ */
+static void check_csv(struct run *run, const char *name, bool required)
+{
+	char path[PATH_MAX * 2], err[256];
+	struct csv t;
+
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	if (access(path, F_OK)) {
+		if (required)
+			damaged(run, "%s is missing", name);
+		return;
+	}
+	if (csv_load(path, &t, err, sizeof(err))) {
+		damaged(run, "%s cannot be read: %.160s", name, err);
+		return;
+	}
+	if (t.bad_rows)
+		damaged(run, "%s has %d row(s) whose number of fields is not the header's %d "
+			"(cut short?), the first on line %d", name, t.bad_rows, t.ncols,
+			t.first_bad_line);
+	csv_free(&t);
+}
 
 /* Every fixed metric of RUN out of its bounds is refused (NAN) with a note. */
 static void check_bounds(struct run *run)
@@ -244,8 +275,15 @@ static void load_collector(struct run *run)
 
 	snprintf(path, sizeof(path), "%s/summary.json", run->dir);
 	root = json_object_from_file(path);
-	if (!root)
+	if (!root) {
+		if (access(path, F_OK))
+			damaged(run, "summary.json is missing");
+		else
+			damaged(run, "summary.json is not valid JSON (cut short?)");
 		return;
+	}
+	if (!json_object_is_type(root, json_type_object))
+		damaged(run, "summary.json holds no JSON object");
 	if (json_object_is_type(root, json_type_object)) {
 		objs[0] = root;
 		json_object_object_get_ex(root, "counters", &objs[1]);
@@ -292,7 +330,7 @@ static void load_workload(struct run *run)
 
 static void load_status(struct run *run)
 {
-	char path[PATH_MAX * 2], value[512];
+	char path[PATH_MAX * 2], value[512], quoted[64];
 
 	snprintf(path, sizeof(path), "%s/status", run->dir);
 	run->status = RUN_INCOMPLETE;
@@ -306,6 +344,9 @@ static void load_status(struct run *run)
 	else if (!strcmp(value, "running"))
 		snprintf(run->reason, sizeof(run->reason),
 			 "status still 'running' (the runner was killed)");
+	else if (strcmp(value, "incomplete"))
+		snprintf(run->reason, sizeof(run->reason), "the status file is damaged: "
+			 "status='%s'", printable(value, quoted, sizeof(quoted)));
 	if (kv_get(path, "latency", run->latency, sizeof(run->latency)))
 		run->latency[0] = 0;
 	if (kv_get(path, "latency_why", run->latency_why, sizeof(run->latency_why)))
@@ -355,7 +396,7 @@ void run_load(struct run *run)
 	for (i = 0; i < N_METRICS; i++)
 		run->m[i] = NAN;
 	run_unload(run);
-	run->refused[0] = 0;
+	run->refused[0] = run->damaged[0] = 0;
 	run->rate_unit[0] = 0;
 	run->thread_rate = NAN;
 	run->window_hints = run->window_s = run->window_n = NAN;
@@ -363,6 +404,13 @@ void run_load(struct run *run)
 	load_workload(run);
 	load_dilation(run);
 	load_collector(run);
+	/* a failed run's files may well be short; an ok run's must be whole */
+	if (run->status == RUN_OK) {
+		check_csv(run, "timeseries.csv", true);
+		check_csv(run, "workload.csv", false);
+	} else {
+		run->damaged[0] = 0;
+	}
 	snprintf(path, sizeof(path), "%s/result", run->dir);
 	run->warnings = vm_warnings(path);
 	if (!kv_get(path, "wall_ms", value, sizeof(value)))

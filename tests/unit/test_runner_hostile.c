@@ -7,18 +7,23 @@
  * Each test edits a copy of the hand-made fixture folder fixtures/runner/onoff.
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
+#include "lib/util.h"
 #include "extract.h"
 #include "fixture_dir.h"
 #include "report.h"
 #include "results.h"
+#include "runner.h"
 #include "wlout.h"
 
 static char tmpdir[64], dir[PATH_MAX];
@@ -219,4 +224,81 @@ Test(hostile, collector_and_extracted_values_bounded)
 	cr_assert_eq(xm_add(&x, "b\x1b", "", -1e19, BETTER_NONE), -1);
 	cr_assert_eq(xm_add(&x, "c", "", 5, BETTER_NONE), 0);
 	cr_assert_str_eq(x.refused, "a=inf, b_=-1e+19");
+}
+
+/* Cut the file REL of the folder to its first HALF of bytes (half = 0: to half its size). */
+static void cut(const char *rel, long bytes)
+{
+	char path[PATH_MAX * 2];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	cr_assert_eq(stat(path, &st), 0, "%s", path);
+	cr_assert_eq(truncate(path, bytes ? bytes : st.st_size / 2), 0);
+}
+
+/* What report_problems() says on its console stream for DIR's results. */
+static char *problems(int *n_damaged)
+{
+	struct results r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	load(&r);
+	*n_damaged = report_problems(&r, NULL, f);
+	fclose(f);
+	results_free(&r);
+	return text;
+}
+
+/*
+ * A run that ended ok but whose summary.json or timeseries.csv was cut
+ * short loses figures: plot, report and compare name the file and exit 1.
+ */
+Test(hostile, truncated_files_are_reported)
+{
+	char out[PATH_MAX * 2], whole[PATH_MAX * 2], fixtures[PATH_MAX * 2], cmd[PATH_MAX * 5];
+	char *argv[] = { "compare", "--out", out, whole, dir, NULL };
+	char *text, *md;
+	int n;
+
+	cr_redirect_stdout();	/* the reports' own output */
+	text = problems(&n);
+	cr_assert_eq(n, 0, "the fixture is whole: %s", text);
+	free(text);
+	cut("runs/on/rep1/summary.json", 0);
+	cut("runs/off/rep2/timeseries.csv", 0);
+	text = problems(&n);
+	cr_assert_eq(n, 2, "%s", text);
+	cr_assert_not_null(strstr(text, "run on/rep1 ended ok but summary.json is not valid JSON"),
+			   "%s", text);
+	cr_assert_not_null(strstr(text, "run off/rep2 ended ok but timeseries.csv has 1 row(s)"),
+			   "%s", text);
+	free(text);
+	cr_assert_eq(cmd_report(dir, false), 1, "report/plot of a damaged folder exits 1");
+	md = slurp("summary.md");
+	cr_assert_not_null(strstr(md, "**Damaged files** of run on/rep1"), "%s", md);
+	free(md);
+	/* a whole copy of the fixture against the damaged folder */
+	fixture_dir(fixtures, sizeof(fixtures), "runner");
+	snprintf(whole, sizeof(whole), "%s/whole", tmpdir);
+	snprintf(out, sizeof(out), "%s/cmp", tmpdir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s'", fixtures, whole);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(cmd_compare(ARRAY_SIZE(argv) - 1, argv), 1,
+		     "compare with a damaged folder exits 1");
+}
+
+/* A truncated status file says so instead of "never finished". */
+Test(hostile, damaged_status_file)
+{
+	struct results r;
+
+	put("runs/on/rep5/status", "status=o\x1b[2J");
+	load(&r);
+	cr_assert_eq(run_of(&r, "on", 5)->status, RUN_INCOMPLETE);
+	cr_assert_str_eq(run_of(&r, "on", 5)->reason,
+			 "the status file is damaged: status='o\\x1b[2J'");
+	results_free(&r);
 }
