@@ -169,9 +169,9 @@ static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 	p->n_nodes = t->nodes;
 	for (int i = 0; i < t->nodes; i++)
 		p->cpus[i] = t->cpus[i];
-	p->node_mbs = OR(s->node_bandwidth_mbs, m->node_bandwidth_mbs);
-	p->link_mbs = OR(s->link_bandwidth_mbs, m->link_bandwidth_mbs);
-	p->hw_cpus_per_node = OR(s->cpus_per_node, m->cpus_per_node);
+	p->node_bandwidth_mbs = OR(s->node_bandwidth_mbs, m->node_bandwidth_mbs);
+	p->link_bandwidth_mbs = OR(s->link_bandwidth_mbs, m->link_bandwidth_mbs);
+	p->cpus_per_node = OR(s->cpus_per_node, m->cpus_per_node);
 	p->mlp = OR(s->mlp, m->mlp);
 	p->window_ps = (uint64_t)OR(s->window_ns, BNB_MODEL_DEF_WINDOW_NS) * PS_PER_NS;
 	*key = "latencies";

@@ -19,13 +19,13 @@ int bnb_model_check(const struct bnb_model_params *p, char *err, size_t errlen)
 	if (n < 1 || n > BNB_MODEL_MAX_NODES)
 		return snprintf(err, errlen, "model: %u nodes; want 1..%u", n,
 				BNB_MODEL_MAX_NODES), -1;
-	if (!p->node_mbs)
+	if (!p->node_bandwidth_mbs)
 		return snprintf(err, errlen, "model: node bandwidth must be above 0"), -1;
-	if (n > 1 && !p->link_mbs)
+	if (n > 1 && !p->link_bandwidth_mbs)
 		return snprintf(err, errlen, "model: link bandwidth must be above 0"), -1;
 	if (!p->mlp)
 		return snprintf(err, errlen, "model: mlp (misses in flight) must be at least 1"), -1;
-	if (!p->hw_cpus_per_node)
+	if (!p->cpus_per_node)
 		return snprintf(err, errlen, "model: CPUs per node of the modelled machine must be at least 1"), -1;
 	if (!p->window_ps)
 		return snprintf(err, errlen, "model: window must be above 0"), -1;
@@ -55,10 +55,10 @@ static uint64_t line_ps(const struct bnb_model_params *p, uint64_t mbs, unsigned
 {
 	uint64_t eff = cpus < 1 ? 1 : cpus;
 
-	if (eff > p->hw_cpus_per_node)
-		eff = p->hw_cpus_per_node;
+	if (eff > p->cpus_per_node)
+		eff = p->cpus_per_node;
 	/* 64 B at 1 MB/s is 64 us */
-	return (BNB_MODEL_LINE * PS_PER_US * p->hw_cpus_per_node + mbs * eff / 2) /
+	return (BNB_MODEL_LINE * PS_PER_US * p->cpus_per_node + mbs * eff / 2) /
 	       (mbs * eff);
 }
 
@@ -93,9 +93,9 @@ int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p)
 		for (unsigned int j = 0; j < n; j++)
 			m->seq_step_ps[i][j] = p->lat_ps[i][j] / p->mlp;
 	for (unsigned int j = 0; j < n; j++) {
-		m->mem[j].line_ps = line_ps(p, p->node_mbs, p->cpus[j]);
-		for (unsigned int i = 0; i < n && p->link_mbs; i++)
-			m->link[i * n + j].line_ps = line_ps(p, p->link_mbs, p->cpus[i]);
+		m->mem[j].line_ps = line_ps(p, p->node_bandwidth_mbs, p->cpus[j]);
+		for (unsigned int i = 0; i < n && p->link_bandwidth_mbs; i++)
+			m->link[i * n + j].line_ps = line_ps(p, p->link_bandwidth_mbs, p->cpus[i]);
 	}
 	init_vcpus(m);
 	return 0;

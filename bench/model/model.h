@@ -18,7 +18,8 @@
  * The pace is the largest of
  *	latency	 lat[i][j] / mlp for a stream (Little's law: mlp lines in
  *		 flight, each lat[i][j]);
- *	memory	 one line at the vCPU's share of node j's bandwidth node_mbs:
+ *	memory	 one line at the vCPU's share of node j's bandwidth
+ *		 (node_bandwidth_mbs):
  *		 its share of the lines missed to node j in the two windows
  *		 of hardware time before the last one (demand: those windows
  *		 are complete when the vCPUs lag each other by less than one
@@ -30,11 +31,12 @@
  *		 there, so a vCPU missing now and then takes little from a
  *		 streaming one and a burst is served at least as fast as an
  *		 equal share;
- *	link	 for i != j, the same at the i->j link's link_mbs, shared by
- *		 the vCPUs of node i missing to node j.
+ *	link	 for i != j, the same at the i->j link's bandwidth
+ *		 (link_bandwidth_mbs), shared by the vCPUs of node i missing
+ *		 to node j.
  *
  * Bandwidth per CPU: a guest node with fewer vCPUs than the modelled
- * machine's node (hw_cpus_per_node) gets the machine's bandwidth per CPU
+ * machine's node (cpus_per_node) gets the machine's bandwidth per CPU
  * times its vCPUs, so that k guest threads contend as k of the machine's
  * would.  Links scale with the initiating node's vCPUs.
  *
@@ -67,9 +69,9 @@ struct bnb_model_params {
 	unsigned int n_nodes;
 	unsigned int cpus[BNB_MODEL_MAX_NODES];	/* guest vCPUs per node */
 	uint64_t lat_ps[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES];
-	uint64_t node_mbs;			/* one node's memory, MB/s */
-	uint64_t link_mbs;			/* one link, each direction, MB/s */
-	unsigned int hw_cpus_per_node;		/* modelled machine's CPUs per node */
+	uint64_t node_bandwidth_mbs;		/* one node's memory, MB/s */
+	uint64_t link_bandwidth_mbs;		/* one link, each direction, MB/s */
+	unsigned int cpus_per_node;		/* modelled machine's CPUs per node */
 	unsigned int mlp;			/* sequential misses in flight per CPU */
 	uint64_t window_ps;			/* bandwidth sharing window */
 };

@@ -135,10 +135,10 @@ static void shm_model_params(void)
 
 	snprintf(shm->model_name, sizeof(shm->model_name), "%s",
 		 bnb_machine_class(&args.machine)->name);
-	shm->model_node_mbs = p->node_mbs;
-	shm->model_link_mbs = p->link_mbs;
+	shm->model_node_mbs = p->node_bandwidth_mbs;
+	shm->model_link_mbs = p->link_bandwidth_mbs;
 	shm->model_window_ps = p->window_ps;
-	shm->model_hw_cpus = p->hw_cpus_per_node;
+	shm->model_hw_cpus = p->cpus_per_node;
 	shm->model_mlp = p->mlp;
 	shm->model_lat_from_dist = 1;
 	for (unsigned int i = 0; i < args.n_nodes; i++)

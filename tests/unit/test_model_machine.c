@@ -77,9 +77,9 @@ Test(machine, two_sockets_use_the_measured_remote_latency)
 	cr_assert_eq(check(&s, true), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[0][0], 108 * PS);
 	cr_assert_eq(p.lat_ps[0][1], 196 * PS, "MLC's remote figure, not 108 x 20 / 10");
-	cr_assert_eq(p.node_mbs, 69300);
-	cr_assert_eq(p.link_mbs, 34400);
-	cr_assert_eq(p.hw_cpus_per_node, 16);
+	cr_assert_eq(p.node_bandwidth_mbs, 69300);
+	cr_assert_eq(p.link_bandwidth_mbs, 34400);
+	cr_assert_eq(p.cpus_per_node, 16);
 	cr_assert_eq(p.mlp, 10);
 	cr_assert_eq(p.window_ps, BNB_MODEL_DEF_WINDOW_NS * PS);
 	cr_assert_eq(p.cpus[1], 1);
@@ -121,9 +121,9 @@ Test(machine, refinements_replace_the_class_figures)
 	s.mlp = 6;
 	s.window_ns = 5000;
 	cr_assert_eq(check(&s, true), 0, "%s", err);
-	cr_assert_eq(p.node_mbs, 20000);
-	cr_assert_eq(p.link_mbs, 9000);
-	cr_assert_eq(p.hw_cpus_per_node, 4);
+	cr_assert_eq(p.node_bandwidth_mbs, 20000);
+	cr_assert_eq(p.link_bandwidth_mbs, 9000);
+	cr_assert_eq(p.cpus_per_node, 4);
 	cr_assert_eq(p.mlp, 6);
 	cr_assert_eq(p.window_ps, 5000 * PS);
 }

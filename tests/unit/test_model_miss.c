@@ -15,19 +15,19 @@
 static struct bnb_model m;
 static uint64_t now[4];
 
-/* nodes x cpus_per_node vCPUs, SLIT 10 local / 20 remote, 1 us windows. */
-static void setup(unsigned int nodes, unsigned int cpus_per_node, unsigned int hw_cpus,
+/* nodes x vcpus vCPUs, SLIT 10 local / 20 remote, 1 us windows. */
+static void setup(unsigned int nodes, unsigned int vcpus, unsigned int hw_cpus,
 		  uint64_t local_ns, uint64_t node_mbs, uint64_t link_mbs)
 {
 	struct bnb_model_params p = {
-		.n_nodes = nodes, .node_mbs = node_mbs, .link_mbs = link_mbs,
-		.hw_cpus_per_node = hw_cpus, .mlp = 10, .window_ps = 1000 * NS,
+		.n_nodes = nodes, .node_bandwidth_mbs = node_mbs, .link_bandwidth_mbs = link_mbs,
+		.cpus_per_node = hw_cpus, .mlp = 10, .window_ps = 1000 * NS,
 	};
 	uint8_t dist[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	char err[256];
 
 	for (unsigned int i = 0; i < nodes; i++) {
-		p.cpus[i] = cpus_per_node;
+		p.cpus[i] = vcpus;
 		for (unsigned int j = 0; j < nodes; j++)
 			dist[i][j] = i == j ? 10 : 20;
 	}
@@ -383,8 +383,8 @@ Test(model, stream_step_is_latency_over_mlp)
 Test(model, stream_step_truncates)
 {
 	struct bnb_model_params p = {
-		.n_nodes = 1, .cpus = { 1 }, .node_mbs = 1000000,
-		.hw_cpus_per_node = 1, .mlp = 7, .window_ps = 1000 * NS,
+		.n_nodes = 1, .cpus = { 1 }, .node_bandwidth_mbs = 1000000,
+		.cpus_per_node = 1, .mlp = 7, .window_ps = 1000 * NS,
 		.lat_ps = { { 100 * NS + 6 } },
 	};
 
@@ -405,7 +405,7 @@ static void expect_refused(struct bnb_model_params *p, const char *what)
 Test(model, bad_parameters_refused)
 {
 	struct bnb_model_params p = {
-		.n_nodes = 2, .node_mbs = 1000, .link_mbs = 500, .hw_cpus_per_node = 1,
+		.n_nodes = 2, .node_bandwidth_mbs = 1000, .link_bandwidth_mbs = 500, .cpus_per_node = 1,
 		.mlp = 4, .window_ps = 1000, .cpus = { 1, 1 },
 		.lat_ps = { { 100, 200 }, { 200, 100 } },
 	};
@@ -413,9 +413,9 @@ Test(model, bad_parameters_refused)
 	char err[256];
 
 	cr_assert_eq(bnb_model_check(&p, err, sizeof(err)), 0, "%s", err);
-	q = p; q.node_mbs = 0;
+	q = p; q.node_bandwidth_mbs = 0;
 	expect_refused(&q, "node bandwidth");
-	q = p; q.link_mbs = 0;
+	q = p; q.link_bandwidth_mbs = 0;
 	expect_refused(&q, "link bandwidth");
 	q = p; q.lat_ps[1][1] = 0;
 	expect_refused(&q, "latency 1->1");

@@ -168,16 +168,16 @@ Test(plugin_args, model_from_a_class_refined)
 	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[0][0], 100000);
 	cr_assert_eq(p.lat_ps[0][1], 200000, "100 ns x 20/10");
-	cr_assert_eq(p.node_mbs, 20000);
-	cr_assert_eq(p.link_mbs, 10000);
-	cr_assert_eq(p.hw_cpus_per_node, 8);
+	cr_assert_eq(p.node_bandwidth_mbs, 20000);
+	cr_assert_eq(p.link_bandwidth_mbs, 10000);
+	cr_assert_eq(p.cpus_per_node, 8);
 	cr_assert_eq(p.mlp, 6);
 	cr_assert_eq(p.window_ps, 10000000);
 	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:150;160:95"), 0,
 		     "%s", err);
 	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[1][0], 160000, "the table wins over distances");
-	cr_assert_eq(p.node_mbs, 69300, "the class's");
+	cr_assert_eq(p.node_bandwidth_mbs, 69300, "the class's");
 }
 
 Test(plugin_args, model_bad_input_refused)
