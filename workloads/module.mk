@@ -58,7 +58,7 @@ UNIT_TESTS += $(REG_TEST)
 $(BUILD)/obj/tests/unit/test_workloads_registry.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner \
 	-DBNB_GUEST_BIN=\"$(CURDIR)/$(GUEST_BIN)\"
 $(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/tests/unit/docblock.o \
-		$(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB) | $(WL_BINS)
+		$(RUNNER_OBJS) $(RUNNER_ARCHIVES) | $(WL_BINS)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl
 
@@ -67,7 +67,7 @@ $(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/test
 CHK_TEST := $(TEST_BIN)/test_workloads_check
 UNIT_TESTS += $(CHK_TEST)
 $(BUILD)/obj/tests/unit/test_workloads_check.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
-$(CHK_TEST): $(BUILD)/obj/tests/unit/test_workloads_check.o $(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB) \
+$(CHK_TEST): $(BUILD)/obj/tests/unit/test_workloads_check.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES) \
 		| $(WL_BINS) $(BUILD)/guest/initramfs.cpio $(BUILD)/guest/tools.cpio $(BUILD)/guest/kt.cpio
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

@@ -138,20 +138,25 @@ static int parse_keeper(const struct opt_def *o, const char *value, void *field,
 #define ARG(f) OPT_FIELD(struct bnb_plugin_args, f)
 #define MACHINE_ARG(f) ARG(machine.f)
 #define MACHINE_KEY(key, option, text, offset, ...) \
-	{ key, .off = offset, .help = text, __VA_ARGS__ },
+	{ key, .off = offset, .scope = BNB_ARG_MODEL, .help = text, __VA_ARGS__ },
 
 const struct opt_def bnb_args_keys[] = {
 	{ "nodes", OPT_INT, ARG(n_nodes), .min = 1, .max = BNB_SHM_MAX_NODES, .metavar = "N",
+	  .scope = BNB_ARG_TOPOLOGY,
 	  .help = "guest nodes; the launcher passes the topology (nodes, cpus, mem_mib, dist) "
 		  "from the description that builds the -numa lines" },
 	{ "cpus", OPT_FUNC, ARG(cpus_list), .parse = parse_list, .max = BNB_SHM_MAX_NODES,
+	  .scope = BNB_ARG_TOPOLOGY,
 	  .metavar = "C0:C1:...", .help = "vCPUs of each node; vCPUs are numbered node by node" },
 	{ "mem_mib", OPT_FUNC, ARG(mem_list), .parse = parse_list, .max = BNB_SHM_MAX_NODES,
+	  .scope = BNB_ARG_TOPOLOGY,
 	  .metavar = "M0:M1:...", .help = "MiB of each node" },
 	{ "dist", OPT_FUNC, ARG(dist_list), .parse = parse_list,
 	  .max = BNB_SHM_MAX_NODES * BNB_SHM_MAX_NODES, .metavar = "d00:d01:...",
+	  .scope = BNB_ARG_TOPOLOGY,
 	  .help = "the SLIT distances, row-major" },
 	{ "shm", OPT_FUNC, ARG(shm_path), .parse = parse_path, .metavar = "PATH",
+	  .scope = BNB_ARG_RUN,
 	  .help = "counters file the collector maps; created and truncated at start "
 		  "(default private memory)" },
 	{ "count", OPT_BOOL, ARG(count), .def = "on", .help = "per-node access counters" },
@@ -196,15 +201,17 @@ const struct opt_def bnb_args_keys[] = {
 	{ "verbose", OPT_BOOL, ARG(verbose), .def = "off",
 	  .help = "settings, map verdict and totals on QEMU's stderr" },
 	{ "icount_shift", OPT_U64, ARG(icount_shift), .min = 0, .max = BNB_TK_MAX_SHIFT,
+	  .scope = BNB_ARG_TIMING,
 	  .help = "QEMU runs under -icount shift=N: turns the time keeper on. bnb-vm passes "
 		  "it with --timing deterministic and refuses it otherwise" },
-	{ "insn_ps", OPT_U64, ARG(insn_ps), .min = 1, .max = 1000000,
+	{ "insn_ps", OPT_U64, ARG(insn_ps), .min = 1, .max = 1000000, .scope = BNB_ARG_TIMING,
 	  .help = "modelled instruction time, ps (bnb-vm --insn-time NS); at least vCPUs x "
 		  "2^shift ns, the default" },
 	{ "hw_insn_ps", OPT_U64, ARG(hw_insn_ps), .min = 1, .max = 1000000,
 	  .def = XSTR(BNB_TK_DEF_HW_INSN_PS),
 	  .help = "hardware instruction time it stands for: D = insn_ps / hw_insn_ps" },
 	{ "timekeeper", OPT_FUNC, ARG(keeper_asked), .parse = parse_keeper, .metavar = "on|off",
+	  .scope = BNB_ARG_KEEPER,
 	  .help = "off: plain icount, the vCPUs time-sliced on one clock (default on with "
 		  "icount_shift)" },
 	{ "tk_quantum_ns", OPT_U64, ARG(tk_quantum_ns), .min = 1, .max = 1000000000,
@@ -229,6 +236,16 @@ const struct opt_def bnb_args_keys[] = {
 	BNB_MACHINE_KEYS(MACHINE_KEY, MACHINE_ARG)
 };
 const size_t bnb_args_n_keys = ARRAY_SIZE(bnb_args_keys);
+
+enum bnb_arg_owner bnb_args_owner(const char *word)
+{
+	size_t len = strcspn(word, "=");
+
+	for (size_t i = 0; i < bnb_args_n_keys; i++)
+		if (strlen(bnb_args_keys[i].name) == len && !strncmp(word, bnb_args_keys[i].name, len))
+			return bnb_args_keys[i].scope;
+	return BNB_ARG_USER;
+}
 
 static int parse_one(struct bnb_plugin_args *a, const char *arg, char *err, size_t errlen)
 {

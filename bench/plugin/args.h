@@ -88,9 +88,27 @@ struct bnb_plugin_args {
  * windows and never shared it; at 1 K, 68 us (README, reference suite).
  */
 #define BNB_DEF_TK_BATCH_MODEL	1024
+/*
+ * Who sets a key (its row's .scope): the launcher derives every key but
+ * BNB_ARG_USER's itself.  The one list of them: bnb-vm refuses
+ * --plugin-opt words it derives, the runner plugin_opts words it or bnb-vm
+ * derives, each saying what to use instead.
+ */
+enum bnb_arg_owner {
+	BNB_ARG_USER,		/* anyone: bnb-vm --plugin-opt, the runner's plugin_opts */
+	BNB_ARG_TOPOLOGY,	/* bnb-vm, from --nodes, --cpus, --mem, --distance */
+	BNB_ARG_TIMING,		/* bnb-vm, from --icount-shift and --insn-time */
+	BNB_ARG_KEEPER,		/* on with --timing deterministic; bnb-vm lets it be turned off */
+	BNB_ARG_MODEL,		/* bnb-vm, from its options of the same names ([machine]) */
+	BNB_ARG_RUN,		/* the runner, per run (bnb-vm leaves it to the user) */
+};
+
 /* The keys, one row each; .help is the plugin README's table. */
 extern const struct opt_def bnb_args_keys[];
 extern const size_t bnb_args_n_keys;
+
+/* The owner of word's key ("KEY=VALUE" or "KEY"); BNB_ARG_USER when unknown. */
+enum bnb_arg_owner bnb_args_owner(const char *word);
 
 /*
  * Parse argv ("key=value" each).  A key given twice keeps the last value,

@@ -42,7 +42,16 @@ $(PLUGIN72_SO): $(patsubst %,$(BUILD)/p72obj/bench/plugin/%.o,$(PLUGIN_CORE) clo
 	@mkdir -p $(@D)
 	$(CC) -shared -fPIC -fvisibility=hidden -o $@ $^ -pthread
 
-$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(BUILD)/obj/bench/plugin/args.o $(LIBMODEL) $(LIBBNB)
+# The plugin's argument table and parser, for the programs that hand the
+# plugin its arguments (bnb-vm, bnb-run) or print its table (bnb-plugin-check):
+# who owns each key, and the same checks before anything boots.
+LIBPLUGIN_ARGS := $(BUILD)/lib/libbnb-plugin-args.a
+$(LIBPLUGIN_ARGS): $(BUILD)/obj/bench/plugin/args.o
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^
 

@@ -23,22 +23,21 @@
 #include "plugin/args.h"
 #include "model/machine.h"
 
-/* The plugin arguments the runner (or bnb-vm, from timing) derives itself. */
-static const char *const plugin_owned[] = {
-	"nodes", "cpus", "mem_mib", "dist", "shm", "icount_shift", "insn_ps", "timekeeper",
-};
-
+/* A plugin_opts word: the runner (or bnb-vm) derives some keys itself. */
 static int plugin_opt_word(const char *w, char *err, size_t errlen)
 {
-	size_t i, klen = strcspn(w, "=");
+	int klen = strcspn(w, "=");
 
 	if (!w[klen] || !klen || strchr(w, ','))
 		return errf(err, errlen, "'%s' is not KEY=VALUE without commas", w);
-	for (i = 0; i < ARRAY_SIZE(plugin_owned); i++)
-		if (strlen(plugin_owned[i]) == klen && !strncmp(w, plugin_owned[i], klen))
-			return errf(err, errlen, "'%s': the runner sets %s itself", w,
-				    plugin_owned[i]);
-	return 0;
+	switch (bnb_args_owner(w)) {
+	case BNB_ARG_USER:
+		return 0;
+	case BNB_ARG_MODEL:
+		return errf(err, errlen, "'%s': set %.*s in [machine]", w, klen, w);
+	default:
+		return errf(err, errlen, "'%s': the runner sets %.*s itself", w, klen, w);
+	}
 }
 
 /*

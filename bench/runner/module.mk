@@ -5,9 +5,9 @@ RUNNER_SRCS := keys.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
 	reference.c reference_eval.c reference_calib.c numawork.c wlcheck.c scale.c
+RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 # plugin_opts are checked with the plugin's own argument parser
-RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
-	$(BUILD)/obj/bench/plugin/args.o
+RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto) -lnuma
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
 
@@ -15,7 +15,7 @@ $(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS)
 
 BNB_RUN := $(HOST_BIN)/bnb-run
 HOST_PROGS += $(BNB_RUN)
-$(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB)
+$(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
@@ -23,6 +23,6 @@ RUNNER_TESTS := experiment keys stats report dilation extract monitors provenanc
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \
-		$(BUILD)/obj/tests/unit/docblock.o $(RUNNER_OBJS) $(LIBMODEL) $(LIBBNB)
+		$(BUILD)/obj/tests/unit/docblock.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl

@@ -17,6 +17,7 @@
 #include "vm.h"
 #include "model/machine.h"
 #include "model/timekeeper.h"
+#include "plugin/args.h"
 
 #define KVM_PROBE_TIMEOUT_S 30
 
@@ -35,22 +36,23 @@ static char *in_tree(const char *rel)
 	return p;
 }
 
-/* Plugin keys the launcher sets itself under deterministic timing. */
-static const char *const timing_keys[] = { "icount_shift=", "insn_ps=", "timekeeper=" };
-
+/* --plugin-opt words: bnb-vm derives the timing's and the model's itself. */
 static int check_plugin_opts(const struct vm_config *c, char *err, size_t errlen)
 {
-	for (int i = 0; i < c->plugin_opts.n; i++)
-		for (size_t k = 0; k < ARRAY_SIZE(timing_keys); k++) {
-			const char *o = c->plugin_opts.v[i];
+	for (int i = 0; i < c->plugin_opts.n; i++) {
+		const char *o = c->plugin_opts.v[i];
+		enum bnb_arg_owner owner = bnb_args_owner(o);
+		char key[64];
 
-			if (strncmp(o, timing_keys[k], strlen(timing_keys[k])))
-				continue;
-			if (c->timing == TIMING_WALL)
-				return errf(err, errlen, "--plugin-opt %s needs --timing deterministic", o);
-			if (k < 2)
-				return errf(err, errlen, "--plugin-opt %s: use --icount-shift / --insn-time", o);
-		}
+		if ((owner == BNB_ARG_TIMING || owner == BNB_ARG_KEEPER) && c->timing == TIMING_WALL)
+			return errf(err, errlen, "--plugin-opt %s needs --timing deterministic", o);
+		if (owner == BNB_ARG_TIMING)
+			return errf(err, errlen, "--plugin-opt %s: use --icount-shift / --insn-time", o);
+		if (owner != BNB_ARG_MODEL)
+			continue;
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(o, "="), o);
+		return errf(err, errlen, "--plugin-opt %s: use --%s", o, bnb_machine_option(key));
+	}
 	return 0;
 }
 

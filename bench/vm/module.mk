@@ -4,17 +4,17 @@ VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o 
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)
 
-$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBMODEL) $(LIBBNB)
+$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -ljson-c -lnuma
 
 UNIT_TESTS += $(TEST_BIN)/test_vm
 $(TEST_BIN)/test_vm: $(BUILD)/obj/tests/unit/test_vm.o $(BUILD)/obj/tests/unit/test_vm_layout.o \
-		$(BUILD)/obj/tests/unit/docblock.o $(VM_OBJS) $(LIBMODEL) $(LIBBNB)
+		$(BUILD)/obj/tests/unit/docblock.o $(VM_OBJS) $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma
 
 UNIT_TESTS += $(TEST_BIN)/test_vm_boot
-$(TEST_BIN)/test_vm_boot: $(BUILD)/obj/tests/unit/test_vm_boot.o $(VM_OBJS) $(LIBMODEL) $(LIBBNB)
+$(TEST_BIN)/test_vm_boot: $(BUILD)/obj/tests/unit/test_vm_boot.o $(VM_OBJS) $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lnuma

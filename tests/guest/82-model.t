@@ -37,6 +37,8 @@ refused "a zero bandwidth refused" "--node-bandwidth-mbs" \
 	"${det[@]}" --model 2socket --node-bandwidth-mbs 0
 refused "model options without the model refused" "--mlp: refines the machine model, which is off" \
 	"${det[@]}" --mlp 4
+refused "a model key as --plugin-opt refused, naming the option" \
+	"--plugin-opt latency_ns=90: use --latency-ns" "${det[@]}" --plugin-opt latency_ns=90
 
 # rate_mean (MB per guest second of the stream kernels: their own time,
 # without the setup's page faults) of the workload whose header matches $2.

@@ -222,3 +222,21 @@ Test(plugin_args, readme_table_is_the_key_table)
 	free(doc);
 	free(now);
 }
+
+/* The one list of the keys the launcher derives, and who derives them. */
+Test(plugin_args, owners_of_the_keys)
+{
+	cr_assert_eq(bnb_args_owner("nodes=2"), BNB_ARG_TOPOLOGY);
+	cr_assert_eq(bnb_args_owner("dist=10:20:20:10"), BNB_ARG_TOPOLOGY);
+	cr_assert_eq(bnb_args_owner("icount_shift=0"), BNB_ARG_TIMING);
+	cr_assert_eq(bnb_args_owner("insn_ps=4000"), BNB_ARG_TIMING);
+	cr_assert_eq(bnb_args_owner("timekeeper=off"), BNB_ARG_KEEPER);
+	cr_assert_eq(bnb_args_owner("shm=/tmp/x"), BNB_ARG_RUN);
+	cr_assert_eq(bnb_args_owner("model=4node"), BNB_ARG_MODEL);
+	cr_assert_eq(bnb_args_owner("latency_ns=90"), BNB_ARG_MODEL);
+	cr_assert_eq(bnb_args_owner("window_ns"), BNB_ARG_MODEL);
+	cr_assert_eq(bnb_args_owner("cap_ns=500"), BNB_ARG_USER);
+	cr_assert_eq(bnb_args_owner("tk_batch=4096"), BNB_ARG_USER);
+	cr_assert_eq(bnb_args_owner("no_such_key=1"), BNB_ARG_USER, "the parser refuses it");
+	cr_assert_eq(bnb_args_owner("nodesx=1"), BNB_ARG_USER, "whole keys only");
+}

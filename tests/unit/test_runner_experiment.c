@@ -102,6 +102,8 @@ static const struct {
 	{ OK_GLOBAL "timing = deterministic\n[a]\nplugin_opts = delay=always\n", "5: key 'plugin_opts': variant 'a': 'delay=always' with timing=deterministic" },
 	{ OK_GLOBAL "[a]\ntiming = deterministic\nplugin_opts = verbose=on cap_ns=500\n", "5: key 'plugin_opts': variant 'a': 'cap_ns=500' with timing=deterministic" },
 	{ OK_GLOBAL "[a]\nplugin_opts = insn_ps=900\n", "4: key 'plugin_opts': 'insn_ps=900': the runner sets insn_ps itself" },
+	{ OK_GLOBAL "[a]\nplugin_opts = verbose=on latency_ns=90\n", "4: key 'plugin_opts': 'latency_ns=90': set latency_ns in [machine]" },
+	{ OK_GLOBAL "[a]\nplugin_opts = model=4node\n", "4: key 'plugin_opts': 'model=4node': set model in [machine]" },
 	{ "[machine]\nmodel = 2socket\n" OK_GLOBAL "[a]\n", "2: key 'model': variant 'a': the machine model needs deterministic timing with the plugin" },
 	{ "[machine]\nmodel = 2socket\nlatencies = 100,200\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': 1 rows; want 2, one per node" },
 	{ "[machine]\nmodel = 2socket\nlatencies = 100,90;200,100\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': 0->1 is 90 ns, below the local 0->0 (100 ns)" },
