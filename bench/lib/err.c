@@ -71,11 +71,13 @@ const char *printable(const char *text, char *buf, size_t len)
 
 void prog_error(const char *fmt, ...)
 {
+	char msg[ERRLEN * 2], shown[ERRLEN * 2];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", program_invocation_short_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* messages quote what users typed and guests printed */
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		printable(msg, shown, sizeof(shown)));
 }

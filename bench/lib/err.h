@@ -36,7 +36,7 @@ int errf_append(char *buf, size_t len, const char *fmt, ...) __printf(3, 4);
  */
 const char *printable(const char *text, char *buf, size_t len);
 
-/* "PROGRAM: message\n" on stderr. */
+/* "PROGRAM: message\n" on stderr, the message through printable(). */
 void prog_error(const char *fmt, ...) __printf(1, 2);
 
 #endif

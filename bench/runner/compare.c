@@ -53,6 +53,19 @@ static void match_variants(struct cmp *c)
 			c->pairs[i].name[k] = c->r[k].exp.variants[i].name;
 }
 
+/* Folder K again (by its real path): comparing it with itself says nothing. */
+static int same_folder(const struct cmp *c, int k, char *err, size_t errlen)
+{
+	char quoted[PATH_MAX];
+
+	for (int i = 0; i < k; i++)
+		if (!strcmp(c->r[i].dir, c->r[k].dir))
+			return errf(err, errlen, "%s is given twice (as folders %c and %c): compare "
+				    "needs different folders", printable(c->r[k].dir, quoted,
+				    sizeof(quoted)), 'A' + i, 'A' + k);
+	return 0;
+}
+
 int cmp_load(struct cmp *c, const char *const *dirs, int n, char *err, size_t errlen)
 {
 	char why[512];
@@ -67,6 +80,11 @@ int cmp_load(struct cmp *c, const char *const *dirs, int n, char *err, size_t er
 		c->dir[k] = dirs[k];
 		if (results_load(dirs[k], &c->r[k], why, sizeof(why))) {
 			snprintf(err, errlen, "%s: %s", dirs[k], why);
+			cmp_free(c);
+			return -1;
+		}
+		if (same_folder(c, k, err, errlen)) {
+			c->n++;
 			cmp_free(c);
 			return -1;
 		}
@@ -898,7 +916,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (first < 0 || cmp_load(&c, (const char *const *)argv + first, argc - first, err,
 				  sizeof(err))) {
-		fprintf(stderr, "bnb-run: compare: %s\n", err);
+		prog_error("compare: %s", err);
 		opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
 		return 2;
 	}

@@ -7,11 +7,15 @@
  * variants and finally reads each variant's keys into its typed fields.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <ini.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 #include "experiment.h"
 #include "keys.h"
@@ -40,15 +44,39 @@ static void *scope_base(struct experiment *exp, unsigned scope)
 	return scope == KS_EXPERIMENT ? exp : NULL;
 }
 
+/*
+ * Lines of any length up to this: Debian's libinih reads lines into a
+ * 200-byte buffer fixed when it was built, so a longer line reaches it
+ * as "KEY=" LONG_VALUE and the value is taken from the whole line here.
+ */
+#define EXP_LINE_MAX 65536
+#define LONG_VALUE "\x01"
+
 struct parse_state {
 	struct experiment *exp;
 	FILE *file;
 	int line;
-	bool line_too_long;
+	char *text;		/* the line being read, whole */
+	size_t text_cap;
+	char *long_value;	/* the value text of a line too long for inih, or NULL */
+	int fixed_line[ARRAY_SIZE(fixed_sections)];	/* the header line of each fixed section, 0: none yet */
 	char *err;
 	size_t errlen;
 	bool failed;
 };
+
+/*
+ * An error quotes the file's text (names, keys, values), which may be
+ * anything, a terminal escape included: its unprintable bytes are escaped.
+ */
+static void quote_safely(char *msg, size_t len)
+{
+	char *copy = strdup(msg);
+
+	if (copy)
+		printable(copy, msg, len);
+	free(copy);
+}
 
 /* FILE:LINE: [key 'KEY': ]message; only the first error counts: it is the cause. */
 __printf(4, 5)
@@ -69,6 +97,7 @@ static int fail(struct parse_state *ps, int line, const char *key, const char *f
 	va_start(ap, fmt);
 	vsnprintf(ps->err + used, ps->errlen - used, fmt, ap);
 	va_end(ap);
+	quote_safely(ps->err, ps->errlen);
 	return -1;
 }
 
@@ -86,6 +115,47 @@ static const struct fixed_section *fixed_section(const char *name)
 	return NULL;
 }
 
+/* The section NAME if it exists, without creating it. */
+static const struct section *find_section(const struct experiment *exp, const char *name)
+{
+	for (int i = 0; i < exp->n_sections; i++)
+		if (!strcmp(exp->sections[i].name, name))
+			return &exp->sections[i];
+	return NULL;
+}
+
+/*
+ * A header for a section seen before: the two would be merged in silence.
+ * Also a name that is a fixed section's but for case ([Global]), which
+ * would silently be a variant, and the baseline.
+ */
+static int check_header(struct parse_state *ps, const char *name)
+{
+	const struct fixed_section *fixed = fixed_section(name);
+	const struct section *seen;
+	size_t i;
+
+	for (i = 0; !fixed && i < ARRAY_SIZE(fixed_sections); i++)
+		if (!strcasecmp(name, fixed_sections[i].name))
+			return fail(ps, ps->line, NULL, "section [%s]: section names are "
+				    "case-sensitive, and [%s] is not [%s]; write [%s], or name the "
+				    "variant otherwise", name, name, fixed_sections[i].name,
+				    fixed_sections[i].name);
+	if (fixed) {
+		i = (size_t)(fixed - fixed_sections);
+		if (ps->fixed_line[i])
+			return fail(ps, ps->line, NULL, "section [%s] again (first on line %d): "
+				    "write each section once", name, ps->fixed_line[i]);
+		ps->fixed_line[i] = ps->line;
+		return 0;
+	}
+	seen = find_section(ps->exp, name);
+	if (seen)
+		return fail(ps, ps->line, NULL, "section [%s] again (first on line %d): write "
+			    "each section once", name, seen->line);
+	return 0;
+}
+
 /*
  * Section headers are noted here as the line is read: inih reports only
  * key=value lines, and a variant section may have no keys at all.
@@ -98,33 +168,104 @@ static void note_section(struct parse_state *ps, const char *line)
 	if (*p != '[')
 		return;
 	end = strchr(p, ']');
-	if (!end || (size_t)(end - p - 1) >= sizeof(name))
-		return;		/* inih reports the syntax error, or the name is too long */
+	if (!end)
+		return;		/* inih reports the syntax error */
+	if ((size_t)(end - p - 1) >= sizeof(name)) {
+		fail(ps, ps->line, NULL, "section name too long (at most 63 characters)");
+		return;
+	}
 	memcpy(name, p + 1, end - p - 1);
 	name[end - p - 1] = 0;
-	if (!fixed_section(name) && !variant_name_ok(name)) {
+	if (!*name || (!fixed_section(name) && !variant_name_ok(name))) {
 		fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, at most 63): %s", name);
 		return;
 	}
+	if (check_header(ps, name))
+		return;
 	if (!section_for(ps, name))
 		fail(ps, ps->line, NULL, "too many sections");
 }
 
-/* inih reader that counts lines and catches lines longer than its buffer. */
+/*
+ * A line longer than inih's buffer: inih gets "KEY=" LONG_VALUE (or, for
+ * the continuation of a value, " " LONG_VALUE) in BUF, and the value is
+ * kept whole in PS for on_key().
+ */
+static char *stand_in(struct parse_state *ps, char *buf, int size)
+{
+	char *start = ps->text + strspn(ps->text, " \t"), *eq;
+	size_t key_len;
+
+	if (*start == ';' || *start == '#' || *start == '[') {
+		snprintf(buf, size, "#\n");	/* a comment, or a header noted already */
+		return buf;
+	}
+	if (start > ps->text) {
+		ps->long_value = strdup(start);
+		snprintf(buf, size, " " LONG_VALUE "\n");
+		return buf;
+	}
+	eq = start + strcspn(start, "=:");
+	key_len = (size_t)(eq - start);
+	while (key_len && isspace((unsigned char)start[key_len - 1]))
+		key_len--;
+	if (!*eq || key_len + 4 > (size_t)size) {
+		snprintf(buf, size, "%s\n", *eq ? "#" : "?");	/* '?': inih's syntax error */
+		if (*eq)
+			fail(ps, ps->line, NULL, "key name too long");
+		return buf;
+	}
+	ps->long_value = strdup(eq + 1);
+	snprintf(buf, size, "%.*s=" LONG_VALUE "\n", (int)key_len, start);
+	return buf;
+}
+
+/* A long line's value as inih reads values: blanks and an inline " ;" comment off. */
+static const char *long_value(char *value)
+{
+	char *p = value + strspn(value, " \t\r\n"), *c;
+	size_t n;
+
+	for (c = p + 1; *p && *c; c++)
+		if (*c == ';' && isspace((unsigned char)c[-1])) {
+			*c = '\0';
+			break;
+		}
+	n = strlen(p);
+	while (n && isspace((unsigned char)p[n - 1]))
+		p[--n] = '\0';
+	return p;
+}
+
+/*
+ * inih reader that counts lines, reads each whole (getline) and hands on
+ * lines too long for inih's buffer as a stand-in (stand_in()).
+ */
 static char *counting_reader(char *buf, int size, void *stream)
 {
 	struct parse_state *ps = stream;
-	char *s = fgets(buf, size, ps->file);
-	size_t len;
+	ssize_t len = getline(&ps->text, &ps->text_cap, ps->file);
 
-	if (!s)
+	free(ps->long_value);
+	ps->long_value = NULL;
+	if (len < 0)
 		return NULL;
 	ps->line++;
-	len = strlen(s);
-	if (len == (size_t)size - 1 && s[len - 1] != '\n' && !feof(ps->file))
-		ps->line_too_long = true;
-	note_section(ps, s);
-	return s;
+	if (len > EXP_LINE_MAX || memchr(ps->text, '\0', (size_t)len)) {
+		if (len > EXP_LINE_MAX)
+			fail(ps, ps->line, NULL, "line too long (%zd characters, at most %d)", len,
+			     EXP_LINE_MAX);
+		else
+			fail(ps, ps->line, NULL, "a NUL byte: this is not a text file");
+		snprintf(buf, size, "#\n");
+		return buf;
+	}
+	note_section(ps, ps->text);
+	if (len < size) {
+		memcpy(buf, ps->text, (size_t)len + 1);
+		return buf;
+	}
+	return stand_in(ps, buf, size);
 }
 
 static struct section *section_for(struct parse_state *ps, const char *name)
@@ -197,8 +338,8 @@ static int on_key(void *user, const char *section, const char *key,
 
 	if (ps->failed)
 		return 0;
-	if (ps->line_too_long)
-		return fail(ps, ps->line, NULL, "line too long"), 0;
+	if (ps->long_value && !strcmp(value, LONG_VALUE))
+		value = long_value(ps->long_value);
 	if (!fixed_section(section) && !variant_name_ok(section))
 		return fail(ps, ps->line, NULL, "bad section name (letters, digits, _ - . + only, "
 			    "at most 63): %s", section), 0;
@@ -632,6 +773,26 @@ static void set_name(struct experiment *exp, const char *path)
 			*dot = '_';
 }
 
+/* PATH opened for reading; NULL with ERR when it cannot be, or is a folder. */
+static FILE *open_experiment(const char *path, char *err, size_t errlen)
+{
+	char quoted[PATH_MAX];
+	struct stat st;
+	FILE *f = fopen(path, "r");
+
+	printable(path, quoted, sizeof(quoted));
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", quoted, strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not an experiment file", quoted);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 int experiment_load(const char *path, struct experiment *exp,
 		    char *err, size_t errlen)
 {
@@ -641,18 +802,19 @@ int experiment_load(const char *path, struct experiment *exp,
 	memset(exp, 0, sizeof(*exp));
 	exp->path = strdup(path);
 	set_name(exp, path);
-	ps.file = fopen(path, "r");
+	ps.file = open_experiment(path, err, errlen);
 	if (!ps.file) {
-		snprintf(err, errlen, "%s: cannot open: %m", path);
 		experiment_free(exp);
 		return -1;
 	}
 	rc = ini_parse_stream(counting_reader, &ps, on_key, &ps);
+	if (!ps.failed && ferror(ps.file))
+		fail(&ps, ps.line + 1, NULL, "read error: %s", strerror(errno));
 	fclose(ps.file);
+	free(ps.text);
+	free(ps.long_value);
 	if (rc > 0 && !ps.failed)
 		fail(&ps, rc, NULL, "syntax error (want [section] or key = value)");
-	if (!ps.failed && ps.line_too_long)
-		fail(&ps, ps.line, NULL, "line too long");
 	if (!ps.failed && rc < 0)
 		fail(&ps, 0, NULL, "read error");
 	if (!ps.failed)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fsio.h"
+#include "lib/err.h"
 #include "plot.h"
 #include "report.h"
 #include "results.h"
@@ -129,7 +130,7 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 
 	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
 	if (experiment_load(path, &exp, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: --resume %s: %s\n", dir, err);
+		prog_error("--resume %s: %s", dir, err);
 		return 2;
 	}
 	/* a live runner's folder is left alone: nothing moved, nothing booted */

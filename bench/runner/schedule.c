@@ -246,7 +246,7 @@ int report_folder(const char *dir, bool plots, bool *written)
 
 	*written = false;
 	if (results_load(dir, &res, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: %s\n", err);
+		prog_error("%s", err);
 		return 2;
 	}
 	rc = report_write(&res);
@@ -289,7 +289,7 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 	for (i = 0; i < exp->n_variants; i++)
 		n += selected(&exp->variants[i], only);
 	if (!n) {
-		fprintf(stderr, "bnb-run: no variant named '%s' in %s\n", only, experiment);
+		prog_error("no variant named '%s' in %s", only, experiment);
 		free(copy);
 		return -1;
 	}
@@ -368,7 +368,7 @@ int cmd_run(const struct run_opts *o)
 	bool written;
 
 	if (experiment_load(o->experiment, &exp, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: %s\n", err);
+		prog_error("%s", err);
 		return 2;
 	}
 	err[0] = 0;
@@ -377,7 +377,7 @@ int cmd_run(const struct run_opts *o)
 	    make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
 	    jobs_write(dir, &exp, o->only, o->reps, &n_jobs, err, sizeof(err))) {
 		if (err[0])
-			fprintf(stderr, "bnb-run: %s\n", err);
+			prog_error("%s", err);
 		experiment_free(&exp);
 		return 2;
 	}
@@ -421,12 +421,12 @@ int cmd_job(const char *dir, const char *id_text)
 	if (kv_get(path, "basedir", basedir, sizeof(basedir)))
 		snprintf(basedir, sizeof(basedir), "%s", dir);
 	if (sscanf(id_text, "%ld", &id) != 1 || jobs_read(dir, (int)id, &j)) {
-		fprintf(stderr, "bnb-run: job '%s' not in %s/jobs.tsv\n", id_text, dir);
+		prog_error("job '%s' not in %s/jobs.tsv", id_text, dir);
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
 	if (experiment_load(path, &exp, err, sizeof(err))) {
-		fprintf(stderr, "bnb-run: %s\n", err);
+		prog_error("%s", err);
 		return 2;
 	}
 	runner_catch_signals();

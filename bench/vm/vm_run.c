@@ -132,19 +132,15 @@ static void console_feed(struct console *con, struct outcome *o,
 static const char *qemu_said(const struct vm_config *c, char *buf, size_t len)
 {
 	char path[4096], line[LINE_MAX_LEN];
-	size_t i, n = 0;
 	FILE *f;
 
 	buf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/qemu.log", c->run_dir);
 	f = fopen(path, "r");
-	while (f && !buf[0] && fgets(line, sizeof(line), f))
-		for (i = 0; line[i] && line[i] != '\n' && n + 5 < len; i++) {
-			unsigned char ch = line[i];
-
-			n += snprintf(buf + n, len - n, ch >= ' ' && ch < 0x7f ? "%c" : "\\x%02x",
-				      ch);
-		}
+	while (f && !buf[0] && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		printable(line, buf, len);
+	}
 	if (f)
 		fclose(f);
 	return buf;

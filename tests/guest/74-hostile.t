@@ -202,5 +202,5 @@ dd if=/dev/zero of="$work/mnt-shm/filler" bs=4k 2> /dev/null
 rc=$?
 check "plugin.shm on a full disk: bnb-vm exit 5 (exit $rc)" test "$rc" = 5
 check "the reason is the plugin's ENOSPC: $(sed -n 's/^reason=//p' "$work/shm/result" | cut -c1-160)" \
-	grep -q '^reason=QEMU ended.*plugin.shm: No space left on device' "$work/shm/result"
+	grep -q '^reason=QEMU .*plugin.shm: No space left on device' "$work/shm/result"
 done_testing

@@ -429,6 +429,18 @@ Test(compare, refuses)
 	cr_assert_eq(cmd_compare(3, bad), 2);
 }
 
+/* One folder twice, under any spelling, compares nothing with itself. */
+Test(compare, refuses_a_folder_twice)
+{
+	char again[PATH_MAX * 4], err[512];
+	const char *d[3] = { dirs[0], dirs[1], again };
+	struct cmp c;
+
+	snprintf(again, sizeof(again), "%s/./", dirs[0]);
+	cr_assert_eq(cmp_load(&c, d, 3, err, sizeof(err)), -1);
+	cr_assert(strstr(err, " is given twice (as folders A and C)"), "%s", err);
+}
+
 /* A's and B's "on" runs under deterministic timing, as their provenance says. */
 static void on_deterministic(void)
 {

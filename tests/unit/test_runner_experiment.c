@@ -113,6 +113,15 @@ static const struct {
 	{ OK_GLOBAL "timing = deterministic\n[a]\nmodel = 4node\n", "5: key 'model': allowed only in machine" },
 	{ OK_GLOBAL, "2: no variant sections" },
 	{ OK_GLOBAL "[a]\nsysctl.x = 1,2,1\n", "4: key 'sysctl.x': value listed twice: 1" },
+	/* a section written twice would be merged in silence */
+	{ OK_GLOBAL "[a]\nnodes = 2\n[b]\n[a]\nnodes = 3\n", "6: section [a] again (first on line 3)" },
+	{ OK_GLOBAL "[a]\n[global]\nnodes = 2\n", "4: section [global] again (first on line 1)" },
+	/* [Global] would be a variant, and the baseline */
+	{ "[Global]\nworkload = stream\n[a]\n", "1: section [Global]: section names are case-sensitive" },
+	{ OK_GLOBAL "[MACHINE]\nmodel = 2socket\n[a]\n", "3: section [MACHINE]: section names are case-sensitive" },
+	{ OK_GLOBAL "[]\n[a]\n", "3: bad section name" },
+	/* text from the file is quoted with its unprintable bytes escaped */
+	{ OK_GLOBAL "[a]\n\x1b[2Jred = 1\n", "4: key '\\x1b[2Jred': unknown key" },
 };
 
 Test(experiment, every_error_names_file_line_and_key)
@@ -132,14 +141,58 @@ Test(experiment, every_error_names_file_line_and_key)
 	}
 }
 
-Test(experiment, long_line_is_an_error)
+/*
+ * Lines longer than libinih's 200-byte buffer are read whole, up to
+ * 65536 characters; a longer one is refused naming the limit.
+ */
+Test(experiment, long_lines)
 {
 	struct experiment exp;
-	char text[1024], err[512];
+	char *text = malloc(80000), err[512], want[700];
+	int n;
 
-	snprintf(text, sizeof(text), OK_GLOBAL "[a]\ndescription = %0600d\n", 1);
+	snprintf(text, 80000, OK_GLOBAL "[a]\ndescription = %0600d ; a comment\n"
+		 "workload = stream --size 1M%0300d\n", 7, 0);
+	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), 0, "%s",
+		     err);
+	snprintf(want, sizeof(want), "%0600d", 7);
+	cr_assert_str_eq(exp.variants[0].description, want, "the value, its comment off");
+	cr_assert_eq(strlen(exp.variants[0].workload), strlen("stream --size 1M") + 300);
+	experiment_free(&exp);
+
+	/* a long key is still checked against the table, on its own line */
+	snprintf(text, 80000, OK_GLOBAL "[a]\nnodes = 9%0300d\n", 0);
 	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), -1);
-	cr_assert(strstr(err, ":4: line too long"), "%s", err);
+	cr_assert(strstr(err, ":4: key 'nodes': '9000"), "%s", err);
+
+	n = snprintf(text, 80000, OK_GLOBAL "[a]\ndescription = ");
+	memset(text + n, 'x', 70000);
+	strcpy(text + n + 70000, "\n");
+	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, ":4: line too long (70015 characters, at most 65536)"), "%s", err);
+	free(text);
+}
+
+/* A folder, or binary garbage, as the experiment file says what it is. */
+Test(experiment, not_an_experiment_file)
+{
+	static const char garbage[] = "\x7f" "ELF\x02\x01\x1b]0;owned\x07\0\0\x03";
+	struct experiment exp;
+	char err[512], path[128];
+	FILE *f;
+
+	cr_assert_eq(experiment_load(tmpdir, &exp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, ": is a directory, not an experiment file"), "%s", err);
+	snprintf(path, sizeof(path), "%s/garbage.ini", tmpdir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fwrite(garbage, 1, sizeof(garbage), f);
+	fclose(f);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
+	for (const char *p = err; *p; p++)
+		cr_assert((unsigned char)*p >= ' ' && (unsigned char)*p < 0x7f,
+			  "unprintable byte 0x%02x in the error", (unsigned char)*p);
+	cr_assert(strstr(err, "garbage.ini:1:"), "%s", err);
 }
 
 Test(experiment, missing_file)
