@@ -44,6 +44,8 @@ void meminfo_emit(struct reply *r);
 void maps_add_pid(pid_t pid);
 void maps_set_pid_file(const char *path);
 void maps_emit(struct reply *r);
+/* the counter BNB_WIRE_PASSES: scan passes over the followed processes */
+void passes_emit(struct reply *r);
 
 /* main.c: one snapshot to fd; false when it could not be written */
 bool agent_answer(int fd, unsigned long long seq, bool maps);

@@ -127,6 +127,7 @@ bool agent_answer(int fd, unsigned long long seq, bool maps)
 	reply_add(&reply, "bnb %d %llu %llu\n", BNB_WIRE_VERSION, seq,
 		  (unsigned long long)now.tv_sec * 1000000000ULL + now.tv_nsec);
 	vmstat_emit(vmstat_fd, &reply);
+	passes_emit(&reply);
 	meminfo_emit(&reply);
 	if (maps)
 		maps_emit(&reply);

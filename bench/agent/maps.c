@@ -136,19 +136,71 @@ static bool walk_one(pid_t pid)
 	return true;
 }
 
+/* The followed processes: --pid and the pid file, which grows. */
+static void refresh_pids(void)
+{
+	nr_walk_pids = 0;
+	for (int i = 0; i < nr_static_pids; i++)
+		walk_add(static_pids[i]);
+	read_pid_file();
+}
+
 void maps_emit(struct reply *r)
 {
 	int walked = 0;
 
-	nr_walk_pids = 0;
 	memset(node_pages, 0, sizeof(node_pages));
-	for (int i = 0; i < nr_static_pids; i++)
-		walk_add(static_pids[i]);
-	read_pid_file();
+	refresh_pids();
 	for (int i = 0; i < nr_walk_pids; i++)
 		walked += walk_one(walk_pids[i]);
 	reply_add(r, "w %d\n", walked);
 	for (int node = 0; node < BNB_WIRE_MAX_NODES; node++)
 		if (node_pages[node])
 			reply_add(r, "m %d %llu\n", node, node_pages[node]);
+}
+
+/* "mm->numa_scan_seq : N" in /proc/PID/sched (CONFIG_SCHED_DEBUG), or -1. */
+static long long scan_seq_of(pid_t pid)
+{
+	static const char name[] = "mm->numa_scan_seq";
+	unsigned long long v;
+	const char *p, *end;
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, maps_buf, sizeof(maps_buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	maps_buf[n] = '\0';
+	p = strstr(maps_buf, name);
+	if (!p)
+		return -1;
+	p += strlen(name);
+	p += strspn(p, " :");
+	return scan_u64(p, &end, &v) ? (long long)v : -1;
+}
+
+/*
+ * The scanner's passes over the followed processes: the most of any of
+ * their mm->numa_scan_seq, held once they have exited, so that the
+ * collector sees a counter that only grows (0 until one is followed).
+ */
+void passes_emit(struct reply *r)
+{
+	static unsigned long long most;
+
+	refresh_pids();
+	for (int i = 0; i < nr_walk_pids; i++) {
+		long long seq = scan_seq_of(walk_pids[i]);
+
+		if (seq > 0 && (unsigned long long)seq > most)
+			most = seq;
+	}
+	reply_add(r, "c " BNB_WIRE_PASSES " %llu\n", most);
 }

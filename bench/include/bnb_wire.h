@@ -32,7 +32,8 @@
  *
  *	bnb 1 SEQ MONO_NS\n            header: version, echoed SEQ, guest
  *	                               CLOCK_MONOTONIC in ns when sampled
- *	c NAME VALUE\n                 a /proc/vmstat counter that exists
+ *	c NAME VALUE\n                 a /proc/vmstat counter that exists, or
+ *	                               BNB_WIRE_PASSES (below)
  *	n NODE MEMTOTAL_KB MEMUSED_KB\n  per node, from nodeN/meminfo
  *	w NPIDS\n                      only with "maps": processes walked
  *	m NODE PAGES\n                 only with "maps": pages of the followed
@@ -48,6 +49,11 @@
  * characters of [a-z0-9_].  NODE is below BNB_WIRE_MAX_NODES.  A reply
  * carries at most BNB_WIRE_MAX_COUNTERS "c" lines.  Duplicate names or
  * nodes make the reply malformed.
+ *
+ * The counter BNB_WIRE_PASSES is the agent's own, not /proc/vmstat's: the
+ * NUMA scanner's passes over the followed processes, the most of their
+ * mm->numa_scan_seq (/proc/PID/sched), held after they exit; 0 until a
+ * process is followed. Sent in every reply.
  *
  * Compatibility: the header's version field is BNB_WIRE_VERSION; a
  * collector rejects other versions.  Within one version new line types
@@ -66,6 +72,8 @@
 #define BNB_WIRE_MAX_NAME	47
 #define BNB_WIRE_MAX_COUNTERS	96
 #define BNB_WIRE_MAX_NODES	64
+
+#define BNB_WIRE_PASSES		"numa_scan_seq"
 
 #define BNB_WIRE_FLAG_NONE	"-"
 #define BNB_WIRE_FLAG_MAPS	"maps"

@@ -107,6 +107,8 @@ static void hardware_plan(FILE *f, const struct scale_plan *p)
 
 	scale_plan_describe(p, line, sizeof(line));
 	fprintf(f, "echo '" WL_SCALE_PLAN_MARK "%s'\n", line);
+	if (p->given_up[0])
+		fprintf(f, "echo '" WL_SCALE_GIVEN_UP_MARK "%s'\n", p->given_up);
 	set_knob(f, p, SK_DELAY);
 	set_knob(f, p, SK_SIZE);
 	knob_target(SK_MAX, &t);

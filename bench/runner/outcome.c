@@ -14,6 +14,7 @@
 #include "outcome.h"
 #include "provenance.h"
 #include "runsummary.h"
+#include "scalerun.h"
 
 #define WORKLOAD_FILE "/tmp/bnb-workload"
 #define HEREDOC_END "BNB_WORKLOAD_EOF"
@@ -83,6 +84,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 	add_all(&o->x, &mon);
 	numawork_add(rundir, &o->x);
 	modelrun_add(rundir, &o->x);
+	scalerun_add(rundir, &o->x);
 	if (prov) {
 		prov_end(prov);
 		snprintf(out, sizeof(out), "%s/result", rundir);

@@ -17,6 +17,7 @@
 #include "extract.h"
 #include "fsio.h"
 #include "report.h"
+#include "scalerun.h"
 #include "stats.h"
 #include "sweep_report.h"
 #include "verdict.h"
@@ -39,26 +40,31 @@ static bool all_deterministic(const struct results *r)
 	return n > 0;
 }
 
-/* Under icount the scanner's periods are guest time: they count work. */
+/*
+ * Under icount D is configured, not measured: the report states it and
+ * nothing beside it (a host-native rate says nothing about the modelled
+ * machine, and a second dilation next to D only confuses).
+ */
 static const char *deterministic_note(const struct describe *d, int n, const double *scaled,
 				      int n_scaled, char *buf, size_t len)
 {
 	struct describe s;
-	int i = snprintf(buf, len, "Time dilation: deterministic timing, so guest time "
-			 "counts executed instructions and the scanner's periods pass in step "
-			 "with the guest's work, whatever the host does. The workload ran %.1fx "
-			 "slower in guest time than natively on the host (%d runs, %.1f..%.1fx). ",
-			 d->mean, n, d->min, d->max);
+	int i = snprintf(buf, len, "Time dilation: deterministic timing, D = %.3g", d->mean);
 
+	if (d->max - d->min > 1e-9 * d->mean)
+		i += snprintf(buf + i, len - i, " (%.3g..%.3g)", d->min, d->max);
+	i += snprintf(buf + i, len - i, " in %d runs: a guest instruction takes D times a "
+		      "hardware one, so a guest second of the workload is 1/D s of the same "
+		      "work on the modelled machine, and the scanner's periods count the "
+		      "guest's work whatever the host does. ", n);
 	if (!n_scaled) {
-		snprintf(buf + i, len - i, "Scan periods are not scaled: scale_scan=auto scales "
-			 "them by the time keeper's D to mean hardware time.");
+		snprintf(buf + i, len - i, "Scan periods are not scaled by D (scale_scan=auto "
+			 "would; scale_scan=hardware scales them to the hardware run instead).");
 		return buf;
 	}
 	stats_describe(scaled, n_scaled, &s);
-	snprintf(buf + i, len - i, "%d runs scaled the scan periods by %.2fx (scale_scan: the "
-		 "time keeper's D) to scan as often per unit of work as hardware would.",
-		 n_scaled, s.mean);
+	snprintf(buf + i, len - i, "%d runs scaled the scan periods by %.3gx (scale_scan) to scan "
+		 "as often per unit of work as hardware would.", n_scaled, s.mean);
 	return buf;
 }
 
@@ -357,14 +363,41 @@ static void md_warned(FILE *md, const struct results *r)
 			"they do not touch what was measured.\n", total, n, r->n_runs);
 }
 
+/* Whether any run of R has metric NAME. */
+static bool any_metric(const struct results *r, const char *name)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (isfinite(run_metric(&r->runs[i], name)))
+			return true;
+	return false;
+}
+
+/* The scanner's passes, and under scale_scan=hardware the times in hw s. */
+static void md_run_scale(FILE *md, const struct run *run, bool passes, bool hw)
+{
+	char b1[32], b2[32];
+	bool ok = run->status == RUN_OK;
+
+	if (passes)
+		fprintf(md, " %s | %s |", fmt_num(ok ? run_metric(run, "scan_passes") : NAN, b1, 32),
+			fmt_num(ok ? run_metric(run, "passes_to_conv_90") : NAN, b2, 32));
+	if (hw)
+		fprintf(md, " %s | %s |", fmt_num(ok ? run_metric(run, "work_hw_s") : NAN, b1, 32),
+			fmt_num(ok ? run_metric(run, "time_to_conv_90_hw_s") : NAN, b2, 32));
+}
+
 static void md_runs(FILE *md, const struct results *r)
 {
 	char b1[32], b2[32], b3[32], b4[300], warn[16];
+	bool passes = any_metric(r, "scan_passes"), hw = any_metric(r, "scale_time");
 	int i;
 
 	fprintf(md, "## Runs\n\n| variant | rep | status | workload time (s)%s | "
-		"time to 90%% conv. (s) | guest wall (s) | dilation | warnings | reason |\n"
-		"|---|---|---|---|---|---|---|---|---|\n", any_elapsed(r) ? "¹" : "");
+		"time to 90%% conv. (s) |%s%s guest wall (s) | dilation | warnings | reason |\n"
+		"|---|---|---|---|---|%s%s---|---|---|---|\n", any_elapsed(r) ? "¹" : "",
+		passes ? " scan passes | passes to 90% |" : "",
+		hw ? " workload (hw s) | to 90% (hw s) |" : "", passes ? "---|---|" : "",
+		hw ? "---|---|" : "");
 	for (i = 0; i < r->n_runs; i++) {
 		const struct run *run = &r->runs[i];
 
@@ -374,10 +407,12 @@ static void md_runs(FILE *md, const struct results *r)
 			snprintf(warn, sizeof(warn), "-");
 		else
 			snprintf(warn, sizeof(warn), "%d", run->warnings);
-		fprintf(md, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", run->variant,
-			run->rep, run_status_name(run->status),
+		fprintf(md, "| %s | %d | %s | %s | %s |", run->variant, run->rep,
+			run_status_name(run->status),
 			fmt_num(ok ? workload_time(run) : NAN, b1, sizeof(b1)),
-			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)),
+			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)));
+		md_run_scale(md, run, passes, hw);
+		fprintf(md, " %s | %s | %s | %s |\n",
 			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)),
 			dilation_cell(run, b4, sizeof(b4)), warn, run->reason);
 	}
@@ -551,7 +586,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 {
 	struct json_object *lat = json_object_new_object();
 	const char *seen[EXP_MAX_VARIANTS];
-	char note[1024];
+	char note[2048];
 	int i, j, n_seen = 0;
 
 	for (i = 0; i < r->exp.n_variants; i++) {
@@ -577,9 +612,14 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 		}
 	report_problems(r, md, NULL);
 	time_dilation_note(r, note, sizeof(note));
-	fprintf(md, "- %s\n\n", note);
-	jset(root, "latency", lat);
+	fprintf(md, "- %s\n", note);
 	jset(root, "time_dilation", json_object_new_string(note));
+	if (scalerun_note(r, note, sizeof(note))) {
+		fprintf(md, "- %s\n", note);
+		jset(root, "time_scale", json_object_new_string(note));
+	}
+	fprintf(md, "\n");
+	jset(root, "latency", lat);
 }
 
 static void comparisons(FILE *md, const struct results *r, struct json_object *root)

@@ -252,6 +252,8 @@ int scale_plan_build(const struct scale_input *in, struct scale_plan *p, const c
 		*key = isnan(in->hw_s) ? SCALE_KEY_HW_S : SCALE_KEY_HW_WS;
 		return errf(err, errlen, "scale_scan=hardware needs the hardware run's %s", *key);
 	}
+	p->hw_s = in->hw_s;
+	p->hw_ws_mb = in->hw_ws_mb;
 	p->guest_s = isnan(in->guest_s) || !isnan(in->time) ? p->time * in->hw_s : in->guest_s;
 	p->guest_ws_mb = isnan(in->guest_ws_mb) || !isnan(in->size) ? p->size * in->hw_ws_mb :
 			 in->guest_ws_mb;
@@ -267,11 +269,12 @@ int scale_plan_build(const struct scale_input *in, struct scale_plan *p, const c
 
 void scale_plan_describe(const struct scale_plan *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "time=%.6g size=%.6g guest_s=%.6g guest_ws_mb=%.6g hw_windows=%ld "
-		 "guest_windows=%ld hw_pass_ms=%.6g guest_pass_ms=%.6g hw_passes_max=%.6g "
-		 "hw_passes_min=%.6g guest_passes_max=%.6g", p->time, p->size, p->guest_s,
-		 p->guest_ws_mb, p->hw_windows, p->guest_windows, p->hw_pass_ms,
-		 p->guest_pass_ms, p->hw_passes_max, p->hw_passes_min, p->guest_passes_max);
+	snprintf(buf, len, "time=%.6g size=%.6g hw_s=%.6g hw_ws_mb=%.6g guest_s=%.6g "
+		 "guest_ws_mb=%.6g hw_windows=%ld guest_windows=%ld hw_pass_ms=%.6g "
+		 "guest_pass_ms=%.6g hw_passes_max=%.6g hw_passes_min=%.6g guest_passes_max=%.6g",
+		 p->time, p->size, p->hw_s, p->hw_ws_mb, p->guest_s, p->guest_ws_mb,
+		 p->hw_windows, p->guest_windows, p->hw_pass_ms, p->guest_pass_ms,
+		 p->hw_passes_max, p->hw_passes_min, p->guest_passes_max);
 }
 
 /* Whether the sysctl key SETTING names the knob K (short or dotted). */

@@ -71,6 +71,7 @@ struct scale_input {
 struct scale_plan {
 	double time, size;		/* the factors */
 	const char *time_key, *size_key;	/* where each came from */
+	double hw_s, hw_ws_mb;		/* the hardware run */
 	double guest_s, guest_ws_mb;	/* this run, stated or from the factors */
 	long guest[SCALE_N_KNOBS];	/* the values to write */
 	bool set[SCALE_N_KNOBS];	/* whether to write it at all */

@@ -54,5 +54,6 @@ int wl_extract_csv(const char *in, const char *out);
  * its knobs the kernel does not have */
 #define WL_SCALE_PLAN_MARK "# bnb-run: scale plan: "
 #define WL_SCALE_UNSET_MARK "# bnb-run: scale: not set: "
+#define WL_SCALE_GIVEN_UP_MARK "# bnb-run: scale given up: "
 
 #endif

@@ -13,8 +13,11 @@
 #include <unistd.h>
 
 #include "experiment.h"
+#include "extract.h"
+#include "results.h"
 #include "runner.h"
 #include "scale.h"
+#include "scalerun.h"
 
 static struct scale_plan plan;
 static const char *key;
@@ -378,4 +381,84 @@ Test(scale_file, the_guest_writes_the_plan, .init = mktmp, .fini = rmtmp)
 	cr_assert_not_null(strstr(out, "# bnb-run: scale: not set: scan_period_reset_ms (not in "
 				  "this kernel)"), "%s", out);
 	free(out);
+}
+
+/* A run folder as a scaled run leaves it: what scalerun_add() reads. */
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void scaled_run(void)
+{
+	mktmp();
+	write_file("out.log", "# bnb-run: scale plan: time=0.05 size=0.0078125 hw_s=80 "
+		   "hw_ws_mb=3072 guest_s=4 guest_ws_mb=24 hw_windows=12 guest_windows=1 "
+		   "hw_pass_ms=1200 guest_pass_ms=60 hw_passes_max=65.8 hw_passes_min=1.3 "
+		   "guest_passes_max=65.8\n"
+		   "# bnb-run: scale given up: windows per pass: 12 on hardware, 1 here\n"
+		   "# summary status=ok work_s=3.6 rate_mean=600 threads=1\n");
+	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence\n"
+		   "1,0,0,\n2,0.5,1,0.1\n3,1.0,4,0.8\n4,1.5,6,0.97\n5,2.0,9,1\n6,2.0,9,1\n");
+	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 9 }, "
+		   "\"time_to_conv_90_s\": 1.3, \"time_to_conv_95_s\": null, "
+		   "\"plugin\": { \"work_start_s\": 0.2 } }");
+	write_file("result", "timing=deterministic\ninsn_ps=2000\n");
+	write_file("numawork", "hw_insn_ps=300\n");
+}
+
+static double xm(const struct xmetrics *x, const char *name)
+{
+	const struct xmetric *m = xm_find(x, name);
+
+	return m ? m->value : NAN;
+}
+
+Test(scale_run, passes_and_hardware_seconds, .init = scaled_run, .fini = rmtmp)
+{
+	static struct xmetrics x;
+
+	memset(&x, 0, sizeof(x));
+	scalerun_add(tmpdir, &x);
+	cr_assert_float_eq(xm(&x, "scan_passes"), 9, 1e-12);
+	/* converged from 0.2 + 1.3 s: the first sample at or after 1.5 s */
+	cr_assert_float_eq(xm(&x, "passes_to_conv_90"), 6, 1e-12);
+	cr_assert(isnan(xm(&x, "passes_to_conv_95")), "never held 95 %%");
+	cr_assert_float_eq(xm(&x, "scale_time"), 0.05, 1e-12);
+	cr_assert_float_eq(xm(&x, "scale_size"), 0.0078125, 1e-12);
+	cr_assert_float_eq(xm(&x, "time_to_conv_90_hw_s"), 26, 1e-9, "1.3 s / 0.05");
+	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
+	cr_assert_float_eq(xm(&x, "scale_time_achieved"), 0.045, 1e-12, "3.6 s / 80 s");
+	cr_assert_float_eq(xm(&x, "hw_passes_max"), 65.8, 1e-12);
+}
+
+/* A run without the plan and an agent that counts no passes adds nothing. */
+Test(scale_run, nothing_without_passes_or_plan, .init = mktmp, .fini = rmtmp)
+{
+	static struct xmetrics x;
+
+	memset(&x, 0, sizeof(x));
+	write_file("out.log", "# summary status=ok work_s=3.6 rate_mean=600\n");
+	write_file("summary.json", "{ \"counters\": { \"numa_pte_updates\": 9 } }");
+	scalerun_add(tmpdir, &x);
+	cr_assert_eq(x.n, 0);
+}
+
+/* Deterministic timing: D is insn_ps / hw_insn_ps, whatever the host rate. */
+Test(scale_run, deterministic_dilation_is_the_configured_d, .init = scaled_run, .fini = rmtmp)
+{
+	struct run run = { 0 };
+
+	snprintf(run.dir, sizeof(run.dir), "%s", tmpdir);
+	write_file("status", "status=ok\nhost_rate=30000\n");
+	run_load(&run);
+	cr_assert_float_eq(run.m[M_DILATION], 2000.0 / 300, 1e-12);
+	cr_assert_str_eq(run.dilation_why, "");
 }

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scalerun.c - what a run did on the balancer's own scale. The collector's
+ * numa_scan_seq column counts the scanner's passes over the workload's
+ * processes (the agent reads mm->numa_scan_seq); its summary says when
+ * convergence began to hold; the guest's output has the plan of
+ * scale_scan = hardware. From them: passes per run, passes to converge,
+ * and the times in hardware-equivalent seconds.
+ */
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bnb_wire.h"
+#include "csv.h"
+#include "extract.h"
+#include "results.h"
+#include "scalerun.h"
+#include "wlout.h"
+
+static double json_num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
+		return NAN;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* The passes at the first sample at or after T (s since the first), or NAN. */
+static double passes_at(const struct csv *t, double when)
+{
+	int ct = csv_col(t, "t_s"), cp = csv_col(t, BNB_WIRE_PASSES);
+
+	if (ct < 0 || cp < 0 || isnan(when))
+		return NAN;
+	for (int r = 0; r < t->nrows; r++)
+		if (csv_at(t, r, ct) >= when - 1e-9 && isfinite(csv_at(t, r, cp)))
+			return csv_at(t, r, cp);
+	return NAN;
+}
+
+struct conv {
+	double passes, to_90, to_95, from;	/* NAN where unknown */
+};
+
+/* The collector's summary: passes in all, when convergence held, from when. */
+static void read_summary(const char *rundir, struct conv *c)
+{
+	char path[PATH_MAX + 32];
+	struct json_object *o, *sub = NULL;
+
+	c->passes = c->to_90 = c->to_95 = c->from = NAN;
+	snprintf(path, sizeof(path), "%s/summary.json", rundir);
+	o = json_object_from_file(path);
+	if (!o)
+		return;
+	if (json_object_object_get_ex(o, "counters", &sub))
+		c->passes = json_num(sub, BNB_WIRE_PASSES);
+	c->to_90 = json_num(o, "time_to_conv_90_s");
+	c->to_95 = json_num(o, "time_to_conv_95_s");
+	c->from = 0;
+	if (json_object_object_get_ex(o, "plugin", &sub) && sub &&
+	    isfinite(json_num(sub, "work_start_s")))
+		c->from = json_num(sub, "work_start_s");
+	json_object_put(o);
+}
+
+static void add_passes(const char *rundir, const struct conv *c, struct xmetrics *x)
+{
+	char path[PATH_MAX + 32], err[256];
+	struct csv t;
+
+	if (isnan(c->passes))
+		return;		/* an agent that does not count them */
+	xm_add(x, "scan_passes", "", c->passes, BETTER_NONE);
+	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
+	if (csv_load(path, &t, err, sizeof(err)))
+		return;
+	xm_add(x, "passes_to_conv_90", "", passes_at(&t, c->from + c->to_90), BETTER_LOWER);
+	xm_add(x, "passes_to_conv_95", "", passes_at(&t, c->from + c->to_95), BETTER_LOWER);
+	csv_free(&t);
+}
+
+/* scale_scan = hardware: the plan's line, its factors and the times in hw s. */
+static void add_scale(const char *rundir, const struct conv *c, struct xmetrics *x)
+{
+	char path[PATH_MAX + 32];
+	double time, hw_s;
+	struct wl_summary wl;
+
+	snprintf(path, sizeof(path), "%s/out.log", rundir);
+	time = wl_line_value(path, WL_SCALE_PLAN_MARK, "time");
+	hw_s = wl_line_value(path, WL_SCALE_PLAN_MARK, "hw_s");
+	if (!(time > 0))
+		return;
+	xm_add(x, "scale_time", "x", time, BETTER_NONE);
+	xm_add(x, "scale_size", "x", wl_line_value(path, WL_SCALE_PLAN_MARK, "size"),
+	       BETTER_NONE);
+	xm_add(x, "hw_passes_max", "", wl_line_value(path, WL_SCALE_PLAN_MARK, "hw_passes_max"),
+	       BETTER_NONE);
+	xm_add(x, "hw_passes_min", "", wl_line_value(path, WL_SCALE_PLAN_MARK, "hw_passes_min"),
+	       BETTER_NONE);
+	xm_add(x, "time_to_conv_90_hw_s", "s", c->to_90 / time, BETTER_LOWER);
+	xm_add(x, "time_to_conv_95_hw_s", "s", c->to_95 / time, BETTER_LOWER);
+	if (wl_scan(path, &wl) || isnan(wl.work_s))
+		return;
+	xm_add(x, "work_hw_s", "s", wl.work_s / time, BETTER_LOWER);
+	if (hw_s > 0)
+		xm_add(x, "scale_time_achieved", "x", wl.work_s / hw_s, BETTER_NONE);
+}
+
+void scalerun_add(const char *rundir, struct xmetrics *x)
+{
+	struct conv c;
+
+	read_summary(rundir, &c);
+	add_passes(rundir, &c, x);
+	add_scale(rundir, &c, x);
+}
+
+/* The mean of metric NAME over VARIANT's finished runs; N gets the count. */
+static double mean_of(const struct results *r, const char *variant, const char *name,
+		      double *lo, double *hi, int *n)
+{
+	double v[256], sum = 0;
+
+	*n = results_values_named(r, variant, name, v, 256);
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int i = 0; i < *n; i++) {
+		sum += v[i];
+		*lo = fmin(*lo, v[i]);
+		*hi = fmax(*hi, v[i]);
+	}
+	return *n ? sum / *n : NAN;
+}
+
+/* The plan's factors and what it gave up, from the first run that has them. */
+static const struct run *planned_run(const struct results *r)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (r->runs[i].status == RUN_OK && isfinite(run_metric(&r->runs[i], "scale_time")))
+			return &r->runs[i];
+	return NULL;
+}
+
+static int plan_text(const struct run *run, char *buf, size_t len)
+{
+	char path[PATH_MAX + 1100], line[1024] = "";
+	double time = run_metric(run, "scale_time");
+	FILE *f;
+	int i;
+
+	i = snprintf(buf, len, "Time scale (scale_scan = hardware, docs/time-scale.md): time "
+		     "factor %.3g (a guest second stands for %.3g s of the hardware run it scales "
+		     "down), size factor %.3g; the hardware run holds %.3g..%.3g scan passes (at "
+		     "the maximum and at the minimum period)", time, 1 / time,
+		     run_metric(run, "scale_size"), run_metric(run, "hw_passes_min"),
+		     run_metric(run, "hw_passes_max"));
+	snprintf(path, sizeof(path), "%s/out.log", run->dir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, WL_SCALE_GIVEN_UP_MARK, strlen(WL_SCALE_GIVEN_UP_MARK))) {
+			line[strcspn(line, "\n")] = 0;
+			i += snprintf(buf + i, len - i, "; given up: %s",
+				      line + strlen(WL_SCALE_GIVEN_UP_MARK));
+			break;
+		}
+	if (f)
+		fclose(f);
+	return i;
+}
+
+bool scalerun_note(const struct results *r, char *buf, size_t len)
+{
+	const struct run *planned = planned_run(r);
+	int i = 0, n, any = 0;
+
+	buf[0] = 0;
+	if (planned)
+		i = plan_text(planned, buf, len);
+	else
+		i = snprintf(buf, len, "Scan passes (the scanner's sweeps over the workload, "
+			     "mm->numa_scan_seq)");
+	for (int v = 0; v < r->exp.n_variants && (size_t)i < len; v++) {
+		const char *name = r->exp.variants[v].name;
+		double lo, hi, passes = mean_of(r, name, "scan_passes", &lo, &hi, &n);
+		double p90, t90, h90, a, b;
+
+		if (!n || !(hi > 0))
+			continue;
+		i += snprintf(buf + i, len - i, "%s %s: %.3g scan passes a run (%.3g..%.3g)",
+			      any++ ? ";" : ".", name, passes, lo, hi);
+		p90 = mean_of(r, name, "passes_to_conv_90", &a, &b, &n);
+		if (!n)
+			continue;
+		t90 = mean_of(r, name, "time_to_conv_90_s", &a, &b, &n);
+		h90 = mean_of(r, name, "time_to_conv_90_hw_s", &a, &b, &n);
+		i += snprintf(buf + i, len - i, ", 90 %% convergence after %.3g passes, %.3g s", p90,
+			      t90);
+		if (n)
+			i += snprintf(buf + i, len - i, " (%.3g s of the hardware run)", h90);
+	}
+	if (!planned && !any)
+		return false;
+	if ((size_t)i < len)
+		snprintf(buf + i, len - i, ".");
+	return true;
+}
