@@ -11,8 +11,10 @@
 
 #include "plot_internal.h"
 #include "stats.h"
+#include "sweep_report.h"
 
-static const int panels[] = { M_CONV_90, M_COST_TOTAL, M_WORK_S };
+/* The panels' metrics; the first is the sweep's time to converge. */
+static const char *const panels[] = { NULL, "cost_total", "work_s" };
 #define N_PANELS (sizeof(panels) / sizeof(panels[0]))
 
 /* The "other parameters" of V for KEY: base name plus other sweep points. */
@@ -27,16 +29,6 @@ static void group_label(const struct variant *v, const char *key, char *buf, siz
 					 v->sweep[k].key + strlen("sysctl."), v->sweep[k].value);
 }
 
-static const char *point_of(const struct variant *v, const char *key)
-{
-	int k;
-
-	for (k = 0; k < v->n_sweep; k++)
-		if (!strcmp(v->sweep[k].key, key))
-			return v->sweep[k].value;
-	return NULL;
-}
-
 static void write_point(FILE *f, const struct results *r, const struct variant *v,
 			const char *x)
 {
@@ -46,7 +38,8 @@ static void write_point(FILE *f, const struct results *r, const struct variant *
 	fprintf(f, "%s", x);
 	for (i = 0; i < N_PANELS; i++) {
 		struct describe d;
-		int n = results_values(r, v->name, panels[i], vals, 1024);
+		int n = results_values_named(r, v->name, panels[i] ? panels[i] :
+					     sweep_conv_metric(r), vals, 1024);
 
 		stats_describe(vals, n, &d);
 		fprintf(f, isfinite(d.mean) ? " %.6g" : " ?", d.mean);
@@ -68,7 +61,7 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 		char label[256];
 		FILE *f;
 
-		if (!point_of(v, key))
+		if (!sweep_point(v, key))
 			continue;
 		group_label(v, key, label, sizeof(label));
 		for (g = 0; g < n_groups && strcmp(labels[g], label); g++)
@@ -78,7 +71,7 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 		f = fopen(path, g == n_groups ? "w" : "a");
 		if (!f)
 			continue;
-		write_point(f, p->r, v, point_of(v, key));
+		write_point(f, p->r, v, sweep_point(v, key));
 		fclose(f);
 		if (g < n_groups)
 			continue;
@@ -101,7 +94,7 @@ static void x_range(struct plot_ctx *p, const char *key, FILE *f)
 	int i;
 
 	for (i = 0; i < p->r->exp.n_variants; i++) {
-		const char *x = point_of(&p->r->exp.variants[i], key);
+		const char *x = sweep_point(&p->r->exp.variants[i], key);
 		double v = x ? strtod(x, NULL) : NAN;
 
 		if (isfinite(v)) {
@@ -111,14 +104,30 @@ static void x_range(struct plot_ctx *p, const char *key, FILE *f)
 	}
 	if (!isfinite(lo))
 		return;
+	/* a sweep over powers (250, 500, ... 16000) reads on a log axis */
+	if (lo > 0 && hi >= 8 * lo) {
+		fprintf(f, "set logscale x\nset xrange [%g:%g]\n", lo / 1.2, hi * 1.2);
+		return;
+	}
 	pad = hi > lo ? (hi - lo) * 0.05 : 1;
 	fprintf(f, "set xrange [%g:%g]\n", lo - pad, hi + pad);
 }
 
+/* Under scale_scan = hardware the swept values are the hardware's. */
+static bool scaled(const struct results *r)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (isfinite(run_metric(&r->runs[i], "scale_time")))
+			return true;
+	return false;
+}
+
 static void sweep_plot(struct plot_ctx *p, const char *key)
 {
-	static const char *const ylabels[N_PANELS] = {
-		"time to 90% convergence (s)", "total cost (model units)", "workload time (s)",
+	const char *ylabels[N_PANELS] = {
+		strcmp(sweep_conv_metric(p->r), SWEEP_PHASE_CONV) ? "time to 90% convergence (s)" :
+		"time to re-converge after a phase change (s)", "total cost (model units)",
+		"workload time (s)",
 	};
 	const char *name = key + strlen("sysctl.");
 	struct elems e[N_PANELS];
@@ -140,9 +149,10 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		return;
 	}
 	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
-		"set xlabel '%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
-		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.985\n",
-		p->r->exp.name, name, name);
+		"set xlabel '%s%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
+		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.01\n",
+		p->r->exp.name, name, name, scaled(p->r) ? " (the hardware's value: scale_scan = "
+		"hardware)" : "");
 	x_range(p, key, f);
 	for (k = 0; k < N_PANELS; k++) {
 		bool empty = !e[k].n;

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bnb_wire.h"
@@ -86,6 +87,87 @@ static void add_passes(const char *rundir, const struct conv *c, struct xmetrics
 	csv_free(&t);
 }
 
+/* KEY=VALUE of LINE (space separated words), or NAN. */
+static double word_value(const char *line, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = line; (p = strstr(p, key)); p += klen)
+		if ((p == line || p[-1] == ' ') && p[klen] == '=')
+			return strtod(p + klen + 1, NULL);
+	return NAN;
+}
+
+struct phases {
+	int moved, caught;		/* phases after the first; that got to 0.9 */
+	double to90_sum, passes_sum;	/* over the moved ones */
+	int passes_n;
+};
+
+/*
+ * The phases workload's "# phase index=P start_s= duration_s= [to90_s=]"
+ * lines (workloads/README.md): per phase after the first, the time to a
+ * local share of 0.9, a phase that never got there counting its whole
+ * duration (it stayed remote that long at least), and the scanner's
+ * passes in that time, from the collector's column: the phase's start is
+ * the WORK marker's time plus its start_s.
+ */
+static void read_phases(const char *rundir, const struct conv *c, struct phases *ph)
+{
+	char path[PATH_MAX + 32], line[1024], err[256];
+	bool have_csv;
+	struct csv t;
+	FILE *f;
+
+	memset(ph, 0, sizeof(*ph));
+	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
+	have_csv = !csv_load(path, &t, err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/out.log", rundir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		double idx, start, dur, to90, p0, p1;
+
+		if (strncmp(line, "# phase index=", 14))
+			continue;
+		idx = word_value(line, "index");
+		start = word_value(line, "start_s");
+		dur = word_value(line, "duration_s");
+		to90 = word_value(line, "to90_s");
+		if (!(idx >= 1) || !isfinite(start) || !isfinite(dur))
+			continue;
+		ph->moved++;
+		ph->caught += isfinite(to90);
+		if (!isfinite(to90))
+			to90 = dur;
+		ph->to90_sum += to90;
+		if (!have_csv)
+			continue;
+		p0 = passes_at(&t, c->from + start);
+		p1 = passes_at(&t, c->from + start + to90);
+		if (isfinite(p0) && isfinite(p1)) {
+			ph->passes_sum += p1 - p0;
+			ph->passes_n++;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (have_csv)
+		csv_free(&t);
+}
+
+static void add_phases(const struct phases *ph, double time, struct xmetrics *x)
+{
+	if (!ph->moved)
+		return;
+	xm_add(x, "phases_moved", "", ph->moved, BETTER_NONE);
+	xm_add(x, "phases_caught_up", "", ph->caught, BETTER_HIGHER);
+	xm_add(x, "phase_to90_s", "s", ph->to90_sum / ph->moved, BETTER_LOWER);
+	if (ph->passes_n)
+		xm_add(x, "phase_passes_to90", "", ph->passes_sum / ph->passes_n, BETTER_LOWER);
+	if (time > 0)
+		xm_add(x, "phase_to90_hw_s", "s", ph->to90_sum / ph->moved / time, BETTER_LOWER);
+}
+
 /* scale_scan = hardware: the plan's line, its factors and the times in hw s. */
 static void add_scale(const char *rundir, const struct conv *c, struct xmetrics *x)
 {
@@ -116,11 +198,16 @@ static void add_scale(const char *rundir, const struct conv *c, struct xmetrics 
 
 void scalerun_add(const char *rundir, struct xmetrics *x)
 {
+	char path[PATH_MAX + 32];
+	struct phases ph;
 	struct conv c;
 
 	read_summary(rundir, &c);
 	add_passes(rundir, &c, x);
 	add_scale(rundir, &c, x);
+	read_phases(rundir, &c, &ph);
+	snprintf(path, sizeof(path), "%s/out.log", rundir);
+	add_phases(&ph, wl_line_value(path, WL_SCALE_PLAN_MARK, "time"), x);
 }
 
 /* The mean of metric NAME over VARIANT's finished runs; N gets the count. */
@@ -158,21 +245,41 @@ static int plan_text(const struct run *run, char *buf, size_t len)
 
 	i = snprintf(buf, len, "Time scale (scale_scan = hardware, docs/time-scale.md): time "
 		     "factor %.3g (a guest second stands for %.3g s of the hardware run it scales "
-		     "down), size factor %.3g; the hardware run holds %.3g..%.3g scan passes (at "
+		     "down), size factor %.3g; %s's hardware run holds %.3g..%.3g scan passes (at "
 		     "the maximum and at the minimum period)", time, 1 / time,
-		     run_metric(run, "scale_size"), run_metric(run, "hw_passes_min"),
+		     run_metric(run, "scale_size"), run->variant, run_metric(run, "hw_passes_min"),
 		     run_metric(run, "hw_passes_max"));
 	snprintf(path, sizeof(path), "%s/out.log", run->dir);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, WL_SCALE_GIVEN_UP_MARK, strlen(WL_SCALE_GIVEN_UP_MARK))) {
 			line[strcspn(line, "\n")] = 0;
-			i += snprintf(buf + i, len - i, "; given up: %s",
+			i += snprintf(buf + i, len - i, "; given up there: %s",
 				      line + strlen(WL_SCALE_GIVEN_UP_MARK));
 			break;
 		}
 	if (f)
 		fclose(f);
+	return i;
+}
+
+/* "; VARIANT: re-converged after C of M phase changes, P passes and T s" */
+static int phases_text(const struct results *r, const char *name, char *buf, size_t len)
+{
+	double lo, hi, moved, caught, pp, t, hw;
+	int n, i;
+
+	moved = mean_of(r, name, "phases_moved", &lo, &hi, &n);
+	if (!n)
+		return 0;
+	caught = mean_of(r, name, "phases_caught_up", &lo, &hi, &n);
+	pp = mean_of(r, name, "phase_passes_to90", &lo, &hi, &n);
+	t = mean_of(r, name, "phase_to90_s", &lo, &hi, &n);
+	hw = mean_of(r, name, "phase_to90_hw_s", &lo, &hi, &n);
+	i = snprintf(buf, len, "; %s re-converged (0.9 of its pages local) after %.3g of %.3g phase "
+		     "changes, after %.3g passes and %.3g s a change", name, caught, moved, pp, t);
+	if (n)
+		i += snprintf(buf + i, len - i, " (%.3g s of the hardware run)", hw);
 	return i;
 }
 
@@ -187,9 +294,13 @@ bool scalerun_note(const struct results *r, char *buf, size_t len)
 	else
 		i = snprintf(buf, len, "Scan passes (the scanner's sweeps over the workload, "
 			     "mm->numa_scan_seq)");
+	/* a sweep's points have their own table (sweep_report.c) */
 	for (int v = 0; v < r->exp.n_variants && (size_t)i < len; v++) {
 		const char *name = r->exp.variants[v].name;
 		double lo, hi, passes = mean_of(r, name, "scan_passes", &lo, &hi, &n);
+
+		if (r->exp.variants[v].n_sweep)
+			break;
 		double p90, t90, h90, a, b;
 
 		if (!n || !(hi > 0))
@@ -206,6 +317,9 @@ bool scalerun_note(const struct results *r, char *buf, size_t len)
 		if (n)
 			i += snprintf(buf + i, len - i, " (%.3g s of the hardware run)", h90);
 	}
+	for (int v = 0; v < r->exp.n_variants && (size_t)i < len; v++)
+		if (!r->exp.variants[v].n_sweep)
+			i += phases_text(r, r->exp.variants[v].name, buf + i, len - i);
 	if (!planned && !any)
 		return false;
 	if ((size_t)i < len)

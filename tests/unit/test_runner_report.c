@@ -344,21 +344,31 @@ Test(report, sweep_best_setting)
 	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
 	root = json_object_from_file(path);
 	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "objective")), "cost");
-	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best")),
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "keys", "scan_period_min_ms",
+						  "best", "variant")),
 			 "scan-scan_period_min_ms=1000");
-	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best_per_objective", "convergence")),
-			 "scan-scan_period_min_ms=100");
-	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "best_per_objective", "work")),
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "keys", "scan_period_min_ms",
+						  "best_per_objective", "convergence", "value")),
+			 "100");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "keys", "scan_period_min_ms",
+						  "best_per_objective", "work", "variant")),
 			 "scan-scan_period_min_ms=500");
-	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "variants", "1", "point",
-						  "scan_period_min_ms")), "500");
-	cr_assert_float_eq(json_object_get_double(J(root, "sweep", "variants", "1", "cost_total")),
-			   2050, 1e-9);
+	cr_assert_float_eq(json_object_get_double(J(root, "sweep", "keys", "scan_period_min_ms",
+						    "best", "p_welch")), 0.003791, 1e-6,
+			   "best against worst, Welch");
+	cr_assert_str_eq(json_object_get_string(J(root, "sweep", "keys", "scan_period_min_ms",
+						  "variants", "1", "point", "scan_period_min_ms")),
+			 "500");
+	cr_assert_float_eq(json_object_get_double(J(root, "sweep", "keys", "scan_period_min_ms",
+						    "variants", "1", "cost_total")), 2050, 1e-9);
 	json_object_put(root);
 	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
 	md = slurp(path);
-	cr_assert(strstr(md, "| scan-scan_period_min_ms=500 | 2.2 | 2050 | 10.2 | 0.99 |"), "%s", md);
-	cr_assert(strstr(md, "- cost (lowest cost total): scan-scan_period_min_ms=1000 **<- objective**"));
+	cr_assert(strstr(md, "| 500 | 2.2 [-0.3412, 4.741] | 2050 [1415, 2685] | 10.2 [7.659, 12.74] "
+			 "| - | scan-scan_period_min_ms=500 |"), "%s", md);
+	cr_assert(strstr(md, "- cost (lowest cost_total) **<- objective**: **scan_period_min_ms = "
+			 "1000**, 1050 [414.7, 1685] (2 runs); the worst, 100, 5100 [3829, 6371] (2 "
+			 "runs); difference -4050, p (Welch) 0.003791: **significant**"), "%s", md);
 	free(md);
 	results_free(&r);
 }
