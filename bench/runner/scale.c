@@ -33,17 +33,17 @@
 
 const struct scale_knob scale_knobs[SCALE_N_KNOBS] = {
 	[SK_DELAY] = { "scan_delay_ms", SD_TIME, "ms", 1000, 0, HOUR_MS,
-		       "the kernel's minimum", true },
+		       NULL, true },
 	[SK_MIN] = { "scan_period_min_ms", SD_TIME, "ms", 1000, 1, HOUR_MS,
-		     "the kernel's minimum", true },
+		     NULL, true },
 	[SK_MAX] = { "scan_period_max_ms", SD_TIME, "ms", 60000, 1, HOUR_MS,
-		     "the kernel's minimum", true },
+		     NULL, true },
 	[SK_SIZE] = { "scan_size_mb", SD_SIZE, "MB", 256, SCALE_HUGE_MB, 1048576,
 		      "one huge page", true },
 	[SK_RESET] = { "scan_period_reset_ms", SD_TIME, "ms", 60000, 1, HOUR_MS,
-		       "the kernel's minimum", false },
+		       NULL, false },
 	[SK_MIG_INTERVAL] = { "migrate_interval_ms", SD_TIME, "ms", 100, 1, 60000,
-			      "the kernel's minimum", false },
+			      NULL, false },
 	[SK_MIG_LIMIT] = { "migrate_ratelimit_mb", SD_SIZE, "MB", 0, 1, 1048576,
 			   "1 MB (0 turns the limit off)", false },
 };
@@ -166,10 +166,11 @@ static int check_knob(const struct scale_plan *p, int k, double base, const char
 		return 0;
 	*key = time ? p->time_key : p->size_key;
 	return errf(err, errlen, "%s: %.6g %s on the hardware x %s factor %.4g = %.3g %s, "
-		    "%s the kernel's %s of %ld %s (%s)", kn->name, base, kn->unit,
+		    "%s the kernel's %s of %ld %s%s%s%s", kn->name, base, kn->unit,
 		    time ? "time" : "size", f, base * f, kn->unit, under ? "under" : "over",
 		    under ? "minimum" : "maximum", under ? kn->min : kn->max, kn->unit,
-		    under ? kn->min_why : "its bound");
+		    under && kn->min_why ? " (" : "", under && kn->min_why ? kn->min_why : "",
+		    under && kn->min_why ? ")" : "");
 }
 
 /* The scanner's four: the pass keeps its period in hardware proportion. */

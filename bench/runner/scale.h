@@ -42,7 +42,7 @@ struct scale_knob {
 	const char *unit;	/* "ms" or "MB" */
 	long def;		/* the kernel's default: 6.1's, the series' */
 	long min, max;		/* what the kernel accepts (sysctl bounds) */
-	const char *min_why;	/* what the minimum is */
+	const char *min_why;	/* what the minimum is, or NULL */
 	bool required;		/* a kernel without it cannot run the plan */
 };
 
