@@ -21,10 +21,13 @@
 static const struct bnb_machine classes[] = {
 	/* 2-socket Xeon (E5 v3/v4 class): MLC idle 108.2 / 195.7 ns,
 	 * read bandwidth 69.3 GB/s local, 34.4 GB/s remote */
-	{ "2socket", 108, 196, 69300, 34400, 16, 10 },
+	{ .name = "2socket", .latency_ns = 108, .remote_latency_ns = 196,
+	  .node_bandwidth_mbs = 69300, .link_bandwidth_mbs = 34400, .cpus_per_node = 16,
+	  .mlp = 10 },
 	/* 4-node Opteron (2012 class): ~100 ns idle; perf bench numa,
 	 * two threads, 13.177 GB/s local, 7.371 GB/s remote; 32 CPUs */
-	{ "4node", 100, 0, 13177, 7371, 8, 10 },
+	{ .name = "4node", .latency_ns = 100, .node_bandwidth_mbs = 13177,
+	  .link_bandwidth_mbs = 7371, .cpus_per_node = 8, .mlp = 10 },
 };
 
 #define SPEC(f) OPT_FIELD(struct bnb_machine_spec, f)
@@ -54,6 +57,18 @@ const struct bnb_machine *bnb_machine_find(const char *name)
 	return NULL;
 }
 
+#define DIGITS_MAX	8	/* a number's digits, with the NUL */
+
+/* The len (< DIGITS_MAX) digits at p as an int of min..max. */
+static int digits(const char *p, size_t len, int min, int max, int *v, char *err, size_t errlen)
+{
+	char num[DIGITS_MAX];
+
+	memcpy(num, p, len);
+	num[len] = '\0';
+	return parse_int(num, min, max, v, err, errlen);
+}
+
 /*
  * A latency table, "a,b;c,d": rows split by ';' or '/', values by ',' or
  * ':' (the plugin's arguments cannot hold ','), each 1..MAX_LATENCY_NS.
@@ -67,14 +82,11 @@ static int read_table(const char *s, unsigned int n, uint64_t lat_ps[][BNB_MODEL
 
 	while (*p) {
 		size_t len = strspn(p, "0123456789");
-		char item[8];
 		int v;
 
-		if (!len || len >= sizeof(item))
+		if (!len || len >= DIGITS_MAX)
 			return errf(err, errlen, "'%s': want ns values split by ',', rows by ';'", s);
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (parse_int(item, 1, MAX_LATENCY_NS, &v, err, errlen))
+		if (digits(p, len, 1, MAX_LATENCY_NS, &v, err, errlen))
 			return -1;
 		if (lat_ps && (i >= n || j >= n))
 			return errf(err, errlen, "want %u rows of %u values, one per node", n, n);
@@ -116,6 +128,176 @@ int bnb_machine_parse_latencies(const struct opt_def *o, const char *value, void
 	return 0;
 }
 
+#define SEPARATORS	",;:/"
+#define MAX_MBS		100000000
+
+/*
+ * The next item of a list of links or routes at *s: digits and '-' up to
+ * a separator (',' ';' ':' '/', all alike: the plugin's arguments have ':'
+ * for ','), into item; *s then points past its separator.
+ */
+static int next_item(const char **s, const char *all, char *item, size_t len,
+		     char *err, size_t errlen)
+{
+	size_t n = strspn(*s, "0123456789-");
+
+	if (!n)
+		return errf(err, errlen, "'%c' in '%s' is not a digit, '-' or ','", **s, all);
+	if (n >= len)
+		return errf(err, errlen, "'%.*s' in '%s' is too long", (int)n, *s, all);
+	memcpy(item, *s, n);
+	item[n] = '\0';
+	*s += n;
+	if (**s && !strchr(SEPARATORS, **s))
+		return errf(err, errlen, "'%c' in '%s' is not a digit, '-' or ','", **s, all);
+	if (**s && !*++*s)
+		return errf(err, errlen, "'%s' ends in a separator", all);
+	return 0;
+}
+
+/* "0-1-2" into nodes[], *len of them: each a node number, at most max of them. */
+static int read_path(const char *item, unsigned char *nodes, unsigned int *len,
+		     unsigned int max, char *err, size_t errlen)
+{
+	const char *p = item;
+
+	*len = 0;
+	while (*p) {
+		size_t n = strspn(p, "0123456789");
+		int v;
+
+		if (!n || n >= DIGITS_MAX)
+			return errf(err, errlen, "'%s': want node numbers joined by '-'", item);
+		if (digits(p, n, 0, BNB_MODEL_MAX_NODES - 1, &v, err, errlen))
+			return errf_prefix(err, errlen, "'%s'", item);
+		if (*len >= max)
+			return errf(err, errlen, "'%s': at most %u nodes", item, max);
+		nodes[(*len)++] = v;
+		p += n;
+		if (*p == '-' && !*++p)
+			return errf(err, errlen, "'%s' ends in '-'", item);
+	}
+	return 0;
+}
+
+/*
+ * Links "A-B[:MB/S[:NS]],...": into p's link[] when p is given (those
+ * without MB/S at def_mbs, without NS at hop 0), else only the grammar.
+ */
+static int read_links(const char *s, struct bnb_model_params *p, uint64_t def_mbs,
+		      char *err, size_t errlen)
+{
+	const char *at = s;
+	unsigned int n = 0;
+
+	while (*at) {
+		struct bnb_model_link l = { .mbs = def_mbs };
+		unsigned char ends[BNB_MODEL_MAX_HOPS + 1];
+		unsigned int len, numbers = 0;
+		char item[4 * (BNB_MODEL_MAX_HOPS + 2)];
+
+		if (next_item(&at, s, item, sizeof(item), err, errlen) ||
+		    read_path(item, ends, &len, BNB_MODEL_MAX_HOPS + 1, err, errlen))
+			return -1;
+		if (len != 2)
+			return errf(err, errlen, "'%s': want a link A-B, then its MB/s and hop ns", item);
+		if (n >= BNB_MODEL_MAX_LINKS)
+			return errf(err, errlen, "more than %d links", BNB_MODEL_MAX_LINKS);
+		l.a = ends[0];
+		l.b = ends[1];
+		/* its numbers: up to the next link's A-B */
+		while (*at && at[strspn(at, "0123456789")] != '-') {
+			int v;
+
+			if (next_item(&at, s, item, sizeof(item), err, errlen))
+				return -1;
+			if (numbers++ == 2)
+				return errf(err, errlen, "link %u-%u: '%s' after its MB/s and hop ns",
+					    l.a, l.b, item);
+			if (parse_int(item, 1, numbers == 1 ? MAX_MBS : MAX_LATENCY_NS, &v, err, errlen))
+				return errf_prefix(err, errlen, "link %u-%u", l.a, l.b);
+			if (numbers == 1)
+				l.mbs = v;
+			else
+				l.hop_ps = v * PS_PER_NS;
+		}
+		if (p)
+			p->link[n] = l;
+		n++;
+	}
+	if (p)
+		p->n_links = n;
+	return 0;
+}
+
+/* Routes "0-1-2,...": into p's route[][] when p is given, else only the grammar. */
+static int read_routes(const char *s, struct bnb_model_params *p, char *err, size_t errlen)
+{
+	const char *at = s;
+
+	while (*at) {
+		unsigned char nodes[BNB_MODEL_MAX_HOPS + 1];
+		unsigned int len, i, j;
+		char item[4 * (BNB_MODEL_MAX_HOPS + 2)];
+
+		if (next_item(&at, s, item, sizeof(item), err, errlen) ||
+		    read_path(item, nodes, &len, BNB_MODEL_MAX_HOPS + 1, err, errlen))
+			return -1;
+		if (len < 2)
+			return errf(err, errlen, "'%s': want the nodes of a route, initiator first and "
+				    "memory node last", item);
+		i = nodes[0];
+		j = nodes[len - 1];
+		if (!p)
+			continue;
+		if (i >= p->n_nodes || j >= p->n_nodes)
+			return errf(err, errlen, "route %s: the guest has %u nodes", item, p->n_nodes);
+		if (p->route_len[i][j])
+			return errf(err, errlen, "a second route from node %u to node %u: %s", i, j, item);
+		p->route_len[i][j] = len;
+		memcpy(p->route[i][j], nodes, len);
+	}
+	return 0;
+}
+
+/* A list's text on its own: not empty, fits, its grammar; copied into field. */
+static int parse_list(const char *value, void *field, const char *what,
+		      int (*read)(const char *, char *, size_t), char *err, size_t errlen)
+{
+	if (!*value)
+		return errf(err, errlen, "empty list of %s", what);
+	if (strlen(value) >= BNB_MACHINE_TABLE_LEN)
+		return errf(err, errlen, "a list of %s of at most %d characters", what,
+			    BNB_MACHINE_TABLE_LEN - 1);
+	if (read(value, err, errlen))
+		return -1;
+	if (field)
+		strcpy(field, value);
+	return 0;
+}
+
+static int links_grammar(const char *s, char *err, size_t errlen)
+{
+	return read_links(s, NULL, 0, err, errlen);
+}
+
+static int routes_grammar(const char *s, char *err, size_t errlen)
+{
+	return read_routes(s, NULL, err, errlen);
+}
+
+int bnb_machine_parse_links(const struct opt_def *o, const char *value, void *field,
+			    char *err, size_t errlen)
+{
+	return parse_list(value, field, "links", links_grammar, err, errlen);
+}
+
+int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *field,
+			     char *err, size_t errlen)
+{
+	return parse_list(value, field, "routes", routes_grammar, err, errlen);
+}
+
 /* A parameter other than the model that is given, or NULL. */
 static const char *refinement(const struct bnb_machine_spec *s)
 {
@@ -128,20 +310,109 @@ static const char *refinement(const struct bnb_machine_spec *s)
 	return NULL;
 }
 
-/* Latencies: the table, else the local latency x distance / 10. */
+/*
+ * The class's links among the guest's nodes: a guest of fewer nodes runs
+ * on the machine's first ones (one node: no links at all).
+ */
+static int class_links(const struct bnb_machine *m, const struct bnb_topology *t,
+		       struct bnb_model_params *p, char *err, size_t errlen)
+{
+	unsigned int kept = 0;
+
+	if (read_links(m->links, p, p->link_bandwidth_mbs, err, errlen))
+		return -1;
+	for (unsigned int k = 0; k < p->n_links; k++)
+		if (p->link[k].a < t->nodes && p->link[k].b < t->nodes)
+			p->link[kept++] = p->link[k];
+	if (!kept && t->nodes > 1)
+		return errf(err, errlen, "no link of %s's joins the guest's %d nodes", m->name,
+			    t->nodes);
+	p->n_links = t->nodes > 1 && kept < p->n_links ? kept : p->n_links;
+	if (t->nodes == 1)
+		p->n_links = 0;
+	return 0;
+}
+
+/* Links and routes, checked, and every route not given derived. */
+static int build_graph(const struct bnb_machine_spec *s, const struct bnb_machine *m,
+		       const struct bnb_topology *t, struct bnb_model_params *p,
+		       const char **key, char *err, size_t errlen)
+{
+	const char *what;
+
+	*key = "links";
+	if (*s->links && read_links(s->links, p, p->link_bandwidth_mbs, err, errlen))
+		return -1;
+	*key = "model";
+	if (!*s->links && m->links && class_links(m, t, p, err, errlen))
+		return -1;
+	*key = "routes";
+	if (*s->routes && read_routes(s->routes, p, err, errlen))
+		return -1;
+	if (bnb_model_check_graph(p, &what, err, errlen)) {
+		*key = !strcmp(what, "routes") || *s->links || !m->links ? what : "model";
+		return !strcmp(*key, "model") ? errf_prefix(err, errlen, "%s's links", m->name) : -1;
+	}
+	bnb_model_fill_routes(p);
+	return 0;
+}
+
+/* The hop latencies along route i->j, each link's own or hop_ps. */
+static uint64_t route_hops_ps(const struct bnb_model_params *p, unsigned int i, unsigned int j,
+			      uint64_t hop_ps)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int h = 1; h < p->route_len[i][j]; h++) {
+		int k = bnb_model_link_between(p, p->route[i][j][h - 1], p->route[i][j][h]);
+		struct bnb_model_link l = bnb_model_link_get(p, k);
+
+		sum += l.hop_ps ? l.hop_ps : hop_ps;
+	}
+	return sum;
+}
+
+/* Whether latencies come from the hops: a hop latency for every link. */
+static int hop_latencies(const struct bnb_model_params *p, uint64_t hop_ps, bool *hops,
+			 const char **key, char *err, size_t errlen)
+{
+	unsigned int own = 0;
+
+	for (unsigned int k = 0; k < p->n_links; k++)
+		own += !!p->link[k].hop_ps;
+	*hops = hop_ps || (p->n_links && own == p->n_links);
+	if (!hop_ps && own && own < p->n_links) {
+		*key = "links";
+		return errf(err, errlen, "some links give a hop latency and some none: give one "
+			    "for every link, or hop_latency_ns");
+	}
+	return 0;
+}
+
+/*
+ * Latencies: the table; else the local latency plus the hop latencies
+ * along the route; else without hop latencies the local one x distance / 10.
+ */
 static int build_latencies(const struct bnb_machine_spec *s, const struct bnb_machine *m,
 			   const struct bnb_topology *t, struct bnb_model_params *p,
-			   char *err, size_t errlen)
+			   const char **key, char *err, size_t errlen)
 {
 	uint64_t local_ps = (uint64_t)(s->latency_ns ? s->latency_ns : m->latency_ns) * PS_PER_NS;
+	uint64_t hop_ps = (uint64_t)(s->hop_latency_ns ? s->hop_latency_ns : m->hop_latency_ns) *
+			  PS_PER_NS;
+	bool hops;
 
+	*key = "latencies";
 	if (*s->latencies)
 		return read_table(s->latencies, t->nodes, p->lat_ps, err, errlen);
+	if (hop_latencies(p, hop_ps, &hops, key, err, errlen))
+		return -1;
 	for (int i = 0; i < t->nodes; i++)
 		for (int j = 0; j < t->nodes; j++)
-			p->lat_ps[i][j] = bnb_model_lat_ps(local_ps, t->dist[i][j]);
+			p->lat_ps[i][j] = hops ? local_ps + route_hops_ps(p, i, j, hop_ps) :
+					  bnb_model_lat_ps(local_ps, t->dist[i][j]);
 	/* the class's measured remote latency, unless the local one was changed */
-	if (t->nodes == 2 && m->remote_latency_ns && !s->latency_ns)
+	if (!hops && t->nodes == 2 && m->remote_latency_ns && !s->latency_ns)
 		p->lat_ps[0][1] = p->lat_ps[1][0] = (uint64_t)m->remote_latency_ns * PS_PER_NS;
 	return 0;
 }
@@ -174,8 +445,11 @@ static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 	p->cpus_per_node = OR(s->cpus_per_node, m->cpus_per_node);
 	p->mlp = OR(s->mlp, m->mlp);
 	p->window_ps = (uint64_t)OR(s->window_ns, BNB_MODEL_DEF_WINDOW_NS) * PS_PER_NS;
+	if (build_graph(s, m, t, p, key, err, errlen) ||
+	    build_latencies(s, m, t, p, key, err, errlen))
+		return -1;
 	*key = "latencies";
-	if (build_latencies(s, m, t, p, err, errlen) || check_latencies(p, err, errlen))
+	if (check_latencies(p, err, errlen))
 		return -1;
 	*key = "model";
 	return bnb_model_check(p, err, errlen);

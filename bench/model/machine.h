@@ -38,6 +38,9 @@ struct bnb_machine_spec {
 	int cpus_per_node;			/* of the modelled machine */
 	int mlp;				/* sequential misses in flight per CPU */
 	int window_ns;				/* bandwidth sharing window; 0: the model's */
+	int hop_latency_ns;			/* latency a link on a route adds */
+	char links[BNB_MACHINE_TABLE_LEN];	/* the interconnect, "0-1:7371,1-2:3686" */
+	char routes[BNB_MACHINE_TABLE_LEN];	/* routes, "0-1-2,2-1-0" */
 };
 
 /* A class: the figures of one published machine. */
@@ -49,11 +52,18 @@ struct bnb_machine {
 	int link_bandwidth_mbs;
 	int cpus_per_node;
 	int mlp;
+	int hop_latency_ns;			/* 0: latency_ns x SLIT / 10 */
+	const char *links;			/* its interconnect; NULL: a link per pair */
 };
 
 /* Checks a latency table's text on its own (the node count comes later). */
 int bnb_machine_parse_latencies(const struct opt_def *o, const char *value, void *field,
 				char *err, size_t errlen);
+/* The same for a list of links and one of routes. */
+int bnb_machine_parse_links(const struct opt_def *o, const char *value, void *field,
+			    char *err, size_t errlen);
+int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *field,
+			     char *err, size_t errlen);
 
 /*
  * The parameters, one row each, for the option tables of the runner
@@ -71,12 +81,12 @@ int bnb_machine_parse_latencies(const struct opt_def *o, const char *value, void
 	  "on this class of real machine, charged to each vCPU's own time (deterministic "	\
 	  "timing with the plugin only; bench/model/README.md)",				\
 	  F(model), .type = OPT_CHOICE, .choices = BNB_MACHINE_NAMES, .def = "off")		\
-	X("latency_ns", "latency-ns", "the model's local idle miss latency; remote = it x "	\
-	  "distance / 10 (default the class's)",						\
+	X("latency_ns", "latency-ns", "the model's local idle miss latency; remote = it plus "	\
+	  "the route's hop latencies, or x distance / 10 without them (default the class's)",	\
 	  F(latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")		\
 	X("latencies", "latencies", "the model's miss latency in ns per (initiator, memory) "	\
 	  "node, rows split by ';' or '/', values by ',' or ':': 108,196;196,108 (default "	\
-	  "from the local latency and the distances)",						\
+	  "from the local latency and the hops or the distances)",				\
 	  F(latencies), .type = OPT_FUNC, .parse = bnb_machine_parse_latencies,			\
 	  .metavar = "MATRIX")									\
 	X("node_bandwidth_mbs", "node-bandwidth-mbs", "one node's memory bandwidth on the "	\
@@ -96,7 +106,20 @@ int bnb_machine_parse_latencies(const struct opt_def *o, const char *value, void
 	  F(mlp), .type = OPT_INT, .min = 1, .max = 256, .metavar = "N")			\
 	X("window_ns", "window-ns", "hardware time over which the model shares a node's or a "	\
 	  "link's bandwidth by demand (default 20000)",					\
-	  F(window_ns), .type = OPT_INT, .min = 1, .max = 100000000, .metavar = "NS")
+	  F(window_ns), .type = OPT_INT, .min = 1, .max = 100000000, .metavar = "NS")		\
+	X("links", "links", "the modelled machine's interconnect: links A-B[:MB/S[:NS]] split "	\
+	  "by ',', each joining nodes A and B at MB/S each way (default link_bandwidth_mbs) "	\
+	  "adding NS of latency a hop (default hop_latency_ns): 0-1:7371,1-2:3686 (default "	\
+	  "the class's; else one link per node pair)",						\
+	  F(links), .type = OPT_FUNC, .parse = bnb_machine_parse_links, .metavar = "LINKS")	\
+	X("routes", "routes", "routes of misses over the links, each the nodes it crosses from "	\
+	  "the initiator to the memory node, split by ',': 0-1-2,2-1-0 (default for every "	\
+	  "pair not given: the fewest hops, then the lowest-numbered nodes from the "		\
+	  "initiator's end)",									\
+	  F(routes), .type = OPT_FUNC, .parse = bnb_machine_parse_routes, .metavar = "ROUTES")	\
+	X("hop_latency_ns", "hop-latency-ns", "latency each link on a miss's route adds to the "	\
+	  "local latency (default the class's; without one, local x distance / 10)",		\
+	  F(hop_latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")
 
 /* The class a spec names, or NULL when the model is off. */
 const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s);

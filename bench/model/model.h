@@ -31,14 +31,28 @@
  *		 there, so a vCPU missing now and then takes little from a
  *		 streaming one and a burst is served at least as fast as an
  *		 equal share;
- *	link	 for i != j, the same at the i->j link's bandwidth
- *		 (link_bandwidth_mbs), shared by the vCPUs of node i missing
- *		 to node j.
+ *	links	 for i != j, the same at each link of the route from i to j
+ *		 (below), each link's bandwidth shared by every vCPU whose
+ *		 lines cross it, whatever their initiator and memory nodes:
+ *		 a line forwarded by a third node counts on both links it
+ *		 crosses and slows that node's own traffic on them.
+ *
+ * The interconnect is a graph: n_links links, each joining two nodes at
+ * its bandwidth each way (0 links: one per node pair, each at
+ * link_bandwidth_mbs, every route direct, as before the graph).  The
+ * route of a miss of node i to memory on node j is a fixed list of nodes
+ * from i to j, given or derived (bnb_model_fill_routes(): fewest hops,
+ * then the lowest-numbered nodes from the initiator's end); the line
+ * travels it backwards, from j to i, and is charged to each link in that
+ * direction.  Latency is the caller's (lat[i][j]: machine.c adds each
+ * link's hop latency along the route unless given a table); the model
+ * uses the graph for bandwidth only.
  *
  * Bandwidth per CPU: a guest node with fewer vCPUs than the modelled
  * machine's node (cpus_per_node) gets the machine's bandwidth per CPU
  * times its vCPUs, so that k guest threads contend as k of the machine's
- * would.  Links scale with the initiating node's vCPUs.
+ * would.  A link scales, each way, with the vCPUs of the node its lines
+ * enter (the initiator's, on a direct route).
  *
  * Windows are counted per node and per link in a small ring indexed by
  * window number, so vCPUs whose local times lag each other by up to a
@@ -64,6 +78,15 @@
 #define BNB_MODEL_RING		8		/* windows remembered */
 #define BNB_MODEL_MAX_NODES	BNB_SHM_MAX_NODES
 #define BNB_MODEL_DEF_WINDOW_NS	20000		/* longer than the keeper's lag in hw time */
+#define BNB_MODEL_MAX_LINKS	128		/* links of a graph given */
+#define BNB_MODEL_MAX_HOPS	7		/* links on one route */
+
+/* A link of the interconnect, both ways. */
+struct bnb_model_link {
+	unsigned char a, b;			/* the nodes it joins */
+	uint64_t mbs;				/* bandwidth each way, MB/s */
+	uint64_t hop_ps;			/* latency crossing it adds (machine.c's) */
+};
 
 struct bnb_model_params {
 	unsigned int n_nodes;
@@ -74,6 +97,16 @@ struct bnb_model_params {
 	unsigned int cpus_per_node;		/* modelled machine's CPUs per node */
 	unsigned int mlp;			/* sequential misses in flight per CPU */
 	uint64_t window_ps;			/* bandwidth sharing window */
+	/* the interconnect: 0 links, one per node pair at link_bandwidth_mbs */
+	unsigned int n_links;
+	struct bnb_model_link link[BNB_MODEL_MAX_LINKS];
+	/*
+	 * route[i][j][0 .. route_len[i][j] - 1]: the nodes a miss of node i
+	 * to memory on node j crosses, i first and j last; 0: not given,
+	 * bnb_model_fill_routes() derives it.
+	 */
+	unsigned char route_len[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES];
+	unsigned char route[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_HOPS + 1];
 };
 
 struct bnb_model_win {
@@ -98,12 +131,25 @@ struct bnb_model_res {
 	struct bnb_model_win ring[BNB_MODEL_RING];
 };
 
+/*
+ * The links a line from one memory node to one initiator crosses, memory
+ * side first: each a link's direction (an index of struct bnb_model's
+ * link[]) and the initiator's use of it (of its vCPUs' link[]).
+ */
+struct bnb_model_route {
+	unsigned int hops;
+	unsigned short res[BNB_MODEL_MAX_HOPS];
+	unsigned short use[BNB_MODEL_MAX_HOPS];
+};
+
 struct bnb_model_vcpu {
 	unsigned int node;
+	const struct bnb_model_route *route;	/* its node's, by memory node */
 	uint64_t stream[BNB_MODEL_STREAMS];	/* last line of each stream */
 	uint64_t stream_used[BNB_MODEL_STREAMS];	/* miss number it last grew */
 	struct bnb_model_use mem[BNB_MODEL_MAX_NODES];
-	struct bnb_model_use link[BNB_MODEL_MAX_NODES];
+	struct bnb_model_use *link;		/* the links its node's routes cross */
+	unsigned int n_link;			/* how many */
 	uint64_t done_ps[BNB_MODEL_MAX_NODES];	/* last line from each node served */
 	uint64_t win, win_start_ps;		/* window of the last miss, its start */
 	/* figures */
@@ -118,11 +164,43 @@ struct bnb_model {
 	unsigned int n_vcpus;
 	struct bnb_model_vcpu *v;
 	struct bnb_model_res *mem;		/* n_nodes */
-	struct bnb_model_res *link;		/* n_nodes * n_nodes, [i * n + j] */
+	struct bnb_model_res *link;		/* each link's two directions */
+	struct bnb_model_route *route;		/* n_nodes * n_nodes, [i * n + j] */
+	struct bnb_model_use *uses;		/* the vCPUs' link[] */
 };
 
 /* 0, or -1 with the reason in err (naming the parameter). */
 int bnb_model_check(const struct bnb_model_params *p, char *err, size_t errlen);
+
+/*
+ * The interconnect's part of that check: the links (nodes, bandwidths,
+ * repeats), the routes given (each from its initiator to its memory node
+ * over links that exist) and a route for every pair.  0, or -1 with the
+ * reason in err and *what "links" or "routes", the one at fault.
+ */
+int bnb_model_check_graph(const struct bnb_model_params *p, const char **what,
+			  char *err, size_t errlen);
+
+/*
+ * Every route not given, derived: the fewest hops, and of those the one
+ * through the lowest-numbered nodes, compared from the initiator's end
+ * (breadth first from the initiator, neighbours in node order).  p passed
+ * bnb_model_check_graph().
+ */
+void bnb_model_fill_routes(struct bnb_model_params *p);
+
+/* A route's nodes as text, "0-1-2", into buf; returns buf. */
+const char *bnb_model_route_text(const unsigned char *r, unsigned int len, char *buf,
+				 size_t size);
+
+/* The link joining nodes a and b, or -1 (with 0 links, one per pair). */
+int bnb_model_link_between(const struct bnb_model_params *p, unsigned int a, unsigned int b);
+
+/* Links in the graph: n_links, or one per pair with none given. */
+unsigned int bnb_model_n_links(const struct bnb_model_params *p);
+
+/* Link k (< bnb_model_n_links()): with 0 links given, pair k at link_bandwidth_mbs. */
+struct bnb_model_link bnb_model_link_get(const struct bnb_model_params *p, unsigned int k);
 
 /* The latency at SLIT distance d from a local latency: local * d / 10. */
 static inline uint64_t bnb_model_lat_ps(uint64_t local_ps, unsigned int d)

@@ -13,24 +13,11 @@ CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
 QEMU_ENTRY=$(readlink -f "$BNB_ROOT/build/qemu")
 ITERS=10000000
 
-# refused DESCRIPTION EXPECTED-TEXT OPTIONS...: exit 2 with the text.
-refused() {
-	local desc=$1 want=$2 err rc
-	shift 2
-	err=$("$BNB_VM" "$@" -- true 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" -eq 2 ] && [[ $err == *"$want"* ]]; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $rc: $err)"
-	fi
-}
-
-refused "deterministic timing refused on Debian's QEMU" "time-control patches" \
+vm_refused "deterministic timing refused on Debian's QEMU" "time-control patches" \
 	--timing deterministic --qemu system
-refused "the time keeper refused on Debian's QEMU, plugin or not" "time-control patches" \
+vm_refused "the time keeper refused on Debian's QEMU, plugin or not" "time-control patches" \
 	--timing deterministic --plugin "$SO" --qemu system
-refused "the QEMU 7.2 build of the plugin refused on the project's QEMU" "plugin for Debian's QEMU 7.2" \
+vm_refused "the QEMU 7.2 build of the plugin refused on the project's QEMU" "plugin for Debian's QEMU 7.2" \
 	--plugin "${SO%.so}-qemu72.so" --qemu project
 out=$("$BNB_VM" --plugin "$SO" --dry-run -- true 2>&1)
 check "wall-clock runs with the plugin use Debian's 7.2 and its plugin build" \
@@ -38,11 +25,11 @@ check "wall-clock runs with the plugin use Debian's 7.2 and its plugin build" \
 out=$("$BNB_VM" --timing deterministic --plugin "$SO" --dry-run -- true 2>&1)
 check "deterministic runs use the project's QEMU and bnb-plugin.so" \
 	grep -q "^$BNB_ROOT/build/qemu/bin/qemu-system-x86_64 .*bnb-plugin.so,.*icount_shift=0,insn_ps=2000" <<<"$out"
-refused "instruction time below 2 vCPUs x 2^0 ns refused" "at least 2 x 2^0 ns" \
+vm_refused "instruction time below 2 vCPUs x 2^0 ns refused" "at least 2 x 2^0 ns" \
 	--timing deterministic --insn-time 1.5 --plugin "$SO"
-refused "instruction time below 4 vCPUs x 2^1 ns refused" "at least 4 x 2^1 ns" \
+vm_refused "instruction time below 4 vCPUs x 2^1 ns refused" "at least 4 x 2^1 ns" \
 	--timing deterministic --icount-shift 1 --cpus 2 --insn-time 7.9 --plugin "$SO"
-refused "icount shift without deterministic timing refused" "need --timing deterministic" \
+vm_refused "icount shift without deterministic timing refused" "need --timing deterministic" \
 	--icount-shift 2
 
 # A copy of the cache entry, spoiled three ways.
@@ -55,15 +42,15 @@ cp "$QEMU_ENTRY/info" "$fake/$key/"
 "$BNB_ROOT/bench/qemu/build.sh" --check "$fake/$key" >/dev/null 2>&1
 check "the copy of the cache entry is sound" test $? -eq 0
 printf 'x' >> "$fake/$key/bin/qemu-system-x86_64"
-refused "a cache entry whose binary changed is refused" "corrupt cache entry" \
+vm_refused "a cache entry whose binary changed is refused" "corrupt cache entry" \
 	--qemu "$fake/$key/bin/qemu-system-x86_64"
 err=$("$BNB_ROOT/bench/qemu/build.sh" --check "$fake/$key" 2>&1)
 check "build.sh --check names the changed binary" grep -q "not the size info records" <<<"$err"
 mv "$fake/$key" "$fake/0000000000000000"
-refused "a cache entry under another key is refused" "names key" \
+vm_refused "a cache entry under another key is refused" "names key" \
 	--qemu "$fake/0000000000000000/bin/qemu-system-x86_64"
 sed -i 's/^format=.*/format=other 9/' "$fake/0000000000000000/info"
-refused "a foreign info file is refused" "foreign or corrupt" \
+vm_refused "a foreign info file is refused" "foreign or corrupt" \
 	--qemu "$fake/0000000000000000/bin/qemu-system-x86_64"
 rm -rf "$fake"
 

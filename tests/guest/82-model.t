@@ -13,39 +13,21 @@ require_guest "machine model"
 SO=$BNB_ROOT/build/bin/bnb-plugin.so
 CHECK=$BNB_ROOT/build/bin/bnb-plugin-check
 
-# refused DESCRIPTION EXPECTED-TEXT OPTIONS...: exit 2 with the text.
-refused() {
-	local desc=$1 want=$2 err rc
-	shift 2
-	err=$("$BNB_VM" "$@" --dry-run -- true 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" -eq 2 ] && [[ $err == *"$want"* ]]; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $rc: $err)"
-	fi
-}
 
 det=(--timing deterministic --plugin "$SO")
-refused "the model refused in wall-clock mode" "--model: the machine model needs deterministic timing" \
-	--plugin "$SO" --model 2socket
-refused "a latency table of the wrong size refused" "--latencies: 1 rows; want 2" \
-	"${det[@]}" --model 2socket --latencies "100,200"
-refused "a remote latency below the local one refused" "--latencies: 0->1 is 90 ns, below the local" \
-	"${det[@]}" --model 2socket --latencies "100,90;200,100"
-refused "a zero bandwidth refused" "--node-bandwidth-mbs" \
-	"${det[@]}" --model 2socket --node-bandwidth-mbs 0
-refused "model options without the model refused" "--mlp: refines the machine model, which is off" \
-	"${det[@]}" --mlp 4
-refused "a model key as --plugin-opt refused, naming the option" \
-	"--plugin-opt latency_ns=90: use --latency-ns" "${det[@]}" --plugin-opt latency_ns=90
+vm_refused "the model refused in wall-clock mode" "--model: the machine model needs deterministic timing" \
+	--plugin "$SO" --model 2socket --dry-run
+vm_refused "a latency table of the wrong size refused" "--latencies: 1 rows; want 2" \
+	"${det[@]}" --model 2socket --latencies "100,200" --dry-run
+vm_refused "a remote latency below the local one refused" "--latencies: 0->1 is 90 ns, below the local" \
+	"${det[@]}" --model 2socket --latencies "100,90;200,100" --dry-run
+vm_refused "a zero bandwidth refused" "--node-bandwidth-mbs" \
+	"${det[@]}" --model 2socket --node-bandwidth-mbs 0 --dry-run
+vm_refused "model options without the model refused" "--mlp: refines the machine model, which is off" \
+	"${det[@]}" --mlp 4 --dry-run
+vm_refused "a model key as --plugin-opt refused, naming the option" \
+	"--plugin-opt latency_ns=90: use --latency-ns" "${det[@]}" --plugin-opt latency_ns=90 --dry-run
 
-# rate_mean (MB per guest second of the stream kernels: their own time,
-# without the setup's page faults) of the workload whose header matches $2.
-rate_of_stream() {
-	awk -v h="$2" '$0 ~ h { on = 1 } on && /^# summary/ {
-		for (i = 1; i <= NF; i++) if ($i ~ /^rate_mean=/) { sub("rate_mean=", "", $i); print $i; exit } }' "$1"
-}
 
 # Latency only: one miss in flight (a stream waits like a chase), memory
 # and links far faster than needed, so that every miss costs its latency:
@@ -58,8 +40,8 @@ bnb_vm "$d" "${det[@]}" --plugin-opt shm="$d/c.shm" --model 2socket --latency-ns
 	 stream --size 2M --iterations 3 --threads 1 --placement remote' >/dev/null 2>&1
 check "the latency-bound streams ran" test $? -eq 0
 "$CHECK" "$d/c.shm" > "$d/check.out" 2>/dev/null
-rl=$(rate_of_stream "$d/out.log" "placement=local")
-rr=$(rate_of_stream "$d/out.log" "placement=remote")
+rl=$(stream_rate "$d/out.log" "placement=local")
+rr=$(stream_rate "$d/out.log" "placement=remote")
 share=$(sed -n 's/^model_stall_share=//p' "$d/check.out")
 diag "stream MB per guest second: local ${rl:-?}, remote ${rr:-?}; stall share ${share:-?}"
 check "remote/local time per byte is the latency ratio 2 (+-10 %)" \

@@ -77,6 +77,28 @@ vm_clean() {
 	return 1
 }
 
+# vm_refused DESCRIPTION EXPECTED-TEXT BNB-VM-OPTIONS...: ok when bnb-vm
+# exits 2 with the text on stderr (pass --dry-run to refuse before booting).
+vm_refused() {
+	local desc=$1 want=$2 err rc
+	shift 2
+	err=$("$BNB_VM" "$@" -- true 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $err == *"$want"* ]]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc: $err)"
+	fi
+}
+
+# stream_rate OUT_LOG HEADER-REGEX: rate_mean (MB per guest second of the
+# stream kernels: their own time, without the setup's page faults) of the
+# workload whose header line matches.
+stream_rate() {
+	awk -v h="$2" '$0 ~ h { on = 1 } on && /^# summary/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^rate_mean=/) { sub("rate_mean=", "", $i); print $i; exit } }' "$1"
+}
+
 # result_field RUN_DIR KEY: one value from bnb-vm's result file.
 result_field() {
 	sed -n "s/^$2=//p" "$1/result"

@@ -204,3 +204,121 @@ Test(machine, the_same_words_for_the_plugin_and_bnb_vm)
 	cr_assert_str_eq(args(&(struct bnb_machine_spec){ 0 }, BNB_MACHINE_VM), "--model=off ");
 	cr_assert_str_eq(bnb_machine_option("node_bandwidth_mbs"), "node-bandwidth-mbs");
 }
+
+/* "0-1-2" of the route i->j the check derived or kept */
+static const char *route_of(unsigned int i, unsigned int j)
+{
+	static char buf[64];
+
+	return bnb_model_route_text(p.route[i][j], p.route_len[i][j], buf, sizeof(buf));
+}
+
+Test(machine, links_routes_and_hop_latencies)
+{
+	struct bnb_machine_spec s = spec("2socket");
+
+	guest(4);
+	strcpy(s.links, "0-1:7371,1-2:3686:70,2-3,3-0:3686");
+	strcpy(s.routes, "0-3-2");
+	s.hop_latency_ns = 60;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 4);
+	cr_assert_eq(p.link[0].mbs, 7371);
+	cr_assert_eq(p.link[1].hop_ps, 70 * PS, "its own hop latency");
+	cr_assert_eq(p.link[2].mbs, 34400, "no MB/s: link_bandwidth_mbs, the class's");
+	cr_assert_str_eq(route_of(0, 2), "0-3-2", "given");
+	cr_assert_str_eq(route_of(2, 0), "2-1-0", "derived: the lower node first");
+	cr_assert_eq(p.lat_ps[0][0], 108 * PS);
+	cr_assert_eq(p.lat_ps[0][1], 168 * PS, "108 + one hop of 60");
+	cr_assert_eq(p.lat_ps[0][2], 228 * PS, "108 + 0-3 and 3-2, 60 each");
+	cr_assert_eq(p.lat_ps[2][0], 238 * PS, "108 + 2-1 (70) + 1-0 (60)");
+	cr_assert_eq(p.lat_ps[3][3], 108 * PS);
+}
+
+Test(machine, a_hop_latency_without_links_is_one_hop_a_pair)
+{
+	struct bnb_machine_spec s = spec("4node");
+
+	guest(4);
+	s.hop_latency_ns = 60;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 0, "one link per pair");
+	cr_assert_eq(p.lat_ps[0][3], 160 * PS, "not 100 x 20 / 10");
+	cr_assert_str_eq(route_of(3, 1), "3-1");
+}
+
+/* the plugin's words, ',' as ':', read back as the same graph */
+Test(machine, the_plugin_reads_the_graph_it_is_handed)
+{
+	struct bnb_machine_spec s = spec("2socket"), q = spec("2socket");
+	struct bnb_model_params first;
+
+	guest(3);
+	strcpy(s.links, "0-1:5000:40,1-2:4000:50");
+	strcpy(s.routes, "0-1-2,2-1-0");
+	cr_assert_str_eq(args(&s, BNB_MACHINE_PLUGIN),
+			 "model=2socket links=0-1:5000:40:1-2:4000:50 routes=0-1-2:2-1-0 ");
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	first = p;
+	strcpy(q.links, "0-1:5000:40:1-2:4000:50");
+	strcpy(q.routes, "0-1-2:2-1-0");
+	cr_assert_eq(check(&q, true), 0, "%s", err);
+	cr_assert_eq(memcmp(&first, &p, sizeof(p)), 0);
+}
+
+static void expect_refused(struct bnb_machine_spec *s, const char *want_key, const char *text)
+{
+	cr_assert_eq(check(s, true), -1, "accepted, wanted: %s", text);
+	cr_assert_str_eq(key, want_key, "'%s' blamed on %s", err, key);
+	cr_assert_not_null(strstr(err, text), "'%s' does not say '%s'", err, text);
+}
+
+Test(machine, bad_graphs_refused_naming_the_key)
+{
+	struct bnb_machine_spec s = spec("2socket");
+
+	guest(4);
+	strcpy(s.links, "0-1,2-3");
+	expect_refused(&s, "links", "no route from node 0 to node 2: no links join them");
+	strcpy(s.links, "0-1,1-2");
+	expect_refused(&s, "links", "a 3-node machine; the guest has 4 nodes");
+	strcpy(s.links, "0-1,1-2,2-3,3-4");
+	expect_refused(&s, "links", "a 5-node machine; the guest has 4 nodes");
+	strcpy(s.links, "0-1,1-2,2-3");
+	strcpy(s.routes, "0-2");
+	expect_refused(&s, "routes", "route 0-2 crosses 0-2, which is not a link");
+	strcpy(s.routes, "0-1-2,0-1-2");
+	expect_refused(&s, "routes", "a second route from node 0 to node 2");
+	strcpy(s.routes, "0-1-7");
+	expect_refused(&s, "routes", "route 0-1-7: the guest has 4 nodes");
+	s.routes[0] = '\0';
+	strcpy(s.links, "0-1:1,1-2:4000:50,2-3");
+	expect_refused(&s, "links", "some links give a hop latency and some none");
+}
+
+Test(machine, a_list_is_checked_as_it_is_read)
+{
+	char field[BNB_MACHINE_TABLE_LEN];
+
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1:7371:60,1-2", field, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_str_eq(field, "0-1:7371:60,1-2");
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1:0", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "link 0-1: '0' is not an integer from 1"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1:-5", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1:5:6:7", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "'7' after its MB/s and hop ns"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1-2", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "want a link A-B"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-x", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-1,", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "ends in a separator"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "0-99", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_links(NULL, "", NULL, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_routes(NULL, "0-1-2,3-2", field, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(bnb_machine_parse_routes(NULL, "0", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "want the nodes of a route"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_routes(NULL, "0-1-2-3-4-5-6-7-8", NULL, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "at most 8 nodes"), "%s", err);
+}

@@ -13,7 +13,7 @@
 #define LINES	1000
 
 static struct bnb_model m;
-static uint64_t now[4];
+static uint64_t now[8];
 
 /* nodes x vcpus vCPUs, SLIT 10 local / 20 remote, 1 us windows. */
 static void setup(unsigned int nodes, unsigned int vcpus, unsigned int hw_cpus,
@@ -459,11 +459,12 @@ Test(model, share_follows_own_lines_at_equal_lines)
 /* Forget every kept share: pace divides afresh. */
 static void forget_shares(struct bnb_model *x)
 {
-	for (unsigned int v = 0; v < x->n_vcpus; v++)
-		for (unsigned int j = 0; j < BNB_MODEL_MAX_NODES; j++) {
+	for (unsigned int v = 0; v < x->n_vcpus; v++) {
+		for (unsigned int j = 0; j < BNB_MODEL_MAX_NODES; j++)
 			x->v[v].mem[j].share_own = 0;
-			x->v[v].link[j].share_own = 0;
-		}
+		for (unsigned int k = 0; k < x->v[v].n_link; k++)
+			x->v[v].link[k].share_own = 0;
+	}
 }
 
 /*
@@ -494,4 +495,281 @@ Test(model, kept_share_is_the_share_divided_afresh)
 		now[v] += a + (x >> 32) % 3000;
 	}
 	bnb_model_free(&fresh);
+}
+
+/*
+ * The interconnect: links as a graph, routes over it and each link
+ * shared by every line that crosses it.  Concurrent vCPUs run the way
+ * the keeper runs them, the one furthest behind next.
+ */
+#define GRAPH_LINES	2000
+#define FAST	6400		/* MB/s: 10 ns a line */
+#define SLOW	1600		/* MB/s: 40 ns a line */
+
+static struct bnb_model_params gp;
+static char gerr[512];
+
+/*
+ * nodes x 1 vCPU, machine nodes of 1 CPU whose memory never limits
+ * (1,000,000 MB/s), links "a-b" at their MB/s, latency 100 ns local plus
+ * 50 ns a hop (so a 3-hop stream is held by latency / mlp at 25 ns, below
+ * every link's line time).
+ */
+static void graph(unsigned int nodes, const unsigned int (*links)[3], unsigned int n_links)
+{
+	memset(&gp, 0, sizeof(gp));
+	gp.n_nodes = nodes;
+	gp.node_bandwidth_mbs = 1000000;
+	gp.link_bandwidth_mbs = FAST;
+	gp.cpus_per_node = 1;
+	gp.mlp = 10;
+	gp.window_ps = 1000 * NS;
+	gp.n_links = n_links;
+	for (unsigned int i = 0; i < nodes; i++) {
+		gp.cpus[i] = 1;
+		for (unsigned int j = 0; j < nodes; j++)
+			gp.lat_ps[i][j] = i == j ? 100 * NS : 200 * NS;
+	}
+	for (unsigned int k = 0; k < n_links; k++)
+		gp.link[k] = (struct bnb_model_link){ .a = links[k][0], .b = links[k][1],
+						     .mbs = links[k][2] };
+}
+
+/* Check, derive the routes, latencies from the hops, start the model. */
+static void start(void)
+{
+	const char *what = NULL;
+
+	cr_assert_eq(bnb_model_check_graph(&gp, &what, gerr, sizeof(gerr)), 0, "%s: %s", what, gerr);
+	bnb_model_fill_routes(&gp);
+	for (unsigned int i = 0; i < gp.n_nodes; i++)
+		for (unsigned int j = 0; j < gp.n_nodes; j++)
+			gp.lat_ps[i][j] = 100 * NS + 50 * NS * (i == j ? 0 : gp.route_len[i][j] - 1);
+	cr_assert_eq(bnb_model_check(&gp, gerr, sizeof(gerr)), 0, "%s", gerr);
+	cr_assert_eq(bnb_model_init(&m, &gp), 0);
+	memset(now, 0, sizeof(now));
+}
+
+/* Streams: vCPU v[k] reads node mem[k], GRAPH_LINES lines each, the one behind first. */
+static void streams(const unsigned int *v, const unsigned int *mem, unsigned int n)
+{
+	unsigned int done[8] = { 0 };
+
+	for (unsigned int left = n * GRAPH_LINES; left; left--) {
+		unsigned int k = n;
+
+		for (unsigned int x = 0; x < n; x++)
+			if (done[x] < GRAPH_LINES && (k == n || now[v[x]] < now[v[k]]))
+				k = x;
+		miss(v[k], mem[k], (uint64_t)v[k] << 24 | done[k]++);
+	}
+}
+
+static const char *route(unsigned int i, unsigned int j)
+{
+	static char buf[64];
+
+	return bnb_model_route_text(gp.route[i][j], gp.route_len[i][j], buf, sizeof(buf));
+}
+
+TestSuite(graph, .fini = teardown);
+
+/* 0 - 1 - 2: node 0's lines from node 2 cross both links, held by the slower */
+Test(graph, a_two_hop_stream_is_held_by_its_slowest_link)
+{
+	static const unsigned int line[][3] = { { 0, 1, FAST }, { 1, 2, SLOW } };
+
+	graph(3, line, 2);
+	start();
+	cr_assert_str_eq(route(0, 2), "0-1-2");
+	streams((unsigned int[]){ 0 }, (unsigned int[]){ 2 }, 1);
+	/* the first line is a chase: 200 ns; then one a link 1-2 line time */
+	cr_assert_eq(now[0], 200 * NS + (GRAPH_LINES - 1) * 40 * NS);
+	cr_assert_eq(m.v[0].n_link, 2, "node 0's routes cross 1->0 and 2->1");
+	teardown();
+	/* the same links faster than latency / mlp: 200 ns / 10 a line */
+	graph(3, (const unsigned int[][3]){ { 0, 1, 64000 }, { 1, 2, 64000 } }, 2);
+	start();
+	streams((unsigned int[]){ 0 }, (unsigned int[]){ 2 }, 1);
+	cr_assert_eq(now[0], 200 * NS + (GRAPH_LINES - 1) * 20 * NS);
+}
+
+/*
+ * An H: 0 and 1 hang off 2, 4 and 5 off 3, 2-3 the slow middle.  Node 0
+ * reads node 4 (4->3->2->0), node 1 node 5 (5->3->2->1): alone each
+ * takes the middle's 40 ns a line, together half of it each, 80 ns.
+ */
+Test(graph, two_flows_split_the_link_they_share)
+{
+	static const unsigned int h[][3] = {
+		{ 0, 2, FAST }, { 1, 2, FAST }, { 2, 3, SLOW }, { 3, 4, FAST }, { 3, 5, FAST },
+	};
+
+	graph(6, h, 5);
+	start();
+	cr_assert_str_eq(route(0, 4), "0-2-3-4");
+	cr_assert_str_eq(route(1, 5), "1-2-3-5");
+	streams((unsigned int[]){ 0 }, (unsigned int[]){ 4 }, 1);
+	cr_assert_eq(now[0], 250 * NS + (GRAPH_LINES - 1) * 40 * NS, "alone");
+	teardown();
+	graph(6, h, 5);
+	start();
+	streams((unsigned int[]){ 0, 1 }, (unsigned int[]){ 4, 5 }, 2);
+	for (unsigned int v = 0; v < 2; v++)
+		cr_assert(close_to(now[v], 250 * NS + (GRAPH_LINES - 1) * 80 * NS, 0.01),
+			  "vCPU %u: %u lines at half of 1600 MB/s take %llu ns, got %llu ns", v,
+			  GRAPH_LINES, (250 + (GRAPH_LINES - 1) * 80ULL), (unsigned long long)now[v] / NS);
+	/* the links that are not shared keep their own pace: no one else's lines */
+	cr_assert_eq(m.link[0].ring[0].users + m.link[1].ring[0].users, 1,
+		     "link 0-2 carries only node 0's lines");
+}
+
+/*
+ * 0 - 1 - 2 again: node 1 streams from node 2 over 2->1, alone at its 40
+ * ns a line.  Node 0's stream from node 2 is forwarded by node 1 over the
+ * same 2->1 and halves node 1's own: 80 ns a line each.
+ */
+Test(graph, forwarded_lines_slow_the_third_nodes_own_stream)
+{
+	static const unsigned int line[][3] = { { 0, 1, FAST }, { 1, 2, SLOW } };
+
+	graph(3, line, 2);
+	start();
+	streams((unsigned int[]){ 1 }, (unsigned int[]){ 2 }, 1);
+	cr_assert_eq(now[1], 150 * NS + (GRAPH_LINES - 1) * 40 * NS, "alone");
+	teardown();
+	graph(3, line, 2);
+	start();
+	streams((unsigned int[]){ 1, 0 }, (unsigned int[]){ 2, 2 }, 2);
+	cr_assert(close_to(now[1], 150 * NS + (GRAPH_LINES - 1) * 80 * NS, 0.01),
+		  "node 1's own stream with node 0's forwarded beside it: got %llu ns",
+		  (unsigned long long)now[1] / NS);
+	cr_assert(close_to(now[0], 200 * NS + (GRAPH_LINES - 1) * 80 * NS, 0.01),
+		  "node 0's forwarded stream: got %llu ns", (unsigned long long)now[0] / NS);
+}
+
+/* Lines the other way, from node 0 to node 2, do not meet node 1's from 2 */
+Test(graph, a_link_is_shared_each_way_apart)
+{
+	static const unsigned int line[][3] = { { 0, 1, FAST }, { 1, 2, SLOW } };
+
+	graph(3, line, 2);
+	start();
+	streams((unsigned int[]){ 1, 2 }, (unsigned int[]){ 2, 1 }, 2);
+	cr_assert_eq(now[1], 150 * NS + (GRAPH_LINES - 1) * 40 * NS, "2->1 alone");
+	cr_assert_eq(now[2], 150 * NS + (GRAPH_LINES - 1) * 40 * NS, "1->2 alone");
+}
+
+/* the fewest hops, then the lowest-numbered nodes from the initiator's end */
+Test(graph, routes_derived_by_fewest_hops_then_lowest_nodes)
+{
+	static const unsigned int ring[][3] = {
+		{ 0, 1, FAST }, { 1, 2, FAST }, { 2, 3, FAST }, { 3, 0, FAST },
+	};
+
+	graph(4, ring, 4);
+	start();
+	cr_assert_str_eq(route(0, 2), "0-1-2");
+	cr_assert_str_eq(route(2, 0), "2-1-0");
+	cr_assert_str_eq(route(1, 3), "1-0-3");
+	cr_assert_str_eq(route(3, 1), "3-0-1");
+	cr_assert_str_eq(route(0, 3), "0-3");
+	cr_assert_eq(gp.lat_ps[0][2], 200 * NS);
+}
+
+/* a route given is kept; the others are derived around it */
+Test(graph, a_route_given_is_kept)
+{
+	static const unsigned int ring[][3] = {
+		{ 0, 1, FAST }, { 1, 2, FAST }, { 2, 3, FAST }, { 3, 0, FAST },
+	};
+
+	graph(4, ring, 4);
+	gp.route_len[0][2] = 3;
+	memcpy(gp.route[0][2], (unsigned char[]){ 0, 3, 2 }, 3);
+	start();
+	cr_assert_str_eq(route(0, 2), "0-3-2");
+	cr_assert_str_eq(route(2, 0), "2-1-0");
+}
+
+/* Every pair linked, given or not: the same stalls, miss for miss. */
+Test(graph, a_full_mesh_given_is_the_mesh_by_default)
+{
+	struct bnb_model given;
+	uint64_t x = 88172645463325252ULL, line[6] = { 0 };
+
+	memset(&gp, 0, sizeof(gp));
+	gp = (struct bnb_model_params){ .n_nodes = 3, .cpus = { 2, 2, 2 },
+				       .node_bandwidth_mbs = 6400, .link_bandwidth_mbs = 3200,
+				       .cpus_per_node = 4, .mlp = 10, .window_ps = 50 * NS };
+	for (unsigned int i = 0; i < 3; i++)
+		for (unsigned int j = 0; j < 3; j++)
+			gp.lat_ps[i][j] = i == j ? 100 * NS : 210 * NS;
+	cr_assert_eq(bnb_model_init(&m, &gp), 0);
+	gp.n_links = 3;
+	gp.link[0] = (struct bnb_model_link){ .a = 0, .b = 1, .mbs = 3200 };
+	gp.link[1] = (struct bnb_model_link){ .a = 2, .b = 0, .mbs = 3200 };
+	gp.link[2] = (struct bnb_model_link){ .a = 1, .b = 2, .mbs = 3200 };
+	cr_assert_eq(bnb_model_check(&gp, gerr, sizeof(gerr)), 0, "%s", gerr);
+	cr_assert_eq(bnb_model_init(&given, &gp), 0);
+	memset(now, 0, sizeof(now));
+	for (int i = 0; i < 300000; i++) {
+		unsigned int v, node;
+		uint64_t a, b;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = x % 6;
+		node = (x >> 8) % 3;
+		line[v] += (x >> 16) % 16 ? 1 : 1 + (x >> 20) % 1000;
+		a = bnb_model_miss(&m, v, node, line[v] + ((uint64_t)v << 32), now[v]);
+		b = bnb_model_miss(&given, v, node, line[v] + ((uint64_t)v << 32), now[v]);
+		cr_assert_eq(a, b, "miss %d: vCPU %u, node %u", i, v, node);
+		now[v] += a + (x >> 32) % 2000;
+	}
+	bnb_model_free(&given);
+}
+
+static void expect_graph_refused(const char *what, const char *text)
+{
+	const char *got = NULL;
+
+	cr_assert_eq(bnb_model_check_graph(&gp, &got, gerr, sizeof(gerr)), -1, "accepted: %s", text);
+	cr_assert_str_eq(got, what, "'%s' blamed on %s", gerr, got);
+	cr_assert_not_null(strstr(gerr, text), "'%s' does not say '%s'", gerr, text);
+	cr_assert_eq(bnb_model_check(&gp, gerr, sizeof(gerr)), -1);
+	cr_assert_not_null(strstr(gerr, what), "bnb_model_check: '%s' does not name %s", gerr, what);
+}
+
+Test(graph, bad_graphs_refused_naming_links_or_routes)
+{
+	static const unsigned int two[][3] = { { 0, 1, FAST }, { 2, 3, FAST } };
+	static const unsigned int line[][3] = { { 0, 1, FAST }, { 1, 2, FAST } };
+
+	graph(4, two, 2);
+	expect_graph_refused("links", "no route from node 0 to node 2: no links join them");
+	graph(3, line, 2);
+	gp.link[1].mbs = 0;
+	expect_graph_refused("links", "link 1-2: bandwidth must be above 0");
+	graph(3, line, 2);
+	gp.link[1] = (struct bnb_model_link){ .a = 1, .b = 0, .mbs = FAST };
+	expect_graph_refused("links", "link 1-0 is given twice");
+	graph(3, line, 2);
+	gp.link[1].b = 1;
+	expect_graph_refused("links", "joins a node to itself");
+	graph(4, line, 2);
+	expect_graph_refused("links", "the links join nodes 0-2, a 3-node machine; the guest has 4 nodes");
+	graph(2, line, 2);
+	expect_graph_refused("links", "a 3-node machine; the guest has 2 nodes");
+	graph(3, line, 2);
+	gp.route_len[0][2] = 2;
+	memcpy(gp.route[0][2], (unsigned char[]){ 0, 2 }, 2);
+	expect_graph_refused("routes", "route 0-2 crosses 0-2, which is not a link");
+	graph(3, line, 2);
+	gp.route_len[0][2] = 4;
+	memcpy(gp.route[0][2], (unsigned char[]){ 0, 1, 0, 2 }, 4);
+	expect_graph_refused("routes", "crosses node 0 twice");
+	graph(3, line, 2);
+	gp.route_len[2][0] = 3;
+	memcpy(gp.route[2][0], (unsigned char[]){ 2, 1, 1 }, 3);
+	expect_graph_refused("routes", "does not lead from node 2 to node 0");
 }
