@@ -24,10 +24,23 @@ static const struct bnb_machine classes[] = {
 	{ .name = "2socket", .latency_ns = 108, .remote_latency_ns = 196,
 	  .node_bandwidth_mbs = 69300, .link_bandwidth_mbs = 34400, .cpus_per_node = 16,
 	  .mlp = 10 },
-	/* 4-node Opteron (2012 class): ~100 ns idle; perf bench numa,
-	 * two threads, 13.177 GB/s local, 7.371 GB/s remote; 32 CPUs */
-	{ .name = "4node", .latency_ns = 100, .node_bandwidth_mbs = 13177,
-	  .link_bandwidth_mbs = 7371, .cpus_per_node = 8, .mlp = 10 },
+	/* 4-node 32-way Opteron (2012; assumed 2 x Opteron 6200, 2 dies of 8
+	 * cores each): ~100 ns idle, one hop 60 more (SLIT 16 of 2-socket G34
+	 * boards); perf bench numa, two threads, 13.177 GB/s local and 7.371
+	 * GB/s to the other die of the package: an x16 HyperTransport 3 link,
+	 * an x8 half of it; dies 0,1 and 2,3 in a package, joined by x16,
+	 * 0-2 and 1-3 x16, 0-3 and 1-2 x8 (G34's 4 ports a package, one for I/O) */
+	{ .name = "4node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
+	  .link_bandwidth_mbs = 7371, .cpus_per_node = 8, .mlp = 10,
+	  .links = "0-1,2-3,0-2,1-3,0-3:3686,1-2:3686" },
+	/* 8-node 64-core box of 2012 (assumed 4 x Opteron 6200, 8 dies of 8
+	 * cores): the 4-socket G34 link graph of the SLIT of two such boards
+	 * (10 local, 16 one hop, 22 two; hwloc's test topologies), x16 within
+	 * a package, x8 between packages; the dies as 4node's */
+	{ .name = "8node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
+	  .link_bandwidth_mbs = 3686, .cpus_per_node = 8, .mlp = 10,
+	  .links = "0-1:7371,2-3:7371,4-5:7371,6-7:7371,0-2,0-4,0-6,1-3,1-4,1-7,2-4,2-5,"
+		   "2-6,2-7,3-4,3-5,4-6,5-7" },
 };
 
 #define SPEC(f) OPT_FIELD(struct bnb_machine_spec, f)

@@ -24,7 +24,7 @@
 
 struct bnb_model_params;
 
-#define BNB_MACHINE_NAMES	"off|2socket|4node"	/* index 0: no model */
+#define BNB_MACHINE_NAMES	"off|2socket|4node|8node"	/* index 0: no model */
 #define BNB_MACHINE_OFF		0
 #define BNB_MACHINE_TABLE_LEN	1024	/* a latency table's text, with its NUL */
 

@@ -79,8 +79,8 @@ static int check_links(const struct bnb_model_params *p, char *err, size_t errle
 		top = l->b > top ? l->b : top;
 	}
 	if (top + 1 != n)
-		return errf(err, errlen, "the links join nodes 0-%u, a %u-node machine; the guest "
-			    "has %u node%s", top, top + 1, n, n == 1 ? "" : "s");
+		return errf(err, errlen, "the links join nodes 0-%u; the guest "
+			    "has %u node%s", top, n, n == 1 ? "" : "s");
 	return 0;
 }
 

@@ -62,8 +62,9 @@ Test(machine, classes_known)
 {
 	cr_assert_not_null(bnb_machine_find("2socket"));
 	cr_assert_not_null(bnb_machine_find("4node"));
+	cr_assert_not_null(bnb_machine_find("8node"));
 	cr_assert_null(bnb_machine_find("off"));
-	cr_assert_null(bnb_machine_find("8node"));
+	cr_assert_null(bnb_machine_find("16node"));
 	cr_assert_str_eq(bnb_machine_class(&(struct bnb_machine_spec){ .model = 2 })->name, "4node",
 			 "classes follow BNB_MACHINE_NAMES");
 	cr_assert_null(bnb_machine_class(&(struct bnb_machine_spec){ .model = BNB_MACHINE_OFF }));
@@ -85,16 +86,16 @@ Test(machine, two_sockets_use_the_measured_remote_latency)
 	cr_assert_eq(p.cpus[1], 1);
 }
 
-Test(machine, four_nodes_scale_latency_by_distance)
+Test(machine, without_a_hop_latency_latency_scales_by_distance)
 {
-	struct bnb_machine_spec s = spec("4node");
+	struct bnb_machine_spec s = spec("2socket");
 
 	guest(4);
 	topo.dist[0][3] = 21;
 	cr_assert_eq(check(&s, true), 0, "%s", err);
-	cr_assert_eq(p.lat_ps[0][1], 200 * PS);
-	cr_assert_eq(p.lat_ps[0][3], 210 * PS);
-	cr_assert_eq(p.lat_ps[3][3], 100 * PS);
+	cr_assert_eq(p.lat_ps[0][1], 216 * PS);
+	cr_assert_eq(p.lat_ps[0][3], 226800);
+	cr_assert_eq(p.lat_ps[3][3], 108 * PS);
 }
 
 /* ns go to the model's ps once, exactly: no round trip through ns */
@@ -237,13 +238,13 @@ Test(machine, links_routes_and_hop_latencies)
 
 Test(machine, a_hop_latency_without_links_is_one_hop_a_pair)
 {
-	struct bnb_machine_spec s = spec("4node");
+	struct bnb_machine_spec s = spec("2socket");
 
 	guest(4);
 	s.hop_latency_ns = 60;
 	cr_assert_eq(check(&s, true), 0, "%s", err);
 	cr_assert_eq(p.n_links, 0, "one link per pair");
-	cr_assert_eq(p.lat_ps[0][3], 160 * PS, "not 100 x 20 / 10");
+	cr_assert_eq(p.lat_ps[0][3], 168 * PS, "108 + 60, not 108 x 20 / 10");
 	cr_assert_str_eq(route_of(3, 1), "3-1");
 }
 
@@ -281,9 +282,9 @@ Test(machine, bad_graphs_refused_naming_the_key)
 	strcpy(s.links, "0-1,2-3");
 	expect_refused(&s, "links", "no route from node 0 to node 2: no links join them");
 	strcpy(s.links, "0-1,1-2");
-	expect_refused(&s, "links", "a 3-node machine; the guest has 4 nodes");
+	expect_refused(&s, "links", "nodes 0-2; the guest has 4 nodes");
 	strcpy(s.links, "0-1,1-2,2-3,3-4");
-	expect_refused(&s, "links", "a 5-node machine; the guest has 4 nodes");
+	expect_refused(&s, "links", "nodes 0-4; the guest has 4 nodes");
 	strcpy(s.links, "0-1,1-2,2-3");
 	strcpy(s.routes, "0-2");
 	expect_refused(&s, "routes", "route 0-2 crosses 0-2, which is not a link");
@@ -321,4 +322,74 @@ Test(machine, a_list_is_checked_as_it_is_read)
 	cr_assert(strstr(err, "want the nodes of a route"), "%s", err);
 	cr_assert_eq(bnb_machine_parse_routes(NULL, "0-1-2-3-4-5-6-7-8", NULL, err, sizeof(err)), -1);
 	cr_assert(strstr(err, "at most 8 nodes"), "%s", err);
+}
+
+/* The 2-socket G34 Opteron: every die one hop from every other */
+Test(machine, four_nodes_are_two_opteron_packages)
+{
+	struct bnb_machine_spec s = spec("4node");
+
+	guest(4);
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 6);
+	for (unsigned int j = 1; j < 4; j++) {
+		cr_assert_eq(p.lat_ps[0][j], 160 * PS, "0->%u: 100 + one hop of 60 (SLIT 16)", j);
+		cr_assert_eq(p.route_len[0][j], 2, "0->%u direct", j);
+	}
+	cr_assert_eq(p.link[bnb_model_link_between(&p, 0, 1)].mbs, 7371, "x16 in the package");
+	cr_assert_eq(p.link[bnb_model_link_between(&p, 0, 3)].mbs, 3686, "x8 across");
+	cr_assert_eq(p.node_bandwidth_mbs, 13177);
+}
+
+/* The 4-socket G34 Opteron: 8 dies, a partial mesh of 18 links, 2 hops at most */
+Test(machine, eight_nodes_are_four_opteron_packages)
+{
+	struct bnb_machine_spec s = spec("8node");
+	unsigned int one = 0, two = 0;
+
+	guest(8);
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 18);
+	for (unsigned int i = 0; i < 8; i++)
+		for (unsigned int j = 0; j < 8; j++) {
+			unsigned int hops = i == j ? 0 : p.route_len[i][j] - 1;
+
+			cr_assert_leq(hops, 2);
+			one += hops == 1;
+			two += hops == 2;
+			cr_assert_eq(p.lat_ps[i][j], (100 + 60 * hops) * PS,
+				     "%u->%u: SLIT 10 / 16 / 22 by hops", i, j);
+		}
+	cr_assert_eq(one, 36, "18 links, each way");
+	cr_assert_eq(two, 20);
+	cr_assert_str_eq(route_of(0, 3), "0-1-3", "through the package's other die first");
+	cr_assert_str_eq(route_of(3, 0), "3-1-0");
+	cr_assert_str_eq(route_of(0, 7), "0-1-7");
+	cr_assert_eq(p.link[bnb_model_link_between(&p, 6, 7)].mbs, 7371);
+	cr_assert_eq(p.link[bnb_model_link_between(&p, 0, 6)].mbs, 3686);
+	cr_assert_eq(p.cpus_per_node, 8);
+}
+
+/* A guest of fewer nodes runs on the machine's first; of more, refused */
+Test(machine, a_class_graph_serves_guests_of_fewer_nodes)
+{
+	struct bnb_machine_spec s = spec("8node");
+
+	guest(4);
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 4, "0-1, 2-3, 0-2, 1-3 among dies 0-3");
+	cr_assert_str_eq(route_of(0, 3), "0-1-3");
+	guest(1);
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.n_links, 0);
+	guest(16);
+	cr_assert_eq(check(&s, true), -1);
+	cr_assert_str_eq(key, "model");
+	cr_assert(strstr(err, "8node's links: the links join nodes 0-7; the guest "
+			 "has 16 nodes"), "%s", err);
+	guest(4);
+	strcpy(s.links, "0-1,1-2,2-3");
+	cr_assert_eq(check(&s, true), 0, "links given replace the class's: %s", err);
+	cr_assert_str_eq(route_of(0, 3), "0-1-2-3");
+	cr_assert_eq(p.lat_ps[0][3], 280 * PS, "three hops of the class's 60");
 }

@@ -757,9 +757,9 @@ Test(graph, bad_graphs_refused_naming_links_or_routes)
 	gp.link[1].b = 1;
 	expect_graph_refused("links", "joins a node to itself");
 	graph(4, line, 2);
-	expect_graph_refused("links", "the links join nodes 0-2, a 3-node machine; the guest has 4 nodes");
+	expect_graph_refused("links", "the links join nodes 0-2; the guest has 4 nodes");
 	graph(2, line, 2);
-	expect_graph_refused("links", "a 3-node machine; the guest has 2 nodes");
+	expect_graph_refused("links", "nodes 0-2; the guest has 2 nodes");
 	graph(3, line, 2);
 	gp.route_len[0][2] = 2;
 	memcpy(gp.route[0][2], (unsigned char[]){ 0, 2 }, 2);

@@ -167,7 +167,9 @@ Test(plugin_args, model_from_a_class_refined)
 			   "mlp=6", "window_ns=10000"), 0, "%s", err);
 	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[0][0], 100000);
-	cr_assert_eq(p.lat_ps[0][1], 200000, "100 ns x 20/10");
+	cr_assert_eq(p.lat_ps[0][1], 160000, "100 ns + the class's hop of 60");
+	cr_assert_eq(p.n_links, 1, "4node's link 0-1 serves a 2-node guest");
+	cr_assert_eq(p.link[0].mbs, 10000, "at link_bandwidth_mbs");
 	cr_assert_eq(p.node_bandwidth_mbs, 20000);
 	cr_assert_eq(p.link_bandwidth_mbs, 10000);
 	cr_assert_eq(p.cpus_per_node, 8);
@@ -178,6 +180,13 @@ Test(plugin_args, model_from_a_class_refined)
 	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(p.lat_ps[1][0], 160000, "the table wins over distances");
 	cr_assert_eq(p.node_bandwidth_mbs, 69300, "the class's");
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket", "links=0-1:5000:40",
+			   "routes=1-0"), 0, "%s", err);
+	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(p.link[0].mbs, 5000);
+	cr_assert_eq(p.lat_ps[1][0], 148000, "108 + the link's 40");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "links=0-1:5000:1-2"),
+		     "links: the links join nodes 0-2; the guest has 2 nodes");
 }
 
 Test(plugin_args, model_bad_input_refused)

@@ -108,7 +108,7 @@ static const struct {
 	{ "[machine]\nmodel = 2socket\nlatencies = 100,200\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': 1 rows; want 2, one per node" },
 	{ "[machine]\nmodel = 2socket\nlatencies = 100,90;200,100\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'latencies': variant 'a': 0->1 is 90 ns, below the local 0->0 (100 ns)" },
 	/* the interconnect: refused before anything boots, naming the key */
-	{ "[machine]\nmodel = 2socket\nlinks = 0-1,1-2\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'links': variant 'a': the links join nodes 0-2, a 3-node machine; the guest has 2 nodes" },
+	{ "[machine]\nmodel = 2socket\nlinks = 0-1,1-2\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'links': variant 'a': the links join nodes 0-2; the guest has 2 nodes" },
 	{ "[machine]\nmodel = 2socket\nlinks = 0-1,2-3\n" OK_GLOBAL "timing = deterministic\nnodes = 4\n[a]\n", "3: key 'links': variant 'a': no route from node 0 to node 2: no links join them" },
 	{ "[machine]\nmodel = 2socket\nlinks = 0-1:0\n" OK_GLOBAL "timing = deterministic\n[a]\n", "3: key 'links': link 0-1: '0' is not an integer from 1" },
 	{ "[machine]\nmodel = 2socket\nlinks = 0-1,1-2\nroutes = 0-2\n" OK_GLOBAL "timing = deterministic\nnodes = 3\n[a]\n", "4: key 'routes': variant 'a': route 0-2 crosses 0-2, which is not a link" },
