@@ -231,4 +231,25 @@ static inline void bnb_shm_sum(const struct bnb_shm_header *h,
 	*remote = r;
 }
 
+/*
+ * What the machine model charged (BNB_SHM_F_MODEL), summed over all
+ * vCPUs: misses, and the stall share, the stalls over the vCPUs' busy
+ * time (local time less the idle time skipped on waking), 0 without any.
+ */
+static inline void bnb_shm_model_totals(const struct bnb_shm_header *h,
+					uint64_t *misses, double *stall_share)
+{
+	uint64_t m = 0, stall = 0, busy = 0;
+
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		m += bnb_shm_load(&c->model_misses);
+		stall += bnb_shm_load(&c->tk_stall_ps);
+		busy += bnb_shm_load(&c->tk_local_ps) - bnb_shm_load(&c->tk_catchup_ps);
+	}
+	*misses = m;
+	*stall_share = busy ? (double)stall / busy : 0.0;
+}
+
 #endif /* BNB_PLUGIN_SHM_H */

@@ -218,7 +218,8 @@ static void print_timekeeper(const struct bnb_shm_header *h)
  */
 static void print_model(const struct bnb_shm_header *h)
 {
-	uint64_t stall = 0, busy = 0;
+	uint64_t misses;
+	double share;
 
 	if (!(h->flags & BNB_SHM_F_MODEL))
 		return;
@@ -233,8 +234,6 @@ static void print_model(const struct bnb_shm_header *h)
 	for (unsigned int v = 0; v < h->n_vcpus; v++) {
 		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
 
-		stall += bnb_shm_load(&c->tk_stall_ps);
-		busy += bnb_shm_load(&c->tk_local_ps) - bnb_shm_load(&c->tk_catchup_ps);
 		printf("vcpu%u_model_misses=%llu\nvcpu%u_model_seq_misses=%llu\n"
 		       "vcpu%u_model_lat_hw_ns=%.0f\nvcpu%u_model_bw_hw_ns=%.0f\n",
 		       v, (unsigned long long)bnb_shm_load(&c->model_misses),
@@ -242,7 +241,8 @@ static void print_model(const struct bnb_shm_header *h)
 		       v, bnb_shm_load(&c->model_lat_ps) / 1e3,
 		       v, bnb_shm_load(&c->model_bw_ps) / 1e3);
 	}
-	printf("model_stall_share=%.4f\n", busy ? (double)stall / busy : 0.0);
+	bnb_shm_model_totals(h, &misses, &share);
+	printf("model_misses=%llu\nmodel_stall_share=%.4f\n", (unsigned long long)misses, share);
 }
 
 static int report(const struct bnb_shm_header *h)
