@@ -11,6 +11,7 @@ static const struct {
 	[VM_TIMEOUT] = { "timeout", "guest timeout or hang" },
 	[VM_PANIC] = { "panic", "kernel panic/oops/BUG" },
 	[VM_LAUNCH_ERROR] = { "launch-error", "QEMU could not run" },
+	[VM_PLUGIN_FAILED] = { "plugin-failed", "the plugin's map check failed or its model charged nothing" },
 };
 
 const char *vm_status_word(int status)

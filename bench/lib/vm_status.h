@@ -14,6 +14,8 @@ enum vm_status {
 	VM_TIMEOUT = 3,		/* hang or --timeout */
 	VM_PANIC = 4,		/* kernel panic, oops, BUG */
 	VM_LAUNCH_ERROR = 5,	/* QEMU could not run */
+	VM_PLUGIN_FAILED = 6,	/* the plugin's map check failed, or its model
+				 * charged nothing: no emulated figures */
 	VM_N_STATUS
 };
 

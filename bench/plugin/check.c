@@ -260,7 +260,7 @@ static int report(const struct bnb_shm_header *h)
 		fprintf(stderr, "bnb-plugin-check: %s\n", *msg ? msg : "map check failed");
 		return EXIT_MAP_FAILED;
 	}
-	fprintf(stderr, "bnb-plugin-check: the guest did not complete the map check (run bnb-plugin-calib first)\n");
+	fprintf(stderr, "bnb-plugin-check: the guest did not complete the map check (bnb-vm runs bnb-plugin-calib at boot)\n");
 	return EXIT_MAP_UNCHECKED;
 }
 

@@ -44,6 +44,8 @@ enum console_event console_classify(const char *line, int *code)
 
 	if (!strncmp(line, "bnb-init: run", 13))
 		return CON_RUN;
+	if (!strcmp(line, "bnb-init: map check failed"))
+		return CON_MAPCHECK_FAILED;
 	if (!strncmp(line, exit_mark, sizeof(exit_mark) - 1)) {
 		v = strtol(line + sizeof(exit_mark) - 1, &end, 10);
 		if (end != line + sizeof(exit_mark) - 1 && v >= 0 && v <= 255) {

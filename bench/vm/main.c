@@ -295,7 +295,7 @@ static void relay_output(const struct launch *l)
 static void remove_tmp(const struct launch *l)
 {
 	static const char *const files[] = {
-		"cmd", "console.log", "out.log", "qemu.log", "result", "qmp.sock",
+		"cmd", "console.log", "out.log", "qemu.log", "result", "qmp.sock", VM_PLUGIN_SHM,
 	};
 	char path[PATH_MAX];
 	size_t i;
@@ -339,6 +339,7 @@ int main(int argc, char **argv)
 	}
 	if (prepare_paths(&l))
 		return VM_USAGE;
+	vm_plugin_default_shm(&l.cli.cfg);	/* the run's verdict reads it */
 	if (l.cli.cfg.dry_run) {
 		st = bind_host(&l.cli.cfg, &host) ? VM_USAGE : VM_OK;
 		if (st == VM_OK)

@@ -111,7 +111,8 @@ const struct opt_tool vm_tool = {
 	.opts = vm_options,
 	.n = ARRAY_SIZE(vm_options),
 	.epilog = "Exit status: 0 the guest command exited 0, 1 it failed, 2 bad usage,\n"
-		  "3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run.\n",
+		  "3 timeout or hang, 4 kernel panic/oops/BUG, 5 QEMU could not run, 6 the\n"
+		  "plugin's map check failed or its machine model charged nothing.\n",
 };
 
 /* The per-node fields need the node count, so they are read last. */

@@ -294,8 +294,12 @@ void qemu_build_args(const struct vm_config *c, struct argv *a)
 	argv_add(a, "-fw_cfg");
 	argv_add(a, "name=opt/bnb/cmd,file=%s/cmd", c->run_dir);
 	add_ports(c, a);
-	if (c->plugin)
+	if (c->plugin) {
 		add_plugin(c, a);
+		/* /init runs the plugin's map check before the command */
+		argv_add(a, "-fw_cfg");
+		argv_add(a, "name=" VM_FWCFG_MAPCHECK ",string=1");
+	}
 	argv_add(a, "-kernel");
 	argv_add(a, "%s", c->kernel);
 	argv_add(a, "-initrd");

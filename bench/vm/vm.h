@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "bnb_plugin_shm.h"
 #include "bnb_topology.h"
 #include "lib/argv.h"
 #include "lib/host_numa.h"
@@ -176,6 +177,43 @@ int vm_check_layout(const struct vm_config *c, pid_t qemu, bool cont, char *err,
 int layout_check(const char *mtree, const struct bnb_addrmap *m, unsigned int n_nodes,
 		 char *err, size_t errlen);
 
+/*
+ * plugin_verdict.c: what the plugin made of the run, from its counters
+ * file (bnb_plugin_shm.h) after QEMU exited.  QEMU gets the fw_cfg file
+ * VM_FWCFG_MAPCHECK whenever it loads the plugin: the guest's /init then
+ * runs the map check before the command.  Without a shm= option bnb-vm
+ * gives the plugin RUN_DIR/VM_PLUGIN_SHM.
+ */
+#define VM_FWCFG_MAPCHECK	"opt/bnb/mapcheck"
+#define VM_PLUGIN_SHM		"plugin.shm"
+
+struct plugin_outcome {
+	bool read;			/* the counters file was read */
+	char why[320];			/* why not */
+	uint32_t map_status;		/* enum bnb_shm_map_status */
+	char map_message[BNB_SHM_MSG_LEN];
+	bool model;			/* the machine model was on */
+	uint64_t model_misses;		/* misses it charged */
+	double stall_share;		/* its stalls over the vCPUs' busy time */
+};
+
+/* The plugin's counters file (the last shm= option), or NULL. */
+const char *vm_plugin_shm(const struct vm_config *c);
+/* Give the plugin RUN_DIR/VM_PLUGIN_SHM when no shm= was asked for. */
+void vm_plugin_default_shm(struct vm_config *c);
+/* Read the counters file into po: 0, or -1 with po->why. */
+int plugin_outcome_read(const char *path, struct plugin_outcome *po);
+/*
+ * The run's status with the plugin's verdict: VM_PLUGIN_FAILED, with the
+ * reason, when the map check failed (in the guest: guest_check_failed,
+ * or in the plugin, which stopped QEMU), when a run that ended well has
+ * no readable counters, or when the model was on and charged no miss.
+ */
+enum vm_status plugin_judge(const struct plugin_outcome *po, enum vm_status st,
+			    bool guest_check_failed, char *reason, size_t len);
+/* Its key=value lines for the result file; returns snprintf's count. */
+int plugin_outcome_lines(const struct plugin_outcome *po, char *text, size_t len);
+
 /* Boot the guest, wait for it, classify the outcome. */
 enum vm_status vm_run(const struct vm_config *c);
 
@@ -187,6 +225,7 @@ enum console_event {
 	CON_PANIC,	/* panic, oops, BUG */
 	CON_WARNING,	/* WARN, lockdep splat */
 	CON_STALL,	/* RCU stall, hung task, soft lockup */
+	CON_MAPCHECK_FAILED,	/* /init: the plugin's map check failed */
 };
 enum console_event console_classify(const char *line, int *code);
 

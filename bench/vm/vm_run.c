@@ -37,6 +37,7 @@ struct console {
 
 struct outcome {
 	bool ran, exited, panicked, timed_out, interrupted;
+	bool mapcheck_failed;		/* /init said the plugin's map check failed */
 	int exit_code, warnings, stalls;
 	long boot_ms;
 	char panic_line[LINE_MAX_LEN];
@@ -95,6 +96,9 @@ static void console_line(struct console *con, struct outcome *o, long start)
 		break;
 	case CON_WARNING:
 		o->warnings++;
+		break;
+	case CON_MAPCHECK_FAILED:
+		o->mapcheck_failed = true;
 		break;
 	case CON_STALL:
 		if (!o->stalls++)
@@ -380,7 +384,8 @@ static void write_plugin(const struct vm_config *c, char *text, size_t len)
 }
 
 static void write_result(const struct vm_config *c, enum vm_status st,
-			 const struct outcome *o, const char *reason, long wall_ms)
+			 const struct outcome *o, const char *reason, long wall_ms,
+			 const struct plugin_outcome *po)
 {
 	static const char *const timing_names[] = { "wall", "deterministic" };
 	char path[4096], text[8192];
@@ -405,6 +410,9 @@ static void write_result(const struct vm_config *c, enum vm_status st,
 			      c->emu->path, c->emu->version, c->emu->key, c->emu->patch_hash);
 	if (n < (int)sizeof(text))
 		write_plugin(c, text + n, sizeof(text) - n);
+	n = strlen(text);
+	if (po)
+		plugin_outcome_lines(po, text + n, sizeof(text) - n);
 	snprintf(path, sizeof(path), "%s/result", c->run_dir);
 	if (write_file(path, text))
 		perror("bnb-vm: result");
@@ -462,6 +470,7 @@ enum vm_status vm_run(const struct vm_config *c)
 {
 	struct console con = { 0 };
 	struct outcome o = { .exit_code = -1 };
+	struct plugin_outcome po = { .why = "no counters file (shm=)" };
 	char reason[LINE_MAX_LEN + 64];
 	int fd, wstatus = 0;
 	enum vm_status st;
@@ -492,7 +501,7 @@ enum vm_status vm_run(const struct vm_config *c)
 		stop_qemu(c, pid, &wstatus);
 		close(fd);
 		close(con.log_fd);
-		write_result(c, VM_LAUNCH_ERROR, &o, reason, now_ms() - start);
+		write_result(c, VM_LAUNCH_ERROR, &o, reason, now_ms() - start, NULL);
 		return VM_LAUNCH_ERROR;
 	}
 	watch(c, pid, fd, &con, &o, &wstatus);
@@ -503,7 +512,12 @@ enum vm_status vm_run(const struct vm_config *c)
 
 	judge_stalls(c, &o);
 	st = classify(c, &o, wstatus, reason, sizeof(reason));
-	write_result(c, st, &o, reason, now_ms() - start);
+	if (c->plugin) {
+		if (vm_plugin_shm(c))
+			plugin_outcome_read(vm_plugin_shm(c), &po);
+		st = plugin_judge(&po, st, o.mapcheck_failed, reason, sizeof(reason));
+	}
+	write_result(c, st, &o, reason, now_ms() - start, c->plugin ? &po : NULL);
 	if (st != VM_OK && st != VM_GUEST_FAILED) {
 		fprintf(stderr, "bnb-vm: %s (run dir %s)\n", reason, c->run_dir);
 		print_tail(&con);

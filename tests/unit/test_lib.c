@@ -442,7 +442,8 @@ Test(vm_status, words_and_meanings)
 	cr_assert_str_eq(vm_status_word(VM_OK), "ok");
 	cr_assert_str_eq(vm_status_word(VM_LAUNCH_ERROR), "launch-error");
 	cr_assert_str_eq(vm_status_meaning(VM_TIMEOUT), "guest timeout or hang");
-	cr_assert_str_eq(vm_status_word(6), "?");
+	cr_assert_str_eq(vm_status_word(VM_PLUGIN_FAILED), "plugin-failed");
+	cr_assert_str_eq(vm_status_word(VM_N_STATUS), "?");
 	cr_assert_str_eq(vm_status_meaning(-1), "?");
 	cr_assert_eq(parse_choice("kvm", VM_ACCEL_CHOICES, NULL, 0), ACCEL_KVM);
 }
