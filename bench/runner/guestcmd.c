@@ -18,7 +18,6 @@
 
 #define SYSCTL_EXIT 97
 #define MONITOR_INTERVAL_MS 1000	/* the monitors' sampling, their series' step */
-#define CALIB_EXIT 98
 #define NUMA_BALANCING "/proc/sys/kernel/numa_balancing"
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -198,7 +197,7 @@ static void start_delay(FILE *f, unsigned delay_us)
 	fprintf(f, "usleep %u\n", delay_us);
 }
 
-char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp,
+char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		    unsigned delay_us)
 {
 	char *buf = NULL;
@@ -214,9 +213,6 @@ char *guest_command(const struct variant *v, bool calibrate, const struct scan_p
 		fputs(file_function, f);
 	else if (sp && sp->scale.mode != SCALE_OFF)
 		fputs(scale_function, f);
-	if (calibrate)	/* the plugin delays nothing until its map is verified */
-		fprintf(f, "bnb-plugin-calib >/dev/null 2>&1 || { echo '%s'; exit %d; }\n",
-			WL_CALIB_MARK, CALIB_EXIT);
 	for (i = 0; i < v->n_sysctls; i++) {
 		struct sysctl_target t;
 

@@ -129,7 +129,7 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	}
 	/* [machine]: bnb-vm's options of the same names */
 	bnb_machine_args(&v->machine, BNB_MACHINE_VM, add_arg, a);
-	cmd = guest_command(v, p->plugin[0], sp, p->start_delay_us);
+	cmd = guest_command(v, sp, p->start_delay_us);
 	if (!cmd)
 		return -1;
 	argv_add(a, "--");
@@ -354,8 +354,6 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 		snprintf(s->reason, sizeof(s->reason), "%s", o->write_error);
 	} else if (killed) {
 		snprintf(s->reason, sizeof(s->reason), "runner time limit exceeded (launcher did not stop)");
-	} else if (wl.calib_failed) {
-		snprintf(s->reason, sizeof(s->reason), "plugin map check (bnb-plugin-calib) failed in the guest");
 	} else if (wl.sysctl_error[0]) {
 		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
 	} else if (o->monitor_error[0]) {

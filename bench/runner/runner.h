@@ -53,9 +53,9 @@ struct scan_plan {
 	struct scale_plan hw;	/* scale_scan=hardware: what to write */
 };
 
-/* Build the guest shell command of V: the plugin's map check when
- * CALIBRATE, the sysctls, the scan scaling of SP (NULL: none), then the
- * workload. NULL when out of memory. */
+/* Build the guest shell command of V: the sysctls, the scan scaling of SP
+ * (NULL: none), then the workload (the plugin's map check runs before it,
+ * from the guest's /init). NULL when out of memory. */
 /*
  * start_jitter's wait for repetition REP (from 1), in microseconds: a
  * golden-ratio step over one timer tick, so any number of repetitions
@@ -66,7 +66,7 @@ struct scan_plan {
 unsigned start_delay_us(int rep);
 
 /* DELAY_US: the guest waits this long (guest time) before the workload. */
-char *guest_command(const struct variant *v, bool calibrate, const struct scan_plan *sp,
+char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		    unsigned delay_us);
 
 /* After a run with the plugin: "emulated", or "uniform" and why not. */

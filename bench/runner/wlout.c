@@ -102,8 +102,6 @@ int wl_scan(const char *path, struct wl_summary *s)
 			parse_unit(line, s);
 		else if (!strncmp(line, WL_SCALE_MARK, strlen(WL_SCALE_MARK)))
 			s->scan_milli = strtol(line + strlen(WL_SCALE_MARK), NULL, 10);
-		else if (!strcmp(line, WL_CALIB_MARK))
-			s->calib_failed = true;
 		else if (!strncmp(line, WL_SYSCTL_MARK, strlen(WL_SYSCTL_MARK)) &&
 			 !s->sysctl_error[0])
 			copy_printable(s->sysctl_error, sizeof(s->sysctl_error),

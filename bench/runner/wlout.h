@@ -16,7 +16,6 @@ struct wl_summary {
 	double threads;			/* threads=, NAN when not given */
 	char unit[32];		/* from "# unit rate=..." */
 	char sysctl_error[256];	/* the runner's guest-side sysctl failure */
-	bool calib_failed;
 	long scan_milli;	/* scan periods scaled by this/1000, 0 when not */
 };
 
@@ -45,8 +44,6 @@ int wl_extract_csv(const char *in, const char *out);
 
 /* Marker the guest command prints when a sysctl cannot be set. */
 #define WL_SYSCTL_MARK "# bnb-run: sysctl error: "
-/* ... and when the plugin's map check (bnb-plugin-calib) fails. */
-#define WL_CALIB_MARK "# bnb-run: plugin map check (bnb-plugin-calib) failed"
 
 /* ... and the factor (thousandths) it scaled the scan periods by. */
 #define WL_SCALE_MARK "# bnb-run: scan periods scaled, milli="

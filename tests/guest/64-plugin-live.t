@@ -2,7 +2,8 @@
 # The machine model is live from the guest command's first instruction, or
 # the run is refused: bnb-vm has /init run the plugin's map check at boot,
 # so a command with no step of its own gets charged misses, and a run whose
-# model charged nothing fails with the reason (exit 6, plugin-failed).
+# model charged nothing fails with the reason (exit 6, plugin-failed), in
+# bnb-vm and in the runner.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "plugin live from the first instruction"
@@ -37,5 +38,30 @@ check "the reason says the model charged nothing and why: $reason" \
 	grep -q 'model is on but charged no miss: the map check failed: map check FAILED' <<<"$reason"
 check "the result has model_misses=0" test "$(result_field "$dead" model_misses)" = 0
 
-[ -n "${BNB_KEEP:-}" ] || rm -rf "$live" "$dead"
+# The runner: the same refusal is the run's failure, with bnb-vm's reason
+run=$BNB_ROOT/build/bin/bnb-run
+work=$(run_dir plugin-dead-run)
+cat > "$work/dead.ini" <<'INI'
+[global]
+nodes = 2
+timing = deterministic
+workload = autonuma --test numa02 --size 8M --passes 20
+plugin_opts = map=qemu72 map_fail=flag
+repetitions = 1
+time_limit = 300
+
+[machine]
+model = 2socket
+
+[dead]
+INI
+"$run" "$work/dead.ini" --out "$work/out" --no-plots > "$work/run.log" 2>&1
+rc=$?
+check "bnb-run: a run whose model charged nothing fails (exit $rc, want 1)" test "$rc" = 1
+BNB_VM_EXPECT=plugin-failed vm_clean "$work/out/runs/dead/rep1"
+reason=$(sed -n 's/^reason=//p' "$work/out/runs/dead/rep1/status")
+check "bnb-run: its reason is bnb-vm's: $reason" \
+	grep -q '(bnb-vm exit 6): the machine model is on but charged no miss: the map check failed: map check FAILED: node 1' <<<"$reason"
+
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$live" "$dead" "$work"
 done_testing

@@ -164,7 +164,7 @@ static char *command_for(const char *ini, const struct scan_plan *sp)
 	fputs(ini, f);
 	fclose(f);
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false, sp, 0);
+	gc = guest_command(&exp.variants[0], sp, 0);
 	experiment_free(&exp);
 	return gc;
 }

@@ -309,7 +309,7 @@ Test(experiment, guest_command_fails_on_missing_sysctl)
 	bool named = false, ran = false;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false, NULL, 0);
+	gc = guest_command(&exp.variants[0], NULL, 0);
 	cr_assert(strstr(gc, "bnb_set kernel.bnb_no_such_knob 7 ''"), "%s", gc);
 	cr_assert(strstr(gc, "echo WORKLOAD-RAN"));
 	snprintf(cmd, sizeof(cmd), "sh -c '%s' 2>&1; echo \"rc=$?\"", "eval \"$BNB_GC\"");
@@ -355,7 +355,7 @@ Test(experiment, guest_command_keeps_stderr_as_comments)
 	int rc;
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], false, NULL, 0);
+	gc = guest_command(&exp.variants[0], NULL, 0);
 	setenv("BNB_GC", gc, 1);
 	guest_path();	/* the command runs the workload under bnb-monitor */
 	p = popen("sh -c 'eval \"$BNB_GC\"'", "r");
@@ -416,34 +416,6 @@ Test(experiment, jobs_auto_follows_timing)
 	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(jobs_for(&exp, JOBS_AUTO), 1, "a wall-timed variant runs alone");
 	cr_assert_eq(jobs_for(&exp, 3), 3);
-	experiment_free(&exp);
-}
-
-/* With the plugin, the map check runs first; without bnb-plugin-calib on
- * PATH (as on the host) it fails and stops the run before the workload. */
-Test(experiment, guest_command_calibrates_first)
-{
-	struct experiment exp;
-	char err[512], line[512];
-	const char *path = write_ini("c.ini", "[global]\nworkload = echo WORKLOAD-RAN\n[a]\n");
-	bool marked = false, ran = false;
-	char *gc;
-	FILE *p;
-	int rc;
-
-	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
-	gc = guest_command(&exp.variants[0], true, NULL, 0);
-	cr_assert(strstr(gc, "bnb-plugin-calib") < strstr(gc, "WORKLOAD-RAN"));
-	setenv("BNB_GC", gc, 1);
-	p = popen("PATH=/nonexistent:/bin:/usr/bin sh -c 'eval \"$BNB_GC\"'", "r");
-	while (fgets(line, sizeof(line), p)) {
-		marked |= !strcmp(line, "# bnb-run: plugin map check (bnb-plugin-calib) failed\n");
-		ran |= strstr(line, "WORKLOAD-RAN") != NULL;
-	}
-	rc = pclose(p);
-	cr_assert(marked && !ran);
-	cr_assert_eq(WEXITSTATUS(rc), 98);
-	free(gc);
 	experiment_free(&exp);
 }
 
@@ -516,10 +488,10 @@ Test(experiment, start_jitter_waits_before_the_workload)
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	cr_assert_not(exp.variants[0].start_jitter);
 	cr_assert(exp.variants[1].start_jitter);
-	gc = guest_command(&exp.variants[1], false, NULL, 0);
+	gc = guest_command(&exp.variants[1], NULL, 0);
 	cr_assert_null(strstr(gc, "usleep"), "no delay asked, none in: %s", gc);
 	free(gc);
-	gc = guest_command(&exp.variants[1], false, NULL, 300000);
+	gc = guest_command(&exp.variants[1], NULL, 300000);
 	cr_assert_not_null(strstr(gc, "usleep 300000\n"));
 	cr_assert(strstr(gc, "usleep 300000") < strstr(gc, "WORKLOAD-RAN"));
 	snprintf(cmd, sizeof(cmd), "ln -s /bin/busybox %s/usleep", tmpdir);

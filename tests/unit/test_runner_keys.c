@@ -329,7 +329,7 @@ Test(args, out_of_memory_is_an_error_not_a_crash)
 
 	load(&exp, "[global]\nworkload = true\n[a]\n");
 	fail_memstream = true;
-	cr_assert_null(guest_command(&exp.variants[0], false, NULL, 0));
+	cr_assert_null(guest_command(&exp.variants[0], NULL, 0));
 	cr_assert_eq(vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r"), -1);
 	elems_open(&e);
 	elem(&e, "'%s' using 1:2", "x");

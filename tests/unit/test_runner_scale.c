@@ -319,7 +319,7 @@ static char *run_plan(const char *ini, const char *max_in_force, bool series)
 
 	cr_assert_eq(load(ini, &exp), 0, "%s", err);
 	cr_assert_eq(scale_plan_variant(&exp.variants[0], &sp.hw, &key, err, sizeof(err)), 0);
-	gc = guest_command(&exp.variants[0], false, &sp, 0);
+	gc = guest_command(&exp.variants[0], &sp, 0);
 	experiment_free(&exp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s/proc %s/dbg && mkdir -p %s/proc/kernel %s/dbg && "
 		 "cd %s/proc/kernel && "
