@@ -45,7 +45,7 @@ matrix() {
 	local name=$1 nodes=$2 mem=$3 dist=$4
 	guest "$name" --nodes "$nodes" --mem "$mem" --distance "$dist" \
 		--plugin "$so" --plugin-opt shm="$out/$name.shm" --plugin-opt cache_kib=32 -- \
-		"bnb-plugin-calib && latency --size 16M --cache-size 16K --loads 2K --cache-loads 16K --repeat $reps --locality-every 0"
+		"latency --size 16M --cache-size 16K --loads 2K --cache-loads 16K --repeat $reps --locality-every 0"
 	echo "## $name: distance $dist ($reps rounds of 2K loads over a 16 MiB chase and of 16K loads over a 16 KiB cache-resident one; cache_kib=32)"
 	echo "| CPU node | mem node | configured | measured | error | best-of | best-of error | cache-resident ratio |"
 	echo "|---|---|---|---|---|---|---|---|"
@@ -73,9 +73,9 @@ stream_bench() {
 	local native plain r
 
 	guest plain --nodes 2 -- "$scmd"
-	guest count --nodes 2 --plugin "$so" --plugin-opt delay=off -- "bnb-plugin-calib && $scmd"
-	guest delay --nodes 2 --plugin "$so" -- "bnb-plugin-calib && $scmd"
-	guest delay-remote --nodes 2 --plugin "$so" -- "bnb-plugin-calib && ${scmd/local/remote}"
+	guest count --nodes 2 --plugin "$so" --plugin-opt delay=off -- "$scmd"
+	guest delay --nodes 2 --plugin "$so" -- "$scmd"
+	guest delay-remote --nodes 2 --plugin "$so" -- "${scmd/local/remote}"
 	"$root/build/guest/bin/stream" --size 16M --iterations 20 --placement local --node 0 \
 		--locality-every 0 > "$out/native.out" 2>&1
 	native=$(sed -n 's/.*rate_mean=\([0-9.]*\).*/\1/p' "$out/native.out" | tail -1)
@@ -94,17 +94,16 @@ stream_bench() {
 }
 
 # speed_run NAME CALIB bnb-vm-options...: a deterministic 2-node guest
-# runs a remote stream, after the map check if CALIB is yes; every 2 s the
+# runs a remote stream after the map check /init runs; every 2 s the
 # time keeper's instruction count and QEMU's CPU time (/proc/PID/stat) are
 # sampled.  Prints the median rate over the intervals after the map check
-# (without it: the run's second half), per host CPU second and per wall
+# passed (CALIB no: over the run's second half), per host CPU second and per wall
 # second: the boot (no memory callbacks) drops out, and the host's other
 # load mostly drops out of the first.
 speed_run() {
 	local name=$1 calib=$2 dir=$out/$1 pid='' st cpu insns map tick
 	local cmd=${BNB_SPEED_CMD:-"stream --size 8M --iterations ${BNB_SPEED_ITERS:-40} --threads 1 --placement remote"}
 	shift 2
-	[ "$calib" = yes ] && cmd="bnb-plugin-calib >/dev/null; $cmd"
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	# shellcheck disable=SC2086 # BNB_SPEED_VM_OPTS: words, split

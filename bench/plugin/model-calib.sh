@@ -31,8 +31,7 @@ boot() {
 key() { sed -n "s/^$2=//p" "$work/$1/check" | head -1; }
 field() { grep -m1 "$3" "$work/$1/out.log" | grep -o "$2=[0-9.e+-]*" | head -1 | cut -d= -f2; }
 
-boot pair --nodes 2 -- 'bnb-plugin-calib >/dev/null &&
-	latency --size 16M --loads 256K --repeat 1 &&
+boot pair --nodes 2 -- 'latency --size 16M --loads 256K --repeat 1 &&
 	stream --size 8M --iterations 3 --threads 1 --placement local &&
 	stream --size 8M --iterations 3 --threads 1 --placement remote'
 d=$(key pair dilation)
@@ -54,8 +53,7 @@ awk -v n="$insns" -v a="$t0" -v b="$t1" 'BEGIN {
 		n, b - a, n / (b - a) / 1e6 }'
 
 # shellcheck disable=SC2016 # the guest's shell expands it
-boot one --nodes 1 --cpus 4 -- 'bnb-plugin-calib >/dev/null &&
-	for t in 1 2 4; do stream --size 8M --iterations 3 --threads $t --placement local | grep "^# summary"; done'
+boot one --nodes 1 --cpus 4 -- 'for t in 1 2 4; do stream --size 8M --iterations 3 --threads $t --placement local | grep "^# summary"; done'
 nbw=$(key one model_node_mbs); hwc=$(key one model_hw_cpus); d=$(key one dilation)
 echo "1 node x 4 vCPUs, D = $d"
 echo "configured node bandwidth for 4 vCPUs: $nbw x 4 / $hwc = $((nbw * 4 / hwc)) MB/s"
