@@ -72,6 +72,16 @@ double wl_work_begin(void)
 	return wl_now();
 }
 
+double wl_work_end(void)
+{
+	static bool marked;
+
+	if (!marked)
+		bnb_mark_work_end();
+	marked = true;
+	return wl_now();
+}
+
 void wl_sleep_until(double deadline)
 {
 	struct timespec ts;

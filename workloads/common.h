@@ -81,6 +81,13 @@ double wl_now(void);
  * from boot, calibration or the first touch of the memory.
  */
 double wl_work_begin(void);
+/*
+ * The measured work ended: returns wl_now() and tells the plugin, once, so
+ * that the collector's final convergence and true locality leave out what
+ * follows (a check of the results, the exit).  wl_out_summary() calls it
+ * for a workload that did not.
+ */
+double wl_work_end(void);
 
 /*
  * Append our pid to DIR/pids when DIR exists (DIR is /run/bnb in the guest),

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdarg.h>
 
+#include "common.h"
 #include "csvout.h"
 
 void wl_out_begin(struct wl_out *o, FILE *f, const char *unit,
@@ -81,6 +82,7 @@ void wl_out_summary(struct wl_out *o, bool ok, double work_s, const char *fmt, .
 {
 	va_list ap;
 
+	wl_work_end();		/* if the workload has not said so itself */
 	fprintf(o->f, "# summary status=%s work_s=%.6f rate_mean=%.3f",
 		ok && !o->interrupted ? "ok" : "failed", work_s,
 		o->rows ? o->rate_sum / o->rows : 0.0);

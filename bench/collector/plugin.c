@@ -148,5 +148,6 @@ bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, siz
 	}
 	sum_accesses(h, &copy, t);
 	t->work_marks = copy.work_marks;
+	t->work_ends = copy.work_ends;
 	return true;
 }

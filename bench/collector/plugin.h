@@ -30,6 +30,8 @@ struct plugin_state {
 	uint64_t raw_misses, raw_excess10;
 	unsigned long long d_misses, d_excess10;
 	bool work_seen;			/* a sample saw the workload's WORK marker */
+	bool work_over;			/* and every started work's WORK_END marker */
+	double t_work_end;		/* the end of the sample that saw them */
 	double t_work;			/* when, estimated: s since the first sample */
 	unsigned long long work_local, work_remote;	/* in the intervals after it */
 	unsigned long long work_misses, work_excess10;
@@ -53,6 +55,7 @@ struct plugin_totals {
 	 */
 	uint64_t misses, excess10;
 	uint64_t work_marks;		/* workloads that marked their start */
+	uint64_t work_ends;		/* and their end */
 };
 
 /*

@@ -165,6 +165,7 @@ static void note_window(struct series *s)
 static void update_convergence(struct series *s)
 {
 	unsigned long long hints = 0, local = 0;
+	bool frozen;
 
 	s->remote_d = 0;
 	if (col_present(s, s->hint) && col_present(s, s->local)) {
@@ -180,14 +181,23 @@ static void update_convergence(struct series *s)
 	/* on the guest's clock: the scanner's periods run on it */
 	s->guest_t_s += s->dt_s;
 	window_add(&s->win, s->guest_t_s, hints, local);
+	/*
+	 * Once the workload's work is over (an earlier sample saw its end
+	 * marker), the column goes on but the run's figures stand: the
+	 * faults of the exit and of whatever runs after it are not the
+	 * workload's placement.
+	 */
+	frozen = s->plugin.work_over;
 	/* The value over the interval that just ended weights by its length. */
-	if (s->conv_defined && s->dt_s > 0) {
+	if (!frozen && s->conv_defined && s->dt_s > 0) {
 		s->conv_weighted += s->conv * s->dt_s;
 		s->conv_time += s->dt_s;
 	}
 	s->conv_defined = window_value(&s->win, &s->conv);
-	if (!s->conv_defined)
+	if (!s->conv_defined || frozen)
 		return;
+	s->conv_end_defined = true;
+	s->conv_end = s->conv;
 	note_window(s);
 	note_threshold(s, &s->t_conv90, 0.9);
 	note_threshold(s, &s->t_conv95, 0.95);
@@ -226,6 +236,8 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 					      (s->now.req_ns - s->prev.req_ns) / 2e9);
 		return;
 	}
+	if (p->work_over)
+		return;
 	p->work_local += p->d_local;
 	p->work_remote += p->d_remote;
 	p->work_misses += p->d_misses;
@@ -287,6 +299,11 @@ static void update_plugin(struct series *s)
 		p->true_locality = (double)p->d_local / (p->d_local + p->d_remote);
 	}
 	update_benefit(s, t.work_marks);
+	/* ended within this interval: it counted, later ones will not */
+	if (p->work_seen && !p->work_over && t.work_ends >= t.work_marks) {
+		p->work_over = true;
+		p->t_work_end = s->t_s;
+	}
 }
 
 /*

@@ -63,7 +63,9 @@ struct series {
 	unsigned long long remote_total, remote_d;
 	struct conv_window win;
 	bool conv_defined;
-	double conv;
+	double conv;			/* now, over the window */
+	bool conv_end_defined;
+	double conv_end;		/* at the end of the workload's work */
 	double conv_time, conv_weighted;	/* time-weighted mean parts */
 	double t_conv90, t_conv95;	/* since when at or above; < 0: not now */
 	unsigned long long n_min, n_max, n_sum, n_count;	/* the window's N, where defined */

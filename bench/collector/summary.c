@@ -77,6 +77,8 @@ static struct json_object *plugin(const struct series *s)
 	add(o, "excess_per_miss_before", opt_double(p->baseline_set, p->excess0));
 	add(o, "work_marked", json_object_new_boolean(p->work_seen));
 	add(o, "work_start_s", opt_double(p->work_seen, p->t_work));
+	add(o, "work_ended", json_object_new_boolean(p->work_over));
+	add(o, "work_end_s", opt_double(p->work_over, p->t_work_end));
 	return o;
 }
 
@@ -124,7 +126,7 @@ struct json_object *summary_build(const struct series *s, const struct run_info 
 	add(o, "window_n_min", s->n_count ? json_object_new_uint64(s->n_min) : NULL);
 	add(o, "window_n_mean", opt_double(s->n_count, (double)s->n_sum / s->n_count));
 	add(o, "window_n_max", s->n_count ? json_object_new_uint64(s->n_max) : NULL);
-	add(o, "convergence_final", opt_double(s->conv_defined, s->conv));
+	add(o, "convergence_final", opt_double(s->conv_end_defined, s->conv_end));
 	add(o, "convergence_time_weighted",
 	    opt_double(s->conv_time > 0, s->conv_weighted / s->conv_time));
 	add(o, "time_to_conv_90_s", time_to_conv(s, s->t_conv90));

@@ -142,6 +142,8 @@ struct bnb_shm_header {
 	uint32_t model_lat_from_dist;	/* 1: latency = lat[0][0] x SLIT / 10 */
 	uint32_t model_pad;
 	uint32_t model_lat_ns[16][16];	/* latency, row = initiator (first 16 nodes) */
+	uint64_t work_ends;		/* BNB_MARK_WORK_END markers executed: a
+					 * measured phase ended (0 in older files) */
 };
 
 struct bnb_shm_vcpu {

@@ -80,6 +80,7 @@ static bool reset_asked;
 static struct bnb_mapcheck mapcheck;
 static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t work_marks;		/* BNB_MARK_WORK seen; under mapcheck_lock */
+static uint64_t work_ends;		/* BNB_MARK_WORK_END seen; the same */
 
 /* ---- shared-memory file ------------------------------------------------ */
 
@@ -366,6 +367,7 @@ static void publish_markers(void)
 	memcpy(shm->map_check, mapcheck.res, sizeof(shm->map_check));
 	memcpy(shm->map_message, mapcheck.msg, sizeof(shm->map_message));
 	shm->work_marks = work_marks;
+	shm->work_ends = work_ends;
 	shm_write_end();
 }
 
@@ -444,6 +446,9 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		break;
 	case BNB_MARK_WORK:
 		work_marks++;
+		break;
+	case BNB_MARK_WORK_END:
+		work_ends++;
 		break;
 	}
 	after = mapcheck.status;

@@ -357,3 +357,50 @@ Test(plugin, time_to_converge_from_the_work_marker)
 	json_object_put(sum);
 	series_free(&s);
 }
+
+/*
+ * The run's convergence figures stand at the end of the workload's work:
+ * the sample that sees its WORK_END marker (second 8) is the last one
+ * counted.  Afterwards (the exit, the shell on another node) every hint
+ * is remote: the column follows them, the final value, the time to
+ * converge and the true locality do not.
+ */
+Test(plugin, figures_stop_at_the_work_end_marker)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 1000 };
+	struct json_object *sum, *v, *pl;
+	struct bnb_reply r;
+	struct series s;
+	unsigned sec;
+
+	cr_assert_eq(series_init(&s, 2.0, 10, 0), 0);
+	s.plugin.path = path;
+	hints_at(&s, &r, 0, 0, 0);
+	h->work_marks = 1;
+	hints_at(&s, &r, 10, 0, 1);
+	for (sec = 2; sec <= 8; sec++) {
+		if (sec == 8)
+			h->work_ends = 1;
+		vcpu(0)->reads[0] += 1000;
+		hints_at(&s, &r, 10 + 10 * (sec - 1), 10 * (sec - 1), sec);
+	}
+	for (sec = 9; sec <= 10; sec++) {
+		vcpu(0)->reads[1] += 1000;
+		hints_at(&s, &r, 80 + 10 * (sec - 8), 70, sec);
+	}
+	cr_expect_float_eq(s.conv, 0.0, 1e-9, "the column follows the tail: %g", s.conv);
+	sum = summary_build(&s, &run);
+	cr_assert(json_object_object_get_ex(sum, "convergence_final", &v));
+	cr_expect_float_eq(json_object_get_double(v), 1.0, 1e-9, "convergence_final %g, want 1",
+			   json_object_get_double(v));
+	cr_assert(json_object_object_get_ex(sum, "time_to_conv_90_s", &v));
+	cr_expect_not_null(v, "time to converge kept after the work ended");
+	cr_assert(json_object_object_get_ex(sum, "plugin", &pl));
+	cr_assert(json_object_object_get_ex(pl, "true_locality", &v));
+	cr_expect_float_eq(json_object_get_double(v), 1.0, 1e-9, "true locality over the work %g",
+			   json_object_get_double(v));
+	cr_assert(json_object_object_get_ex(pl, "work_ended", &v));
+	cr_expect(json_object_get_boolean(v));
+	json_object_put(sum);
+	series_free(&s);
+}

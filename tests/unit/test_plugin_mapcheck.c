@@ -98,6 +98,7 @@ Test(plugin_mapcheck, protocol_errors)
 
 /* The bytes bnb_mark_*() emit, read back from this binary's own code. */
 static void __attribute__((noinline)) emit_work(void) { bnb_mark_work(); }
+static void __attribute__((noinline)) emit_work_end(void) { bnb_mark_work_end(); }
 
 Test(plugin_marker, decodes_every_op_and_nothing_else)
 {
@@ -108,7 +109,7 @@ Test(plugin_marker, decodes_every_op_and_nothing_else)
 	for (op = 0; op <= 7; op++) {
 		insn[6] = (uint8_t)op;
 		cr_expect_eq(bnb_marker_op(insn, sizeof(insn)),
-			     op >= BNB_MARK_START && op <= BNB_MARK_WORK ? op : 0, "op %d", op);
+			     op >= BNB_MARK_START && op <= BNB_MARK_WORK_END ? op : 0, "op %d", op);
 	}
 	insn[6] = BNB_MARK_WORK;
 	cr_expect_eq(bnb_marker_op(insn, sizeof(insn) - 1), 0, "short instruction");
@@ -117,4 +118,9 @@ Test(plugin_marker, decodes_every_op_and_nothing_else)
 	for (int i = 0; i < 64 && !found; i++)
 		found = bnb_marker_op(code + i, BNB_MARKER_LEN) == BNB_MARK_WORK;
 	cr_expect(found, "bnb_mark_work() emitted no WORK marker");
+	code = (const uint8_t *)emit_work_end;
+	found = 0;
+	for (int i = 0; i < 64 && !found; i++)
+		found = bnb_marker_op(code + i, BNB_MARKER_LEN) == BNB_MARK_WORK_END;
+	cr_expect(found, "bnb_mark_work_end() emitted no WORK_END marker");
 }
