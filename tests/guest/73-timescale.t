@@ -113,8 +113,11 @@ passes=$(metric phases scan_passes)
 diag "phases: $passes passes, $pp passes per re-convergence, $(metric phases phase_to90_s) s" \
 	"($(metric phases phase_to90_hw_s) s of hardware)"
 check "phases: the run's metrics count 2 phases caught up ($caught)" holds 'a == 2' "$caught"
-check "phases: re-converging took scan passes ($pp a phase of $passes)" \
-	holds 'a >= 1 && b > a' "${pp/none/0}" "${passes/none/0}"
+# Sampled every 100 ms against passes of about 50 ms, a re-convergence
+# inside the pass in which the phase changed counts 0: the figure is
+# defined and below the run's passes, not necessarily 1 or more.
+check "phases: passes per re-convergence counted ($pp a phase of $passes)" \
+	holds 'a >= 0 && b > a' "${pp/none/-1}" "${passes/none/0}"
 
 # Refused before anything boots: a time factor that puts the minimum scan
 # period under 1 ms.
