@@ -17,7 +17,7 @@
 #define PS_PER_NS	1000ULL
 #define MAX_LATENCY_NS	100000
 
-/* In BNB_MACHINE_NAMES order, after "off". */
+/* In BNB_MACHINE_NAMES order, after "auto" and "off". */
 static const struct bnb_machine classes[] = {
 	/* 2-socket Xeon (E5 v3/v4 class): MLC idle 108.2 / 195.7 ns,
 	 * read bandwidth 69.3 GB/s local, 34.4 GB/s remote */
@@ -55,11 +55,17 @@ static const struct machine_key {
 	BNB_MACHINE_KEYS(ROW, SPEC)
 };
 
+void bnb_machine_resolve(struct bnb_machine_spec *s, bool keeper)
+{
+	if (s->model == BNB_MACHINE_AUTO)
+		s->model = keeper ? BNB_MACHINE_DEFAULT : BNB_MACHINE_OFF;
+}
+
 const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s)
 {
-	if (s->model <= BNB_MACHINE_OFF || s->model > (int)ARRAY_SIZE(classes))
+	if (s->model <= BNB_MACHINE_OFF || s->model > BNB_MACHINE_OFF + (int)ARRAY_SIZE(classes))
 		return NULL;
-	return &classes[s->model - 1];
+	return &classes[s->model - BNB_MACHINE_OFF - 1];
 }
 
 const struct bnb_machine *bnb_machine_find(const char *name)
@@ -468,15 +474,19 @@ static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 	return bnb_model_check(p, err, errlen);
 }
 
-int bnb_machine_check(const struct bnb_machine_spec *s, const struct bnb_topology *t,
+int bnb_machine_check(const struct bnb_machine_spec *given, const struct bnb_topology *t,
 		      bool keeper, struct bnb_model_params *p, const char **key,
 		      char *err, size_t errlen)
 {
+	struct bnb_machine_spec resolved = *given, *s = &resolved;
 	struct bnb_model_params own;
 
+	bnb_machine_resolve(s, keeper);
 	*key = refinement(s);
 	if (!bnb_machine_class(s))
-		return *key ? errf(err, errlen, "refines the machine model, which is off") : 0;
+		return *key ? errf(err, errlen, "refines the machine model, which is off%s",
+				   given->model == BNB_MACHINE_AUTO ? " without deterministic "
+				   "timing and the plugin" : "") : 0;
 	*key = "model";
 	if (!keeper)
 		return errf(err, errlen, "the machine model needs deterministic timing with the "
@@ -503,7 +513,7 @@ static void value_text(const struct bnb_machine_spec *s, const struct opt_def *o
 	if (o->type == OPT_CHOICE) {
 		const struct bnb_machine *m = bnb_machine_class(s);
 
-		snprintf(buf, len, "%s", m ? m->name : "off");
+		snprintf(buf, len, "%s", m ? m->name : s->model == BNB_MACHINE_AUTO ? "auto" : "off");
 	} else if (o->type == OPT_INT) {
 		snprintf(buf, len, "%d", *(const int *)f);
 	} else {

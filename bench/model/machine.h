@@ -24,13 +24,15 @@
 
 struct bnb_model_params;
 
-#define BNB_MACHINE_NAMES	"off|2socket|4node|8node"	/* index 0: no model */
-#define BNB_MACHINE_OFF		0
+#define BNB_MACHINE_NAMES	"auto|off|2socket|4node|8node"
+#define BNB_MACHINE_AUTO	0	/* the default class where the model can run, else off */
+#define BNB_MACHINE_OFF		1	/* no model: remote memory costs nothing */
+#define BNB_MACHINE_DEFAULT	2	/* 2socket: README.md, "The default class" */
 #define BNB_MACHINE_TABLE_LEN	1024	/* a latency table's text, with its NUL */
 
 /* The parameters as given: 0 and "" keep the class's. */
 struct bnb_machine_spec {
-	int model;				/* index in BNB_MACHINE_NAMES */
+	int model;				/* index in BNB_MACHINE_NAMES: auto, off, a class */
 	int latency_ns;				/* local idle miss latency */
 	char latencies[BNB_MACHINE_TABLE_LEN];	/* ns per (initiator, memory) node */
 	int node_bandwidth_mbs;
@@ -79,8 +81,9 @@ int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *f
 #define BNB_MACHINE_KEYS(X, F)								\
 	X("model", "model", "the machine model: model-cache misses cost what they cost "	\
 	  "on this class of real machine, charged to each vCPU's own time (deterministic "	\
-	  "timing with the plugin only; bench/model/README.md)",				\
-	  F(model), .type = OPT_CHOICE, .choices = BNB_MACHINE_NAMES, .def = "off")		\
+	  "timing with the plugin only; bench/model/README.md); auto: 2socket there, off "	\
+	  "elsewhere; off: remote memory costs nothing",						\
+	  F(model), .type = OPT_CHOICE, .choices = BNB_MACHINE_NAMES, .def = "auto")		\
 	X("latency_ns", "latency-ns", "the model's local idle miss latency; remote = it plus "	\
 	  "the route's hop latencies, or x distance / 10 without them (default the class's)",	\
 	  F(latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")		\
@@ -121,7 +124,13 @@ int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *f
 	  "local latency (default the class's; without one, local x distance / 10)",		\
 	  F(hop_latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")
 
-/* The class a spec names, or NULL when the model is off. */
+/*
+ * Where the model can run (keeper: deterministic timing with the plugin's
+ * time keeper), auto is the default class; elsewhere it is off.
+ */
+void bnb_machine_resolve(struct bnb_machine_spec *s, bool keeper);
+
+/* The class a spec names, or NULL when the model is off (or still auto). */
 const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s);
 
 /* The class called name ("2socket", "4node"), or NULL (also for "off"). */
@@ -130,9 +139,10 @@ const struct bnb_machine *bnb_machine_find(const char *name);
 /*
  * The one check of a spec for a guest topology t, where it would run
  * (keeper: deterministic timing with the plugin's time keeper, which its
- * stalls go to); p, when not NULL, gets the model's parameters.  0, or -1
- * with the reason in err and *key the parameter at fault (a KEY of
- * BNB_MACHINE_KEYS, for the caller to name as its users know it).
+ * stalls go to), auto resolved as bnb_machine_resolve() does; p, when not
+ * NULL, gets the model's parameters.  0, or -1 with the reason in err and
+ * *key the parameter at fault (a KEY of BNB_MACHINE_KEYS, for the caller
+ * to name as its users know it).
  */
 int bnb_machine_check(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 		      bool keeper, struct bnb_model_params *p, const char **key,

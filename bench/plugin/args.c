@@ -314,8 +314,11 @@ static int check_keeper(struct bnb_plugin_args *a, char *err, size_t errlen)
 	if (a->keeper_asked == 1 && !a->have_icount)
 		return errf(err, errlen, "timekeeper=on needs icount_shift= (deterministic timing: bnb-vm --timing deterministic)");
 	a->timekeeper = a->have_icount && a->keeper_asked != 0;
+	/* model=auto: the default class under the keeper, off elsewhere */
+	bnb_machine_resolve(&a->machine, a->timekeeper);
 	if (!a->tk_batch)
-		a->tk_batch = a->machine.model ? BNB_DEF_TK_BATCH_MODEL : BNB_DEF_TK_BATCH;
+		a->tk_batch = bnb_machine_class(&a->machine) ? BNB_DEF_TK_BATCH_MODEL :
+			      BNB_DEF_TK_BATCH;
 	return 0;
 }
 
@@ -327,8 +330,9 @@ static int check_model(struct bnb_plugin_args *a, char *err, size_t errlen)
 
 	if (bnb_args_model(a, &p, &key, err, errlen))
 		return errf_prefix(err, errlen, "%s", key);
-	if (a->machine.model && a->delay == BNB_DELAY_OFF)
-		return errf(err, errlen, "model: charges misses once the map check passed (delay=on) or from boot (delay=always), not with delay=off");
+	if (bnb_machine_class(&a->machine) && a->delay == BNB_DELAY_OFF)
+		return errf(err, errlen, "model=%s charges misses once the map check passed (delay=on) or from boot (delay=always), not with delay=off (model=off counts only)",
+			    bnb_machine_class(&a->machine)->name);
 	return 0;
 }
 

@@ -142,8 +142,8 @@ speed_bench() {
 	echo "|---|---|---|---|"
 	for run in ${BNB_SPEED_RUNS:-keeper count model}; do
 		case $run in
-		keeper)	speed_run keeper no --plugin-opt count=off --plugin-opt delay=off ;;
-		count)	speed_run count yes --plugin-opt delay=off ;;
+		keeper)	speed_run keeper no --model off --plugin-opt count=off --plugin-opt delay=off ;;
+		count)	speed_run count yes --model off --plugin-opt delay=off ;;
 		model)	speed_run model yes --model 2socket ;;
 		model-batch64k)	speed_run model-batch64k yes --model 2socket --plugin-opt tk_batch=65536 ;;
 		esac

@@ -575,7 +575,7 @@ static int setup_model(char *err, size_t errlen)
 	struct bnb_model_params p;
 	const char *key;
 
-	use_model = args.machine.model != BNB_MACHINE_OFF;
+	use_model = bnb_machine_class(&args.machine) != NULL;	/* auto is resolved */
 	if (!use_model)
 		return 0;
 	if (bnb_args_model(&args, &p, &key, err, errlen))

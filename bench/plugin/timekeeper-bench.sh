@@ -27,7 +27,7 @@ guest() {
 	local dir=$out/$1
 	shift
 	rm -rf "$dir"
-	"$vm" --run-dir "$dir" --timeout 1800 --timing deterministic --plugin "$so" \
+	"$vm" --run-dir "$dir" --timeout 1800 --timing deterministic --plugin "$so" --model off \
 		--plugin-opt shm="$dir.shm" --plugin-opt delay=off "$@" >/dev/null 2>&1 ||
 		echo "bench: run $dir failed" >&2
 	"$check" "$dir.shm" > "$dir.check" 2>/dev/null

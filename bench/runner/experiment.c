@@ -632,12 +632,22 @@ static int check_timing(struct parse_state *ps, const struct variant *v, int sec
 static int check_machine(struct parse_state *ps, const struct variant *v, int section_line)
 {
 	bool keeper = v->timing == TIMING_DETERMINISTIC && v->latency != LATENCY_OFF;
+	struct bnb_machine_spec m = v->machine;
 	const char *key;
 	char why[ERRLEN];
+	int i;
 
-	if (!bnb_machine_check(&v->machine, &v->topo, keeper, NULL, &key, why, sizeof(why)))
+	if (bnb_machine_check(&v->machine, &v->topo, keeper, NULL, &key, why, sizeof(why)))
+		return fail(ps, line_of(v, key, section_line), key, "variant '%s': %s", v->name,
+			    why);
+	bnb_machine_resolve(&m, keeper);
+	for (i = 0; i < v->plugin_opts.n && strcmp(v->plugin_opts.v[i], "delay=off"); i++)
+		;
+	if (!bnb_machine_class(&m) || i == v->plugin_opts.n)
 		return 0;
-	return fail(ps, line_of(v, key, section_line), key, "variant '%s': %s", v->name, why);
+	return fail(ps, line_of(v, "plugin_opts", section_line), "plugin_opts",
+		    "variant '%s': 'delay=off': the machine model (%s) charges every miss; "
+		    "model = off in [machine] counts only", v->name, bnb_machine_class(&m)->name);
 }
 
 /*

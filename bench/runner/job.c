@@ -86,8 +86,11 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	    const struct scan_plan *sp, const char *tmp, const char *rundir)
 {
 	char text[BNB_MAX_NODES * BNB_MAX_NODES * 4 + 64], *cmd;
+	struct bnb_machine_spec m = v->machine;
 	int i;
 
+	/* the model runs with the plugin under deterministic timing only */
+	bnb_machine_resolve(&m, v->timing == TIMING_DETERMINISTIC && p->plugin[0]);
 	argv_add(a, "%s", p->vm);
 	argv_add(a, "--kernel=%s", p->kernel);
 	/* bnb-vm adds the tools archive when the command names a tool; perf
@@ -121,14 +124,14 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 		argv_add(a, "--plugin-opt=shm=%s/plugin.shm", rundir);
 		/* under icount the delays would slow the host, not the guest;
 		 * the machine model charges the guest instead */
-		if (v->timing == TIMING_DETERMINISTIC && !v->machine.model)
+		if (v->timing == TIMING_DETERMINISTIC && !bnb_machine_class(&m))
 			argv_add(a, "--plugin-opt=delay=off");
 		numawork_plugin_args(a, p->kernel, rundir);
 		for (i = 0; i < v->plugin_opts.n; i++)
 			argv_add(a, "--plugin-opt=%s", v->plugin_opts.v[i]);
 	}
-	/* [machine]: bnb-vm's options of the same names */
-	bnb_machine_args(&v->machine, BNB_MACHINE_VM, add_arg, a);
+	/* [machine]: bnb-vm's options of the same names, model=auto resolved */
+	bnb_machine_args(&m, BNB_MACHINE_VM, add_arg, a);
 	cmd = guest_command(v, sp, p->start_delay_us);
 	if (!cmd)
 		return -1;
@@ -655,11 +658,14 @@ static int run_locked(const char *dir, const struct variant *v, const char *base
 			 write_errstr(rundir, errno, why, sizeof(why)));
 		return finish(rundir, j, &s, start);
 	}
-	/* an emulated latency is only a plan until the plugin's verdict */
-	printf("[%d/%d] %s rep %d: started (latency %s%s, host rate %.6g)\n", j->id, j->total,
-	       j->variant, j->rep, p.latency,
+	/* an emulated latency is only a plan until the plugin's verdict; a
+	 * uniform one says what it means for on against off */
+	printf("[%d/%d] %s rep %d: started (latency %s%s%s%s%s, host rate %.6g)\n", j->id,
+	       j->total, j->variant, j->rep, p.latency,
 	       p.plugin[0] && !strcmp(p.latency, "emulated") ? " if the map check passes" : "",
-	       s.host_rate);
+	       latency_free(p.latency) ? ": remote memory costs nothing" : "",
+	       latency_free(p.latency) && p.latency_why[0] ? " here, " : "",
+	       latency_free(p.latency) ? p.latency_why : "", s.host_rate);
 	fflush(stdout);
 	if (launch(v, &p, &sp, rundir, j, &s, runner_now()))
 		s.state = "failed";

@@ -65,10 +65,13 @@ static int resolve_kernel(const char *value, const char *basedir, char *out, siz
  */
 const char *plugin_latency(const struct variant *v, char *why, size_t whylen)
 {
+	struct bnb_machine_spec m = v->machine;
+
 	why[0] = '\0';
-	if (v->timing == TIMING_DETERMINISTIC && !v->machine.model) {
-		snprintf(why, whylen, "deterministic timing: the plugin counts accesses "
-			 "and keeps time, its host-time delays are off");
+	bnb_machine_resolve(&m, v->timing == TIMING_DETERMINISTIC);
+	if (v->timing == TIMING_DETERMINISTIC && !bnb_machine_class(&m)) {
+		snprintf(why, whylen, "deterministic timing with model = off: the plugin only "
+			 "counts accesses and keeps time");
 		return "uniform";
 	}
 	return "emulated";

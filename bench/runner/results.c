@@ -163,6 +163,11 @@ const char *run_status_name(enum run_status s)
 	return status_names[s];
 }
 
+bool latency_free(const char *mode)
+{
+	return !strncmp(mode, "uniform", 7);
+}
+
 int kv_get(const char *path, const char *key, char *out, size_t outlen)
 {
 	size_t klen = strlen(key);

@@ -95,6 +95,12 @@ void results_free(struct results *r);
 void run_load(struct run *run);
 
 const char *run_status_name(enum run_status s);
+/*
+ * Whether remote memory cost nothing in a run of latency MODE: uniform
+ * (nothing charged it: TCG without the plugin, deterministic timing with
+ * model = off, KVM on too few host nodes).
+ */
+bool latency_free(const char *mode);
 /* Whether R has any run (finished or not) of VARIANT. */
 bool results_has_runs(const struct results *r, const char *variant);
 /* Metric values of VARIANT's finished (ok) runs, into OUT; returns count. */

@@ -369,7 +369,10 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	fprintf(f, "**%s** against **%s**: ", lb, la);
 	if (experiment_variant(&ra->exp, va) && experiment_variant(&rb->exp, vb))
 		what_differs(f, experiment_variant(&ra->exp, va), experiment_variant(&rb->exp, vb));
-	fprintf(f, ". Latency %s, timing %s", report_latency(rb, vb), variant_timing(rb, vb));
+	fprintf(f, ". Latency %s%s, timing %s", report_latency(rb, vb),
+		latency_free(report_latency(ra, va)) || latency_free(report_latency(rb, vb)) ?
+		" (remote memory costs nothing there: only the balancer's cost shows)" : "",
+		variant_timing(rb, vb));
 	jitter_text(f, ra, va, rb, vb, la, lb);
 	fprintf(f, ". %d of %d primary metrics changed significantly (p < 0.05):\n\n",
 		changed, tested);
@@ -428,6 +431,9 @@ static struct json_object *pair_json(const struct versus *v, const struct result
 	json_object_object_add(o, "variant", json_object_new_string(vb));
 	json_object_object_add(o, "latency", json_object_new_string(report_latency(rb, vb)));
 	json_object_object_add(o, "timing", json_object_new_string(variant_timing(rb, vb)));
+	json_object_object_add(o, "remote_memory_free",
+			       json_object_new_boolean(latency_free(report_latency(ra, va)) ||
+						       latency_free(report_latency(rb, vb))));
 	json_object_object_add(o, "start_jitter", json_object_new_boolean(variant_jitter(rb, vb)));
 	json_object_object_add(o, "baseline_start_jitter",
 			       json_object_new_boolean(variant_jitter(ra, va)));
@@ -470,6 +476,33 @@ struct json_object *verdict_pair(const struct results *ra, const char *va,
 	return verdict_one(ra, va, rb, vb, label_a, label_b, f, false);
 }
 
+/*
+ * Runs in which remote memory cost nothing (under deterministic timing:
+ * model = off) show only what balancing costs, never what placement gains:
+ * the verdict says so before anything else.
+ */
+static void free_memory_line(FILE *f, const struct results *r)
+{
+	const char *why = NULL;
+	int i, j, n = 0;
+
+	for (i = 0; i < r->exp.n_variants; i++) {
+		const char *name = r->exp.variants[i].name;
+
+		if (!results_has_runs(r, name) || !latency_free(report_latency(r, name)))
+			continue;
+		fprintf(f, "%s**%s**", n++ ? ", " : "Remote memory cost nothing in the runs of ",
+			name);
+		for (j = 0; !why && j < r->n_runs; j++)
+			if (!strcmp(r->runs[j].variant, name) && r->runs[j].latency_why[0])
+				why = r->runs[j].latency_why;
+	}
+	if (n)
+		fprintf(f, " (latency uniform%s%s), so on against off there shows only the "
+			"balancer's cost, not what placement gains.\n\n", why ? ": " : "",
+			why ? why : "");
+}
+
 struct json_object *verdict_results(const struct results *r, FILE *f)
 {
 	struct json_object *arr = json_object_new_array();
@@ -481,6 +514,7 @@ struct json_object *verdict_results(const struct results *r, FILE *f)
 		n += strcmp(r->exp.variants[i].name, base) &&
 		     results_has_runs(r, r->exp.variants[i].name);
 	fprintf(f, "## Verdict\n\n");
+	free_memory_line(f, r);
 	if (!n) {
 		fprintf(f, "One variant%s: nothing to compare it with; its figures are below.\n\n",
 			base ? "" : " or none finished");

@@ -93,20 +93,42 @@ static void add_opt(void *ctx, const char *kv)
 	argv_add(ctx, "%s", kv);
 }
 
+/* A --plugin-opt delay=off would leave the model nothing to charge. */
+static int check_delay_off(const struct vm_config *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < c->plugin_opts.n; i++)
+		if (!strcmp(c->plugin_opts.v[i], "delay=off"))
+			return errf(err, errlen, "--plugin-opt delay=off: the machine model (--model "
+				    "%s, the default under deterministic timing) charges every miss; "
+				    "--model off counts only", c->model);
+	return 0;
+}
+
 /*
  * --model CLASS: bench/model's one check (the runner's and the plugin's),
- * before anything runs; then the plugin gets the same words, before
- * --plugin-opt's, so that those can refine them.
+ * before anything runs; model=auto is the default class under
+ * deterministic timing with the plugin.  Then the plugin gets the same
+ * words, before --plugin-opt's, so that those can refine them.
  */
 static int finish_machine(struct vm_cli *cli, char *err, size_t errlen)
 {
 	struct vm_config *c = &cli->cfg;
 	bool keeper = c->timing == TIMING_DETERMINISTIC && c->plugin;
+	const struct bnb_machine *m;
 	struct argv opts = { 0 };
 	const char *key;
 
 	if (bnb_machine_check(&cli->machine, &c->topo, keeper, NULL, &key, err, errlen))
 		return errf_prefix(err, errlen, "--%s", bnb_machine_option(key));
+	bnb_machine_resolve(&cli->machine, keeper);
+	m = bnb_machine_class(&cli->machine);
+	c->model = m ? m->name : "off";
+	if (m && check_delay_off(c, err, errlen))
+		return -1;
+	if (!m && c->timing == TIMING_DETERMINISTIC)
+		fprintf(stderr, "bnb-vm: deterministic timing without the machine model (%s): "
+			"remote memory costs nothing, so balancing on against off shows only "
+			"the balancer's cost\n", c->plugin ? "--model off" : "no --plugin");
 	if (!c->plugin)
 		return 0;
 	bnb_machine_args(&cli->machine, BNB_MACHINE_PLUGIN, add_opt, &opts);

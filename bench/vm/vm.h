@@ -52,6 +52,7 @@ struct vm_config {
 	int icount_shift;		/* deterministic: 2^shift ns per instruction */
 	int agent_stream_ms;		/* the agent samples by itself every N ms; 0 asked */
 	uint64_t insn_ps;		/* deterministic: modelled instruction time, ps */
+	const char *model;		/* the machine model's class, or "off" */
 	const struct vm_emulator *emu;	/* for the result file; may be NULL */
 	bool hmat;
 	bool balancing;

@@ -403,6 +403,7 @@ static void write_result(const struct vm_config *c, enum vm_status st,
 	if (c->timing == TIMING_DETERMINISTIC)
 		n += snprintf(text + n, sizeof(text) - n, "icount_shift=%d\ninsn_ps=%llu\n",
 			      c->icount_shift, (unsigned long long)c->insn_ps);
+	n += snprintf(text + n, sizeof(text) - n, "model=%s\n", c->model ? c->model : "off");
 	/* which emulator ran: path, version, cache key, patch series hash */
 	if (c->emu && n < (int)sizeof(text))
 		n += snprintf(text + n, sizeof(text) - n,

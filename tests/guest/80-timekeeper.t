@@ -61,7 +61,7 @@ spin() {
 	local dir=$1 insn=$2 cpus=$3
 	shift 3
 	spin_s=
-	bnb_vm "$dir" --timing deterministic --insn-time "$insn" --plugin "$SO" \
+	bnb_vm "$dir" --timing deterministic --insn-time "$insn" --plugin "$SO" --model off \
 		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off "$@" \
 		-- "bnb-spin --cpus $cpus --iters $ITERS" >/dev/null 2>&1 || return 1
 	"$CHECK" "$dir/c.shm" > "$dir/check.out" 2>/dev/null
@@ -116,7 +116,7 @@ diag "lag between the busy vCPUs: mean ${lag:-?} ns, max $(field "$da/check.out"
 hard() {
 	local dir=$1 work=$2
 	# shellcheck disable=SC2016
-	bnb_vm "$dir" --nodes 2 --timing deterministic --plugin "$SO" \
+	bnb_vm "$dir" --nodes 2 --timing deterministic --plugin "$SO" --model off \
 		--plugin-opt shm="$dir/c.shm" --plugin-opt delay=off -- \
 		'bnb-plugin-calib && for n in 0 1; do
 			mkdir /tmp/s$n && numactl --cpunodebind=$n --membind=$n \

@@ -3,8 +3,9 @@
 # there are refused naming file:line:key before anything runs; one short
 # workload run twice gives the same guest work time (within 0.5 %);
 # samples come on the guest's clock (t_s is guest
-# time, nothing was asked); with the plugin its counts keep working while
-# its delays are off.
+# time, nothing was asked); with the plugin and model = off its counts
+# keep working while its delays are off, and the progress line and the
+# verdict say that remote memory costs nothing there.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "deterministic timing"
@@ -37,6 +38,10 @@ refused with-delays "5: key 'plugin_opts': variant 'a': 'delay=on' with timing=d
 	"${base}timing = deterministic"$'\n[a]\nplugin_opts = delay=on'
 
 cat > "$work/det.ini" <<'INI'
+; model = off: the plugin only counts; remote memory costs nothing
+[machine]
+model = off
+
 [global]
 nodes = 2
 timing = deterministic
@@ -107,10 +112,12 @@ check "with the plugin: true locality from the work marker on" \
 	"$(field counted/rep1 plugin.true_locality)"
 check "with the plugin: local and remote accesses counted" test \
 	"$(field counted/rep1 plugin.acc_local)" -gt 0 -a "$(field counted/rep1 plugin.acc_remote)" -gt 0
-check "with the plugin: its delays were off" \
+check "with the plugin and model = off: its delays were off" \
 	grep -q '^latency=uniform' "$work/out/runs/counted/rep1/status"
-check "with the plugin: the progress line says uniform from the start" \
-	grep -q 'counted rep 1: started (latency uniform,' "$work/run.log"
+check "model = off: the progress line says remote memory costs nothing, from the start" \
+	grep -q 'counted rep 1: started (latency uniform: remote memory costs nothing here, deterministic timing with model = off' "$work/run.log"
+check "model = off: the verdict says remote memory cost nothing, so on/off is cost only" \
+	grep -q "Remote memory cost nothing in the runs of \*\*plain\*\*, \*\*counted\*\*.*shows only the balancer's cost" "$work/out/summary.md"
 
 # Two busy vCPUs: before the ports' queues were served on the vCPU thread
 # the main loop's interrupts ended turns at host-timed points and two runs

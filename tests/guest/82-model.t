@@ -1,11 +1,14 @@
 #!/bin/bash
 # The machine model (bench/model/model.h) charged to the guest's own
 # clock: model options a run cannot honour are refused before anything
-# runs; a remote stream's own work time is slower than a local one by the
-# configured latency ratio (+-10 %) per byte of its kernels when every
-# miss waits in full; a
-# 2-thread numa02 whose memory starts on one node does more work per
-# second of guest time with balancing on than off.
+# runs; under deterministic timing it is the 2socket class unless
+# --model off, which says that remote memory then costs nothing; a remote
+# stream's own work time is slower than a local one by the configured
+# latency ratio (+-10 %) per byte of its kernels when every miss waits in
+# full; a 2-thread numa02 whose memory starts on one node does more work
+# per second of guest time with balancing on than off; an experiment
+# without a [machine] section charges a remote stream more than a local
+# one.
 # shellcheck source=tests/lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "machine model"
@@ -23,10 +26,27 @@ vm_refused "a remote latency below the local one refused" "--latencies: 0->1 is 
 	"${det[@]}" --model 2socket --latencies "100,90;200,100" --dry-run
 vm_refused "a zero bandwidth refused" "--node-bandwidth-mbs" \
 	"${det[@]}" --model 2socket --node-bandwidth-mbs 0 --dry-run
-vm_refused "model options without the model refused" "--mlp: refines the machine model, which is off" \
-	"${det[@]}" --mlp 4 --dry-run
+vm_refused "model options with the model off refused" "--mlp: refines the machine model, which is off" \
+	"${det[@]}" --model off --mlp 4 --dry-run
 vm_refused "a model key as --plugin-opt refused, naming the option" \
 	"--plugin-opt latency_ns=90: use --latency-ns" "${det[@]}" --plugin-opt latency_ns=90 --dry-run
+vm_refused "counting only needs --model off under deterministic timing" \
+	"--plugin-opt delay=off: the machine model (--model 2socket, the default" \
+	"${det[@]}" --plugin-opt delay=off --dry-run
+
+# Remote memory is never silently free: deterministic timing with the
+# plugin gets the default class, and --model off says what it means.
+out=$("$BNB_VM" "${det[@]}" --dry-run -- true 2>&1)
+check "deterministic timing with the plugin: the model is 2socket unless off" \
+	grep -q "bnb-plugin.so,.*,model=2socket" <<<"$out"
+out=$("$BNB_VM" "${det[@]}" --model off --dry-run -- true 2>&1)
+check "--model off: the plugin is told so, and bnb-vm says remote memory costs nothing" \
+	grep -q "bnb-plugin.so,.*,model=off.*" <<<"$out"
+check "--model off: ... on against off shows only the balancer's cost" \
+	grep -q "^bnb-vm: deterministic timing without the machine model (--model off): remote memory costs nothing, so balancing on against off shows only the balancer's cost" <<<"$out"
+out=$("$BNB_VM" --plugin "$SO" --dry-run -- true 2>&1)
+check "wall timing: no model, and nothing said" \
+	test "$(grep -c 'model=off' <<<"$out")$(grep -c 'costs nothing' <<<"$out")" = 10
 
 
 # Latency only: one miss in flight (a stream waits like a chase), memory
@@ -72,5 +92,36 @@ diag "numa02 MB per guest second: balancing on ${ron:-?}, off ${roff:-?}"
 check "balancing on does more work per guest second than off" \
 	awk -v a="${ron:-0}" -v b="${roff:-0}" 'BEGIN { exit !(b > 0 && a > b) }'
 
-[ -n "${BNB_KEEP:-}" ] || rm -rf "$d" "$don" "$doff"
+# The runner: an experiment under deterministic timing without a
+# [machine] section charges a remote STREAM more than a local one (with
+# remote memory free, as before, their work times were equal).
+x=$(run_dir model-default)
+cat > "$x/remote.ini" <<'INI'
+[global]
+timing = deterministic
+nodes = 2
+cpus = 1
+mem = 512M
+repetitions = 1
+time_limit = 900
+workload = stream --size 2M --iterations 3 --threads 1 --placement local
+
+[local]
+
+[remote]
+workload = stream --size 2M --iterations 3 --threads 1 --placement remote
+INI
+"$BNB_ROOT/build/bin/bnb-run" "$x/remote.ini" --out "$x/out" --no-plots > "$x/run.log" 2>&1
+check "the local and remote streams ran" test $? -eq 0
+check "their progress lines plan the model's charges" \
+	test "$(grep -c 'rep 1: started (latency emulated if the map check passes' "$x/run.log")" = 2
+check "bnb-vm ran both with the default class" \
+	test "$(cat "$x"/out/runs/*/rep1/result | grep -c '^model=2socket')" = 2
+wl=$(sed -n 's/^# summary .*work_s=\([0-9.]*\).*/\1/p' "$x/out/runs/local/rep1/out.log")
+wr=$(sed -n 's/^# summary .*work_s=\([0-9.]*\).*/\1/p' "$x/out/runs/remote/rep1/out.log")
+diag "stream work_s: local ${wl:-?}, remote ${wr:-?} (2socket by default)"
+check "remote memory costs more than local without a [machine] section" \
+	awk -v l="${wl:-0}" -v r="${wr:-0}" 'BEGIN { exit !(l > 0 && r / l > 1.3) }'
+
+[ -n "${BNB_KEEP:-}" ] || rm -rf "$d" "$don" "$doff" "$x"
 done_testing

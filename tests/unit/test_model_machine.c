@@ -65,9 +65,35 @@ Test(machine, classes_known)
 	cr_assert_not_null(bnb_machine_find("8node"));
 	cr_assert_null(bnb_machine_find("off"));
 	cr_assert_null(bnb_machine_find("16node"));
-	cr_assert_str_eq(bnb_machine_class(&(struct bnb_machine_spec){ .model = 2 })->name, "4node",
+	cr_assert_str_eq(bnb_machine_class(&(struct bnb_machine_spec){ .model = 3 })->name, "4node",
 			 "classes follow BNB_MACHINE_NAMES");
 	cr_assert_null(bnb_machine_class(&(struct bnb_machine_spec){ .model = BNB_MACHINE_OFF }));
+	cr_assert_null(bnb_machine_class(&(struct bnb_machine_spec){ .model = BNB_MACHINE_AUTO }),
+		       "auto is no class until resolved");
+}
+
+/* Under deterministic timing with the plugin the model is on unless off. */
+Test(machine, auto_is_the_default_class_where_the_model_runs)
+{
+	struct bnb_machine_spec s = { .model = BNB_MACHINE_AUTO };
+
+	bnb_machine_resolve(&s, true);
+	cr_assert_str_eq(bnb_machine_class(&s)->name, "2socket");
+	s.model = BNB_MACHINE_AUTO;
+	bnb_machine_resolve(&s, false);
+	cr_assert_eq(s.model, BNB_MACHINE_OFF, "wall timing, or no plugin: off");
+	s.model = BNB_MACHINE_OFF;
+	bnb_machine_resolve(&s, true);
+	cr_assert_eq(s.model, BNB_MACHINE_OFF, "off stays off");
+	s = spec("4node");
+	bnb_machine_resolve(&s, true);
+	cr_assert_str_eq(bnb_machine_class(&s)->name, "4node");
+	/* the check resolves too: auto is checked as the class it becomes */
+	guest(2);
+	s = (struct bnb_machine_spec){ .model = BNB_MACHINE_AUTO };
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][1], 196 * PS, "2socket's");
+	cr_assert_eq(check(&s, false), 0, "auto without the keeper is off, not refused: %s", err);
 }
 
 Test(machine, two_sockets_use_the_measured_remote_latency)
@@ -169,12 +195,16 @@ Test(machine, a_table_is_checked_as_it_is_read)
 
 Test(machine, refining_without_a_model_is_refused_naming_the_key)
 {
-	struct bnb_machine_spec s = { .mlp = 4 };
+	struct bnb_machine_spec s = { .model = BNB_MACHINE_OFF, .mlp = 4 };
 
 	guest(2);
 	cr_assert_eq(check(&s, true), -1);
 	cr_assert_str_eq(key, "mlp");
 	cr_assert(strstr(err, "refines the machine model, which is off"), "%s", err);
+	s.model = BNB_MACHINE_AUTO;
+	cr_assert_eq(check(&s, false), -1);
+	cr_assert(strstr(err, "off without deterministic timing and the plugin"), "%s", err);
+	cr_assert_eq(check(&s, true), 0, "auto is on there: %s", err);
 	s.mlp = 0;
 	cr_assert_eq(check(&s, false), 0, "no model, nothing to refuse: %s", err);
 }
@@ -202,7 +232,9 @@ Test(machine, the_same_words_for_the_plugin_and_bnb_vm)
 			 "model=2socket latency_ns=100 latencies=90:150;160:95 cpus_per_node=8 ");
 	cr_assert_str_eq(args(&s, BNB_MACHINE_VM),
 			 "--model=2socket --latency-ns=100 --latencies=90,150;160,95 --cpus-per-node=8 ");
-	cr_assert_str_eq(args(&(struct bnb_machine_spec){ 0 }, BNB_MACHINE_VM), "--model=off ");
+	cr_assert_str_eq(args(&(struct bnb_machine_spec){ .model = BNB_MACHINE_OFF }, BNB_MACHINE_VM),
+			 "--model=off ");
+	cr_assert_str_eq(args(&(struct bnb_machine_spec){ 0 }, BNB_MACHINE_PLUGIN), "model=auto ");
 	cr_assert_str_eq(bnb_machine_option("node_bandwidth_mbs"), "node-bandwidth-mbs");
 }
 

@@ -193,6 +193,9 @@ Test(plugin_args, model_bad_input_refused)
 {
 	expect_error(PARSE(TOPO2, "model=2socket"), "model: the machine model needs deterministic timing");
 	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "delay=off"), "not with delay=off");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "delay=off"),
+		     "model=2socket charges misses once the map check passed");
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=off", "delay=off"), 0, "%s", err);
 	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:150:160"),
 		     "latencies: want 2 rows of 2 values");
 	expect_error(PARSE(TOPO2, "icount_shift=0", "model=2socket", "latencies=90:80/160:95"),
@@ -200,14 +203,19 @@ Test(plugin_args, model_bad_input_refused)
 	expect_error(PARSE(TOPO2, "latencies=0:150:160:95"), "latencies=0:150:160:95: '0'");
 	expect_error(PARSE(TOPO2, "node_bandwidth_mbs=0"), "node_bandwidth_mbs=0");
 	expect_error(PARSE(TOPO2, "latency_ns=0"), "latency_ns=0");
-	expect_error(PARSE(TOPO2, "model=on"), "model=on: 'on' is not one of off|2socket|4node");
-	expect_error(PARSE(TOPO2, "icount_shift=0", "mlp=4"), "mlp: refines the machine model, which is off");
+	expect_error(PARSE(TOPO2, "model=on"), "model=on: 'on' is not one of auto|off|2socket|4node");
+	expect_error(PARSE(TOPO2, "icount_shift=0", "model=off", "mlp=4"),
+		     "mlp: refines the machine model, which is off");
 }
 
 Test(plugin_args, model_syncs_in_smaller_batches)
 {
-	cr_assert_eq(PARSE(TOPO2, "icount_shift=0"), 0, "%s", err);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=off"), 0, "%s", err);
 	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH);
+	cr_assert_eq(PARSE(TOPO2, "icount_shift=0"), 0, "%s", err);
+	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH_MODEL, "the keeper's default is the model on");
+	cr_assert_eq(PARSE(TOPO2), 0, "%s", err);
+	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH, "no keeper, no model");
 	cr_assert_eq(PARSE(TOPO2, "icount_shift=0", "model=2socket"), 0, "%s", err);
 	cr_assert_eq(a.tk_batch, BNB_DEF_TK_BATCH_MODEL);
 	cr_assert_lt(BNB_DEF_TK_BATCH_MODEL, BNB_DEF_TK_BATCH);

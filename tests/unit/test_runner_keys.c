@@ -192,18 +192,26 @@ Test(args, start_delay_reaches_the_guest_command)
 	experiment_free(&exp);
 }
 
-Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
+Test(args, deterministic_timing_reaches_the_launcher_with_the_default_model)
 {
 	struct experiment exp;
 	struct argv vm = { 0 }, col = { 0 };
 	struct run_plan day = plan;
 
 	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n"
-	     "icount_shift = 2\n");
+	     "icount_shift = 2\n[off]\ntiming = deterministic\n[machine]\nmodel = off\n");
 	vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r");
 	cr_assert_lt(find(&vm, "--timing=deterministic"), 0);
 	cr_assert_lt(find(&vm, "--plugin-opt=delay=off"), 0);
 	argv_free(&vm);
+	/* model = off: the plugin only counts and keeps time */
+	vm_args(&vm, &exp.variants[2], &plan, NULL, "/t", "/r");
+	cr_assert_geq(find(&vm, "--model=off"), 0);
+	cr_assert_geq(find(&vm, "--plugin-opt=delay=off"), 0);
+	argv_free(&vm);
+	experiment_free(&exp);
+	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n"
+	     "icount_shift = 2\n");
 	collect_args(&col, &exp.variants[0], &plan, NULL, "/t", "/r");
 	cr_assert_lt(find(&col, "--stream"), 0);
 	argv_free(&col);
@@ -221,7 +229,9 @@ Test(args, deterministic_timing_reaches_the_launcher_with_delays_off)
 	cr_assert_geq(find(&vm, "--agent-stream-ms=100"), 0);
 	cr_assert_geq(find(&vm, "--timing=deterministic"), 0);
 	cr_assert_geq(find(&vm, "--icount-shift=2"), 0);
-	cr_assert_geq(find(&vm, "--plugin-opt=delay=off"), 0);
+	/* no [machine]: the default class charges remote memory, no delays to turn off */
+	cr_assert_geq(find(&vm, "--model=2socket"), 0);
+	cr_assert_lt(find(&vm, "--plugin-opt=delay=off"), 0);
 	argv_free(&vm);
 	experiment_free(&exp);
 }
@@ -371,16 +381,18 @@ Test(args, plugin_latency_is_known_before_the_run_when_it_only_counts)
 	struct experiment exp;
 	char why[ERRLEN];
 
+	/* deterministic timing: the default class charges miss costs, once the map
+	 * check passed; remote memory is never silently free */
 	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n");
 	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "emulated");
 	cr_assert_str_eq(why, "");
-	cr_assert_str_eq(plugin_latency(&exp.variants[1], why, sizeof(why)), "uniform");
-	cr_assert(strstr(why, "deterministic timing"), "%s", why);
+	cr_assert_str_eq(plugin_latency(&exp.variants[1], why, sizeof(why)), "emulated");
 	experiment_free(&exp);
-	/* the machine model charges miss costs: emulated, once the map check passed */
+	/* model = off: the plugin only counts, and the reason says what that means */
 	load(&exp, "[global]\nworkload = true\ntiming = deterministic\n"
-	     "[machine]\nmodel = 2socket\n[m]\n");
-	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "emulated");
+	     "[machine]\nmodel = off\n[m]\n");
+	cr_assert_str_eq(plugin_latency(&exp.variants[0], why, sizeof(why)), "uniform");
+	cr_assert(strstr(why, "model = off"), "%s", why);
 	experiment_free(&exp);
 }
 

@@ -238,6 +238,8 @@ Test(report, summary_json)
 	cr_assert_str_eq(json_object_get_string(J(root, "verdict", "0", "primary", "cost_total",
 						  "outcome")), "changed: worse");
 	cr_assert_str_eq(json_object_get_string(J(root, "verdict", "0", "timing")), "wall");
+	cr_assert(json_object_get_boolean(J(root, "verdict", "0", "remote_memory_free")),
+		  "uniform latency: remote memory cost nothing");
 	cr_assert_eq(json_object_array_length(J(root, "runs")), 8);
 	cr_assert_str_eq(json_object_get_string(J(root, "runs", "6", "status")), "failed");
 	cr_assert_null(J(root, "sweep"));
@@ -271,8 +273,13 @@ Test(report, summary_md)
 	cr_assert(strstr(md, "Of those 9, 8 had p < 0.05 before the correction and 7 after it."));
 	/* the verdict comes first and says what changed, by how much, at what cost */
 	cr_assert(strstr(md, "## Verdict") && strstr(md, "## Verdict") < strstr(md, "## Notes"));
-	cr_assert(strstr(md, "**on** against **off**: balancing = on (off). Latency uniform, "
+	cr_assert(strstr(md, "**on** against **off**: balancing = on (off). Latency uniform "
+			 "(remote memory costs nothing there: only the balancer's cost shows), "
 			 "timing wall. 1 of 2 primary metrics changed significantly"), "%s", md);
+	/* remote memory that costs nothing is said before the verdicts (issue 29) */
+	cr_assert(strstr(md, "## Verdict\n\nRemote memory cost nothing in the runs of **off**, "
+			 "**on** (latency uniform), so on against off there shows only the "
+			 "balancer's cost, not what placement gains."), "%s", md);
 	cr_assert(strstr(md, "- workload time: on 9 s [6.52, 11.5] (3 runs), off 12 s [7.03, 17] "
 			 "(3 runs); difference -3 [-7.16, +1.16] (-25 % [-59.6, +9.63]), p = 0.104: "
 			 "**no significant change**"), "%s", md);
