@@ -372,6 +372,20 @@ static bool any_metric(const struct results *r, const char *name)
 	return false;
 }
 
+/*
+ * A time or passes to converge of RUN: "never" when the run ended ok and its
+ * convergence never held (balancing off, or on and never converged), "-"
+ * when it did not end ok or the figure is unknown.
+ */
+static const char *conv_cell(const struct run *run, double v, char *buf, size_t len)
+{
+	if (run->status == RUN_OK && isnan(run->m[M_CONV_90]) && !run->damaged[0]) {
+		snprintf(buf, len, "never");
+		return buf;
+	}
+	return fmt_num(run->status == RUN_OK ? v : NAN, buf, len);
+}
+
 /* The scanner's passes, and under scale_scan=hardware the times in hw s. */
 static void md_run_scale(FILE *md, const struct run *run, bool passes, bool hw)
 {
@@ -380,10 +394,10 @@ static void md_run_scale(FILE *md, const struct run *run, bool passes, bool hw)
 
 	if (passes)
 		fprintf(md, " %s | %s |", fmt_num(ok ? run_metric(run, "scan_passes") : NAN, b1, 32),
-			fmt_num(ok ? run_metric(run, "passes_to_conv_90") : NAN, b2, 32));
+			conv_cell(run, run_metric(run, "passes_to_conv_90"), b2, 32));
 	if (hw)
 		fprintf(md, " %s | %s |", fmt_num(ok ? run_metric(run, "work_hw_s") : NAN, b1, 32),
-			fmt_num(ok ? run_metric(run, "time_to_conv_90_hw_s") : NAN, b2, 32));
+			conv_cell(run, run_metric(run, "time_to_conv_90_hw_s"), b2, 32));
 }
 
 static void md_runs(FILE *md, const struct results *r)
@@ -410,7 +424,7 @@ static void md_runs(FILE *md, const struct results *r)
 		fprintf(md, "| %s | %d | %s | %s | %s |", run->variant, run->rep,
 			run_status_name(run->status),
 			fmt_num(ok ? workload_time(run) : NAN, b1, sizeof(b1)),
-			fmt_num(ok ? run->m[M_CONV_90] : NAN, b2, sizeof(b2)));
+			conv_cell(run, run->m[M_CONV_90], b2, sizeof(b2)));
 		md_run_scale(md, run, passes, hw);
 		fprintf(md, " %s | %s | %s | %s |\n",
 			fmt_num(ok ? run->m[M_WALL_S] : NAN, b3, sizeof(b3)),

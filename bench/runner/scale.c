@@ -18,7 +18,6 @@
  */
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,20 +120,8 @@ static void hardware_passes(const struct scale_input *in, struct scale_plan *p)
 	p->hw_passes_min = run_ms > 0 ? run_ms / p->hw_pass_max_ms : 0;
 }
 
-static void give_up(struct scale_plan *p, const char *fmt, ...) __printf(2, 3);
-static void give_up(struct scale_plan *p, const char *fmt, ...)
-{
-	size_t used = strlen(p->given_up);
-	va_list ap;
-
-	if (used && used + 2 < sizeof(p->given_up)) {
-		strcpy(p->given_up + used, "; ");
-		used += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(p->given_up + used, sizeof(p->given_up) - used, fmt, ap);
-	va_end(ap);
-}
+/* One more thing the plan does not keep, "; "-separated. */
+#define give_up(p, ...) errf_append((p)->given_up, sizeof((p)->given_up), __VA_ARGS__)
 
 /*
  * Windows per pass: the hardware's, unless a window would then last under

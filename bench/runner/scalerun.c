@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "extract.h"
 #include "results.h"
 #include "scalerun.h"
+#include "lib/util.h"
 #include "wlout.h"
 
 static double json_num(struct json_object *o, const char *key)
@@ -71,6 +73,17 @@ static void read_summary(const char *rundir, struct conv *c)
 	json_object_put(o);
 }
 
+/*
+ * A time or passes to converge: a run that never converged (balancing off,
+ * or on and never holding the share) has none, which the reports show as
+ * "never"; NAN is no value to refuse.
+ */
+static void add_when(struct xmetrics *x, const char *name, const char *unit, double value)
+{
+	if (!isnan(value))
+		xm_add(x, name, unit, value, BETTER_LOWER);
+}
+
 static void add_passes(const char *rundir, const struct conv *c, struct xmetrics *x)
 {
 	char path[PATH_MAX + 32], err[256];
@@ -82,8 +95,8 @@ static void add_passes(const char *rundir, const struct conv *c, struct xmetrics
 	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
 	if (csv_load(path, &t, err, sizeof(err)))
 		return;
-	xm_add(x, "passes_to_conv_90", "", passes_at(&t, c->from + c->to_90), BETTER_LOWER);
-	xm_add(x, "passes_to_conv_95", "", passes_at(&t, c->from + c->to_95), BETTER_LOWER);
+	add_when(x, "passes_to_conv_90", "", passes_at(&t, c->from + c->to_90));
+	add_when(x, "passes_to_conv_95", "", passes_at(&t, c->from + c->to_95));
 	csv_free(&t);
 }
 
@@ -187,8 +200,8 @@ static void add_scale(const char *rundir, const struct conv *c, struct xmetrics 
 	       BETTER_NONE);
 	xm_add(x, "hw_passes_min", "", wl_line_value(path, WL_SCALE_PLAN_MARK, "hw_passes_min"),
 	       BETTER_NONE);
-	xm_add(x, "time_to_conv_90_hw_s", "s", c->to_90 / time, BETTER_LOWER);
-	xm_add(x, "time_to_conv_95_hw_s", "s", c->to_95 / time, BETTER_LOWER);
+	add_when(x, "time_to_conv_90_hw_s", "s", c->to_90 / time);
+	add_when(x, "time_to_conv_95_hw_s", "s", c->to_95 / time);
 	if (wl_scan(path, &wl) || isnan(wl.work_s))
 		return;
 	xm_add(x, "work_hw_s", "s", wl.work_s / time, BETTER_LOWER);
@@ -211,18 +224,23 @@ void scalerun_add(const char *rundir, struct xmetrics *x)
 }
 
 /* The mean of metric NAME over VARIANT's finished runs; N gets the count. */
+/* The mean of NAME over VARIANT's finished runs that have it, N of them. */
 static double mean_of(const struct results *r, const char *variant, const char *name,
 		      double *lo, double *hi, int *n)
 {
 	double v[256], sum = 0;
+	int all = results_values_named(r, variant, name, v, 256);
 
-	*n = results_values_named(r, variant, name, v, 256);
+	*n = 0;
 	*lo = INFINITY;
 	*hi = -INFINITY;
-	for (int i = 0; i < *n; i++) {
+	for (int i = 0; i < all; i++) {
+		if (isnan(v[i]))
+			continue;	/* a run without it */
 		sum += v[i];
 		*lo = fmin(*lo, v[i]);
 		*hi = fmax(*hi, v[i]);
+		++*n;
 	}
 	return *n ? sum / *n : NAN;
 }
@@ -236,93 +254,131 @@ static const struct run *planned_run(const struct results *r)
 	return NULL;
 }
 
-static int plan_text(const struct run *run, char *buf, size_t len)
+/* The note as it grows: text past the end of BUF is cut, never written. */
+struct note {
+	char *buf;
+	size_t len, used;
+};
+
+static void add(struct note *t, const char *fmt, ...) __printf(2, 3);
+static void add(struct note *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->used + 1 >= t->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->used = t->used + n < t->len ? t->used + n : t->len - 1;
+}
+
+static void plan_text(const struct run *run, struct note *t)
 {
 	char path[PATH_MAX + 1100], line[1024] = "";
 	double time = run_metric(run, "scale_time");
 	FILE *f;
-	int i;
 
-	i = snprintf(buf, len, "Time scale (scale_scan = hardware, docs/time-scale.md): time "
-		     "factor %.3g (a guest second stands for %.3g s of the hardware run it scales "
-		     "down), size factor %.3g; %s's hardware run holds %.3g..%.3g scan passes (at "
-		     "the maximum and at the minimum period)", time, 1 / time,
-		     run_metric(run, "scale_size"), run->variant, run_metric(run, "hw_passes_min"),
-		     run_metric(run, "hw_passes_max"));
+	add(t, "Time scale (scale_scan = hardware, docs/time-scale.md): time factor %.3g (a "
+	    "guest second stands for %.3g s of the hardware run it scales down), size factor "
+	    "%.3g; %s's hardware run holds %.3g..%.3g scan passes (at the maximum and at the "
+	    "minimum period)", time, 1 / time, run_metric(run, "scale_size"), run->variant,
+	    run_metric(run, "hw_passes_min"), run_metric(run, "hw_passes_max"));
 	snprintf(path, sizeof(path), "%s/out.log", run->dir);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, WL_SCALE_GIVEN_UP_MARK, strlen(WL_SCALE_GIVEN_UP_MARK))) {
 			line[strcspn(line, "\n")] = 0;
-			i += snprintf(buf + i, len - i, "; given up there: %s",
-				      line + strlen(WL_SCALE_GIVEN_UP_MARK));
+			add(t, "; given up there: %s", line + strlen(WL_SCALE_GIVEN_UP_MARK));
 			break;
 		}
 	if (f)
 		fclose(f);
-	return i;
 }
 
-/* "; VARIANT: re-converged after C of M phase changes, P passes and T s" */
-static int phases_text(const struct results *r, const char *name, char *buf, size_t len)
+/*
+ * "; VARIANT re-converged ... after C of M phase changes, after P passes
+ * and T s a change (H s of the hardware run)"; nothing for a workload
+ * without phases.
+ */
+static void phases_text(const struct results *r, const char *name, struct note *t)
 {
-	double lo, hi, moved, caught, pp, t, hw;
-	int n, i;
+	double lo, hi, moved, caught, passes, to90, hw;
+	int n, n_passes;
 
 	moved = mean_of(r, name, "phases_moved", &lo, &hi, &n);
 	if (!n)
-		return 0;
+		return;
 	caught = mean_of(r, name, "phases_caught_up", &lo, &hi, &n);
-	pp = mean_of(r, name, "phase_passes_to90", &lo, &hi, &n);
-	t = mean_of(r, name, "phase_to90_s", &lo, &hi, &n);
-	hw = mean_of(r, name, "phase_to90_hw_s", &lo, &hi, &n);
-	i = snprintf(buf, len, "; %s re-converged (0.9 of its pages local) after %.3g of %.3g phase "
-		     "changes, after %.3g passes and %.3g s a change", name, caught, moved, pp, t);
+	add(t, "; %s re-converged (0.9 of its pages local) after %.3g of %.3g phase changes",
+	    name, caught, moved);
+	passes = mean_of(r, name, "phase_passes_to90", &lo, &hi, &n_passes);
+	if (n_passes)
+		add(t, ", after %.3g passes", passes);
+	to90 = mean_of(r, name, "phase_to90_s", &lo, &hi, &n);
 	if (n)
-		i += snprintf(buf + i, len - i, " (%.3g s of the hardware run)", hw);
-	return i;
+		add(t, "%s %.3g s a change", n_passes ? " and" : ", after", to90);
+	hw = mean_of(r, name, "phase_to90_hw_s", &lo, &hi, &n);
+	if (n)
+		add(t, " (%.3g s of the hardware run)", hw);
+}
+
+/*
+ * ", 90 % convergence [in C of N runs] after P passes, T s (H s of the
+ * hardware run)", or never: a run that did not converge has no passes to it.
+ */
+static void conv_text(const struct results *r, const char *name, int runs, struct note *t)
+{
+	double a, b, p90, t90, h90;
+	int n;
+
+	p90 = mean_of(r, name, "passes_to_conv_90", &a, &b, &n);
+	if (!n) {
+		add(t, ", 90 %% convergence never");
+		return;
+	}
+	if (n < runs)
+		add(t, ", 90 %% convergence in %d of %d runs", n, runs);
+	else
+		add(t, ", 90 %% convergence");
+	t90 = mean_of(r, name, "time_to_conv_90_s", &a, &b, &n);
+	add(t, " after %.3g passes, %.3g s", p90, t90);
+	h90 = mean_of(r, name, "time_to_conv_90_hw_s", &a, &b, &n);
+	if (n)
+		add(t, " (%.3g s of the hardware run)", h90);
 }
 
 bool scalerun_note(const struct results *r, char *buf, size_t len)
 {
 	const struct run *planned = planned_run(r);
-	int i = 0, n, any = 0;
+	struct note t = { .buf = buf, .len = len };
+	int n, any = 0;
 
 	buf[0] = 0;
 	if (planned)
-		i = plan_text(planned, buf, len);
+		plan_text(planned, &t);
 	else
-		i = snprintf(buf, len, "Scan passes (the scanner's sweeps over the workload, "
-			     "mm->numa_scan_seq)");
+		add(&t, "Scan passes (the scanner's sweeps over the workload, mm->numa_scan_seq)");
 	/* a sweep's points have their own table (sweep_report.c) */
-	for (int v = 0; v < r->exp.n_variants && (size_t)i < len; v++) {
+	for (int v = 0; v < r->exp.n_variants; v++) {
 		const char *name = r->exp.variants[v].name;
 		double lo, hi, passes = mean_of(r, name, "scan_passes", &lo, &hi, &n);
 
 		if (r->exp.variants[v].n_sweep)
 			break;
-		double p90, t90, h90, a, b;
-
 		if (!n || !(hi > 0))
 			continue;
-		i += snprintf(buf + i, len - i, "%s %s: %.3g scan passes a run (%.3g..%.3g)",
-			      any++ ? ";" : ".", name, passes, lo, hi);
-		p90 = mean_of(r, name, "passes_to_conv_90", &a, &b, &n);
-		if (!n)
-			continue;
-		t90 = mean_of(r, name, "time_to_conv_90_s", &a, &b, &n);
-		h90 = mean_of(r, name, "time_to_conv_90_hw_s", &a, &b, &n);
-		i += snprintf(buf + i, len - i, ", 90 %% convergence after %.3g passes, %.3g s", p90,
-			      t90);
-		if (n)
-			i += snprintf(buf + i, len - i, " (%.3g s of the hardware run)", h90);
+		add(&t, "%s %s: %.3g scan passes a run (%.3g..%.3g)", any++ ? ";" : ".", name,
+		    passes, lo, hi);
+		conv_text(r, name, n, &t);
 	}
-	for (int v = 0; v < r->exp.n_variants && (size_t)i < len; v++)
+	for (int v = 0; v < r->exp.n_variants; v++)
 		if (!r->exp.variants[v].n_sweep)
-			i += phases_text(r, r->exp.variants[v].name, buf + i, len - i);
+			phases_text(r, r->exp.variants[v].name, &t);
 	if (!planned && !any)
 		return false;
-	if ((size_t)i < len)
-		snprintf(buf + i, len - i, ".");
+	add(&t, ".");
 	return true;
 }

@@ -321,7 +321,7 @@ Test(report, kernel_warnings)
 	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
 	md = slurp(path);
 	cr_assert(strstr(md, "| guest wall (s) | dilation | warnings | reason |"), "%s", md);
-	cr_assert(strstr(md, "| off | 1 | ok | 10 | - | 13 | not measured: no host run recorded | 0 |  |"),
+	cr_assert(strstr(md, "| off | 1 | ok | 10 | never | 13 | not measured: no host run recorded | 0 |  |"),
 		  "%s", md);
 	cr_assert(strstr(md, "| on | 2 | ok | 9 | 3 | 12 | not measured: no host run recorded | 3 |  |"),
 		  "%s", md);
@@ -335,6 +335,66 @@ Test(report, kernel_warnings)
 	cr_assert_eq(json_object_get_int(J(root, "runs", "0", "warnings")), 0);
 	cr_assert_null(J(root, "runs", "5", "warnings"));
 	json_object_put(root);
+	free(md);
+	results_free(&r);
+}
+
+/* Put METRICS (summary.json's "metrics" object, as text) into run REL's summary. */
+static void set_metrics(const char *rel, const char *metrics)
+{
+	char path[PATH_MAX];
+	struct json_object *root;
+
+	snprintf(path, sizeof(path), "%s/onoff/runs/%s/summary.json", tmpdir, rel);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root, "%s", path);
+	json_object_object_add(root, "metrics", json_tokener_parse(metrics));
+	cr_assert_eq(json_object_to_file(path, root), 0);
+	json_object_put(root);
+}
+
+/* R's report written, and its summary.md */
+static char *report_md(struct results *r)
+{
+	char path[PATH_MAX * 2];
+
+	cr_assert_eq(report_write(r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r->dir);
+	return slurp(path);
+}
+
+/*
+ * A run whose convergence never held (balancing off) has no passes or time
+ * to converge: the Runs table says "never", nothing is refused as absurd,
+ * and the note, for a workload without phases, says nothing of phases.
+ */
+Test(report, never_converged_is_never)
+{
+	struct results r;
+	char *md;
+
+	for (int rep = 1; rep <= 3; rep++) {
+		char run[32];
+
+		snprintf(run, sizeof(run), "off/rep%d", rep);
+		set_metrics(run, "{ \"scan_passes\": { \"value\": 0 }, "
+			    "\"scale_time\": { \"value\": 0.05 }, \"scale_size\": { \"value\": 0.01 }, "
+			    "\"hw_passes_min\": { \"value\": 2 }, \"hw_passes_max\": { \"value\": 50 } }");
+		snprintf(run, sizeof(run), "on/rep%d", rep);
+		set_metrics(run, "{ \"scan_passes\": { \"value\": 9 }, "
+			    "\"passes_to_conv_90\": { \"value\": 4 }, "
+			    "\"time_to_conv_90_hw_s\": { \"value\": 40 }, "
+			    "\"scale_time\": { \"value\": 0.05 } }");
+	}
+	load("onoff", &r);
+	md = report_md(&r);
+	cr_assert(strstr(md, "| off | 1 | ok | 10 | never | 0 | never | - | never |"), "%s", md);
+	cr_assert(strstr(md, "| on | 1 | ok | 8 | 2 | 9 | 4 | - | 40 |"), "%s", md);
+	cr_assert_null(strstr(md, "Refused values"), "%s", md);
+	cr_assert(strstr(md, "on: 9 scan passes a run (9..9), 90 % convergence after 4 passes, 3 s "
+			 "(40 s of the hardware run)"), "%s", md);
+	cr_assert_null(strstr(md, "phase"), "no phases, nothing about them:\n%s", md);
+	cr_assert_null(strstr(md, "nan"), "%s", md);
 	free(md);
 	results_free(&r);
 }

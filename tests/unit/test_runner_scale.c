@@ -431,12 +431,38 @@ Test(scale_run, passes_and_hardware_seconds, .init = scaled_run, .fini = rmtmp)
 	/* converged from 0.2 + 1.3 s: the first sample at or after 1.5 s */
 	cr_assert_float_eq(xm(&x, "passes_to_conv_90"), 6, 1e-12);
 	cr_assert(isnan(xm(&x, "passes_to_conv_95")), "never held 95 %%");
+	cr_assert(isnan(xm(&x, "time_to_conv_95_hw_s")), "never held 95 %%");
+	cr_assert_str_eq(x.refused, "", "never is no absurd value");
 	cr_assert_float_eq(xm(&x, "scale_time"), 0.05, 1e-12);
 	cr_assert_float_eq(xm(&x, "scale_size"), 0.0078125, 1e-12);
 	cr_assert_float_eq(xm(&x, "time_to_conv_90_hw_s"), 26, 1e-9, "1.3 s / 0.05");
 	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
 	cr_assert_float_eq(xm(&x, "scale_time_achieved"), 0.045, 1e-12, "3.6 s / 80 s");
 	cr_assert_float_eq(xm(&x, "hw_passes_max"), 65.8, 1e-12);
+}
+
+/*
+ * Balancing off: the scanner never ran, the convergence never held. The
+ * passes are 0, and there are no passes or hardware seconds to converge,
+ * which is "never", not a value refused as absurd.
+ */
+Test(scale_run, never_converged_has_no_passes_to_converge, .init = scaled_run, .fini = rmtmp)
+{
+	static struct xmetrics x;
+
+	memset(&x, 0, sizeof(x));
+	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence\n"
+		   "1,0,0,\n2,0.5,0,\n3,1.0,0,\n");
+	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 0 }, "
+		   "\"time_to_conv_90_s\": null, \"time_to_conv_95_s\": null, "
+		   "\"plugin\": { \"work_start_s\": 0.2 } }");
+	scalerun_add(tmpdir, &x);
+	cr_assert_float_eq(xm(&x, "scan_passes"), 0, 1e-12);
+	cr_assert_null(xm_find(&x, "passes_to_conv_90"));
+	cr_assert_null(xm_find(&x, "passes_to_conv_95"));
+	cr_assert_null(xm_find(&x, "time_to_conv_90_hw_s"));
+	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
+	cr_assert_str_eq(x.refused, "", "never is no absurd value");
 }
 
 /* A run without the plan and an agent that counts no passes adds nothing. */
