@@ -121,8 +121,10 @@ int modelrun_config(const char *rundir, struct modelrun_config *c)
 		for (unsigned int v = 0; v < h->n_vcpus; v++)
 			c->cpus[h->vcpu_node[v]]++;
 		for (unsigned int i = 0; i < c->n_nodes; i++)
-			for (unsigned int j = 0; j < c->n_nodes; j++)
+			for (unsigned int j = 0; j < c->n_nodes; j++) {
 				c->lat_ns[i][j] = h->model_lat_ns[i][j];
+				c->hops[i][j] = i != j;	/* until the routes are known */
+			}
 		c->node_mbs = h->model_node_mbs;
 		c->link_mbs = h->model_link_mbs;
 		c->hw_cpus = h->model_hw_cpus;

@@ -28,6 +28,14 @@ struct modelrun_config {
 	double node_mbs, link_mbs;		/* the modelled machine's */
 	unsigned int hw_cpus, mlp;
 	double d;				/* insn_ps / hw_insn_ps */
+	/*
+	 * Each pair's route (from the run's [machine], not the counters
+	 * file): links crossed, and its slowest link's MB/s as the model
+	 * gives it (the machine's per CPU x the vCPUs of the node that
+	 * link's lines enter); 0: not known, one link at link_mbs.
+	 */
+	unsigned int hops[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	double path_mbs[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 };
 
 /* Fill C from RUNDIR's counters file: 0, or -1 when it has no model. */

@@ -125,10 +125,14 @@ int cmd_reference(int argc, char **argv);
 /* ---- the calibrations (reference_calib.c) ---- */
 
 struct modelrun_config;
+struct bnb_model_params;
+/* C's hops and path_mbs from a model's routes and links (p as bnb_machine_check() built it). */
+void ref_route_ceilings(struct modelrun_config *c, const struct bnb_model_params *p);
 /*
  * The machine model's ceiling for a STREAM of THREADS threads on node RUN
  * reading node MEM, hardware MB/s: the least of the node's bandwidth, the
- * link's (RUN != MEM) and THREADS x 64 B x mlp / latency; *BOUND names it.
+ * route's slowest link's (RUN != MEM) and THREADS x 64 B x mlp / latency;
+ * *BOUND names it.
  */
 double ref_stream_ceiling(const struct modelrun_config *c, unsigned int threads,
 			  unsigned int run, unsigned int mem, const char **bound);

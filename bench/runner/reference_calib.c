@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "model/machine.h"
+#include "model/model.h"
 #include "modelrun.h"
 #include "reference.h"
 #include "results.h"
@@ -29,39 +31,46 @@ static double per_cpus(const struct modelrun_config *c, double mbs, unsigned int
 	return mbs * eff / c->hw_cpus;
 }
 
+void ref_route_ceilings(struct modelrun_config *c, const struct bnb_model_params *p)
+{
+	for (unsigned int i = 0; i < p->n_nodes; i++)
+		for (unsigned int j = 0; j < p->n_nodes; j++) {
+			const unsigned char *r = p->route[i][j];
+			double best = 0;
+
+			c->hops[i][j] = i == j ? 0 : p->route_len[i][j] - 1;
+			/* the line travels r backwards: into r[h - 1] from r[h] */
+			for (unsigned int h = 1; h < p->route_len[i][j]; h++) {
+				int k = bnb_model_link_between(p, r[h - 1], r[h]);
+				double mbs = per_cpus(c, bnb_model_link_get(p, k).mbs,
+						      c->cpus[r[h - 1]]);
+
+				best = h == 1 || mbs < best ? mbs : best;
+			}
+			c->path_mbs[i][j] = best;
+		}
+}
+
 double ref_stream_ceiling(const struct modelrun_config *c, unsigned int threads,
 			  unsigned int run, unsigned int mem, const char **bound)
 {
 	double node = per_cpus(c, c->node_mbs, c->cpus[mem]);
 	/* mlp lines in flight, each lat ns: 64 B x mlp / lat ns = x 1000 MB/s */
 	double lat = threads * LINE_BYTES * c->mlp / c->lat_ns[run][mem] * 1000;
+	double link = c->path_mbs[run][mem] > 0 ? c->path_mbs[run][mem] :
+		      per_cpus(c, c->link_mbs, c->cpus[run]);
 	double best = node;
 
 	*bound = "node bandwidth";
-	if (run != mem && per_cpus(c, c->link_mbs, c->cpus[run]) < best) {
-		best = per_cpus(c, c->link_mbs, c->cpus[run]);
-		*bound = "link bandwidth";
+	if (run != mem && link < best) {
+		best = link;
+		*bound = c->hops[run][mem] > 1 ? "slowest link of the route" : "link bandwidth";
 	}
 	if (lat < best) {
 		best = lat;
 		*bound = "latency / mlp";
 	}
 	return best;
-}
-
-/* The mean of the diagonal (LOCAL) or of the rest of the latency table. */
-static double mean_latency(const struct modelrun_config *c, bool local)
-{
-	double sum = 0;
-	int n = 0;
-
-	for (unsigned int i = 0; i < c->n_nodes; i++)
-		for (unsigned int j = 0; j < c->n_nodes; j++)
-			if ((i == j) == local) {
-				sum += c->lat_ns[i][j];
-				n++;
-			}
-	return n ? sum / n : NAN;
 }
 
 struct calib_row {
@@ -102,26 +111,71 @@ static void row_out(FILE *md, struct json_object *arr, const char *calib,
 	json_object_array_add(arr, o);
 }
 
-/* A chase's local and remote ns per load, less the cache-resident ns. */
+/*
+ * The main chase's ns per load by (CPU node, memory node): the "# nodeC"
+ * rows of the first "# matrix" block.  How many rows were read.
+ */
+static unsigned int chase_matrix(const char *out, unsigned int n,
+				 double ns[][BNB_SHM_MAX_NODES])
+{
+	char line[1024];
+	unsigned int rows = 0;
+	bool in = false;
+	FILE *f = fopen(out, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned int c;
+		int used;
+		char *at;
+
+		if (!strncmp(line, "# matrix ", 9)) {
+			if (rows)
+				break;
+			in = true;
+		} else if (in && !strncmp(line, "# ratios ", 9)) {
+			break;
+		} else if (in && sscanf(line, "# node%u%n", &c, &used) == 1 && c < n) {
+			at = line + used;
+			for (unsigned int m = 0; m < n; m++)
+				ns[c][m] = strtod(at, &at);
+			rows++;
+		}
+	}
+	if (f)
+		fclose(f);
+	return rows;
+}
+
+/* A chase's ns per load by hop count (local, 1 hop, ...), less the cache-resident ns. */
 static void chase_rows(FILE *md, struct json_object *arr, const char *calib,
 		       const struct run *run, const char *out, const struct modelrun_config *c)
 {
+	static double ns[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	static const char *const figure[] = { "chase_local_ns", "chase_1hop_ns", "chase_2hop_ns",
+					      "chase_3hop_ns" };
 	double cache = wl_line_value(out, "# summary ", "cache_local_ns");
-	static const struct { const char *key, *figure; bool local; } kinds[] = {
-		{ "local_ns", "chase_local_ns", true },
-		{ "remote_ns", "chase_remote_ns", false },
-	};
 
-	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
-		struct calib_row r = { .figure = kinds[k].figure, .unit = "ns",
-				       .bound = "latency" };
+	if (!isfinite(cache) || chase_matrix(out, c->n_nodes, ns) != c->n_nodes)
+		return;
+	for (unsigned int hops = 0; hops < ARRAY_SIZE(figure); hops++) {
+		struct calib_row r = { .figure = figure[hops], .unit = "ns", .bound = "latency" };
+		double sum = 0, cfg = 0;
+		unsigned int pairs = 0;
 
-		r.measured = (wl_line_value(out, "# summary ", kinds[k].key) - cache) / c->d;
-		r.configured = mean_latency(c, kinds[k].local);
-		if (!isfinite(r.measured) || !isfinite(r.configured))
+		for (unsigned int i = 0; i < c->n_nodes; i++)
+			for (unsigned int j = 0; j < c->n_nodes; j++)
+				if (c->hops[i][j] == hops) {
+					sum += (ns[i][j] - cache) / c->d;
+					cfg += c->lat_ns[i][j];
+					pairs++;
+				}
+		if (!pairs)
 			continue;
-		snprintf(r.name, sizeof(r.name), "%s rep %d: chase %s", run->variant, run->rep,
-			 kinds[k].local ? "local" : "remote");
+		r.measured = sum / pairs;
+		r.configured = cfg / pairs;
+		snprintf(r.name, sizeof(r.name), "%s rep %d: chase %s (%u pair%s)", run->variant,
+			 run->rep, hops ? (hops == 1 ? "1 hop" : hops == 2 ? "2 hops" : "3 hops") :
+			 "local", pairs, pairs == 1 ? "" : "s");
 		row_out(md, arr, calib, &r);
 	}
 }
@@ -135,6 +189,7 @@ static void stream_row(FILE *md, struct json_object *arr, const char *calib,
 		       const struct run *run, const char *out, const struct modelrun_config *c,
 		       struct stream_pair *pair)
 {
+	bool shared = !strncmp(run->variant, "shared", 6);
 	double threads = wl_line_value(out, "# summary ", "threads");
 	double run_node = wl_line_value(out, "# stream ", "run_node");
 	double mem_node = wl_line_value(out, "# stream ", "mem_node");
@@ -145,18 +200,43 @@ static void stream_row(FILE *md, struct json_object *arr, const char *calib,
 		return;
 	r.measured = wl_line_value(out, "# summary ", "rate_mean") * c->d;
 	r.configured = ref_stream_ceiling(c, threads, run_node, mem_node, &r.bound);
-	snprintf(r.name, sizeof(r.name), "%s rep %d: STREAM %d thread%s, node %d -> %d",
+	if (shared) {
+		/* a second flow beside it on its slowest link (the calibration's) */
+		r.configured /= 2;
+		r.bound = "half its slowest link";
+	}
+	snprintf(r.name, sizeof(r.name), "%s rep %d: STREAM %d thread%s, node %d -> %d (%u hop%s)",
 		 run->variant, run->rep, (int)threads, threads > 1 ? "s" : "", (int)run_node,
-		 (int)mem_node);
+		 (int)mem_node, c->hops[(int)run_node][(int)mem_node],
+		 c->hops[(int)run_node][(int)mem_node] == 1 ? "" : "s");
 	row_out(md, arr, calib, &r);
-	if (threads != 1)
+	if (threads != 1 || shared)
 		return;
 	if (run_node == mem_node) {
 		pair->local = r.measured;
 		pair->local_cfg = r.configured;
-	} else {
+	} else if (isnan(pair->remote)) {
 		pair->remote = r.measured;
 		pair->remote_cfg = r.configured;
+	}
+}
+
+/* The routes of RUN's model, built from its experiment as the plugin built them. */
+static void run_routes(const struct results *r, const struct run *run, struct modelrun_config *c)
+{
+	static struct bnb_model_params p;
+	char err[512];
+	const char *key;
+
+	for (int i = 0; i < r->exp.n_variants; i++) {
+		const struct variant *v = &r->exp.variants[i];
+
+		if (strcmp(v->name, run->variant) ||
+		    bnb_machine_check(&v->machine, &v->topo, true, &p, &key, err, sizeof(err)) ||
+		    p.n_nodes != c->n_nodes)
+			continue;
+		ref_route_ceilings(c, &p);
+		return;
 	}
 }
 
@@ -176,6 +256,7 @@ static void one_calibration(FILE *md, struct json_object *arr, const char *dir,
 
 		if (run->status != RUN_OK || modelrun_config(run->dir, &c))
 			continue;
+		run_routes(&r, run, &c);
 		snprintf(out, sizeof(out), "%s/out.log", run->dir);
 		chase_rows(md, arr, calib, run, out, &c);
 		stream_row(md, arr, calib, run, out, &c, &pair);
@@ -212,9 +293,11 @@ void ref_calib_table(FILE *md, struct json_object *root, const char *dir)
 		fprintf(md, "\n## Calibrations, in hardware units\n\nHardware ns = (guest ns "
 			"per load - cache-resident ns) / D, hardware MB/s = guest MB/s x D, D "
 			"the run's (insn_ps / hw_insn_ps). Configured: the model's latency (the "
-			"mean over local or remote pairs); for STREAM the least of the node's "
-			"bandwidth and, remote, the link's (each the machine's per CPU x the "
-			"guest node's vCPUs) and threads x 64 B x mlp / latency.\n\n"
+			"mean over the pairs of that many hops); for STREAM the least of the "
+			"node's bandwidth and, remote, the slowest link's on the route (each "
+			"the machine's per CPU x the vCPUs of the node its lines enter) and "
+			"threads x 64 B x mlp / latency; a shared-* run streams beside a second "
+			"flow on that link, half of it.\n\n"
 			"| calibration | run | measured | configured | measured / configured | "
 			"set by |\n|---|---|---|---|---|---|\n");
 	for (int i = 0; i < n; i++) {

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/parse.h"
+#include "model/machine.h"
+#include "model/model.h"
 #include "modelrun.h"
 #include "reference.h"
 
@@ -197,4 +200,36 @@ Test(reference, stream_ceiling_by_hand)
 	cr_assert_str_eq(bound, "node bandwidth");
 	cr_assert_float_eq(ref_stream_ceiling(&two, 1, 0, 1, &bound), 2150, 1e-6);
 	cr_assert_str_eq(bound, "link bandwidth");
+}
+
+/* 8node on 8 nodes x 1 vCPU: a route's ceiling is its slowest link's, per CPU */
+Test(reference, stream_ceiling_over_a_route)
+{
+	struct bnb_machine_spec s = { .model = parse_choice("8node", BNB_MACHINE_NAMES, NULL, 0) };
+	struct modelrun_config c = { .n_nodes = 8, .node_mbs = 13177, .link_mbs = 3686,
+				     .hw_cpus = 8, .mlp = 10, .d = 26.7 };
+	static struct bnb_model_params p;
+	struct bnb_topology t = { .nodes = 8 };
+	const char *bound, *key;
+	char err[512];
+
+	for (int i = 0; i < 8; i++) {
+		t.cpus[i] = 1;
+		c.cpus[i] = 1;
+		for (int j = 0; j < 8; j++)
+			t.dist[i][j] = i == j ? 10 : 20;
+	}
+	cr_assert_eq(bnb_machine_check(&s, &t, true, &p, &key, err, sizeof(err)), 0, "%s", err);
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < 8; j++)
+			c.lat_ns[i][j] = p.lat_ps[i][j] / 1000.0;
+	ref_route_ceilings(&c, &p);
+	cr_assert_eq(c.hops[0][3], 2, "0-1-3");
+	/* x8 3686 / 8 = 460.75 into node 1, under x16 7371 / 8 into node 0 */
+	cr_assert_float_eq(ref_stream_ceiling(&c, 1, 0, 3, &bound), 460.75, 1e-9);
+	cr_assert_str_eq(bound, "slowest link of the route");
+	cr_assert_float_eq(ref_stream_ceiling(&c, 1, 0, 1, &bound), 7371 / 8.0, 1e-9);
+	cr_assert_str_eq(bound, "link bandwidth");
+	cr_assert_float_eq(ref_stream_ceiling(&c, 1, 0, 0, &bound), 13177 / 8.0, 1e-9);
+	cr_assert_str_eq(bound, "node bandwidth");
 }
