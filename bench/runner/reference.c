@@ -187,9 +187,11 @@ static struct json_object *jverdict(enum ref_verdict v)
 	return v == REF_UNKNOWN ? NULL : json_object_new_boolean(v == REF_YES);
 }
 
-static void md_program(struct ref_table *t, const struct ref_program *prog,
+static void md_program(struct ref_table *t, const struct ref_program *prog, int machine,
 		       const struct ref_measured *m, const struct ref_eval *e)
 {
+	int n_order;
+	const struct ref_order *order = ref_orders(prog, machine, &n_order);
 	char b[4][32];
 
 	fprintf(t->md, "| %s |", prog->name);
@@ -198,17 +200,19 @@ static void md_program(struct ref_table *t, const struct ref_program *prog,
 	for (int i = 0; i < t->p->n_ratios; i++)
 		fprintf(t->md, " %s (%s) %s |", fmt(e->ratio[i].measured, b[1], 32),
 			fmt(e->ratio[i].published, b[2], 32), mark(e->ratio[i].holds));
-	for (int i = 0; i < prog->n_order; i++) {
-		fprintf(t->md, "%s %s: %s", i ? "," : "", ref_order_text(&prog->order[i], b[3], 32),
+	for (int i = 0; i < n_order; i++) {
+		fprintf(t->md, "%s %s: %s", i ? "," : "", ref_order_text(&order[i], b[3], 32),
 			mark(e->order[i].holds));
 	}
 	fprintf(t->md, " |\n");
 }
 
 static struct json_object *json_program(struct ref_table *t, const struct ref_program *prog,
-					const struct ref_measured *m, const struct ref_eval *e,
-					const char *dir)
+					int machine, const struct ref_measured *m,
+					const struct ref_eval *e, const char *dir)
 {
+	int n_order;
+	const struct ref_order *order = ref_orders(prog, machine, &n_order);
 	struct json_object *o = json_object_new_object(), *means = json_object_new_object();
 	struct json_object *ratios = json_object_new_array(), *orders = json_object_new_array();
 	struct json_object *rates = json_object_new_object();
@@ -235,17 +239,17 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 		json_object_object_add(x, "measured", jnum(e->ratio[i].measured));
 		json_object_object_add(x, "published", jnum(e->ratio[i].published));
 		json_object_object_add(x, "published_machine",
-				       json_object_new_string(t->p->machine[r->machine].name));
+				       json_object_new_string(t->p->machine[e->ratio[i].machine].name));
 		json_object_object_add(x, "source",
-				       json_object_new_string(t->p->machine[r->machine].source));
+				       json_object_new_string(t->p->machine[e->ratio[i].machine].source));
 		json_object_object_add(x, "within_factor", jverdict(e->ratio[i].holds));
 		json_object_array_add(ratios, x);
 	}
-	for (int i = 0; i < prog->n_order; i++) {
+	for (int i = 0; i < n_order; i++) {
 		struct json_object *x = json_object_new_object();
 
 		json_object_object_add(x, "ordering",
-				       json_object_new_string(ref_order_text(&prog->order[i], b, 64)));
+				       json_object_new_string(ref_order_text(&order[i], b, 64)));
 		json_object_object_add(x, "matches", jverdict(e->order[i].holds));
 		json_object_array_add(orders, x);
 	}
@@ -255,13 +259,17 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 	return o;
 }
 
-static void count(struct ref_table *t, const struct ref_program *prog, const struct ref_eval *e)
+static void count(struct ref_table *t, const struct ref_program *prog, int machine,
+		  const struct ref_eval *e)
 {
+	int n_order;
+
+	ref_orders(prog, machine, &n_order);
 	for (int i = 0; i < t->p->n_ratios; i++) {
 		t->ratios += e->ratio[i].holds != REF_UNKNOWN;
 		t->ratios_yes += e->ratio[i].holds == REF_YES;
 	}
-	for (int i = 0; i < prog->n_order; i++) {
+	for (int i = 0; i < n_order; i++) {
 		t->orders += e->order[i].holds != REF_UNKNOWN;
 		t->orders_yes += e->order[i].holds == REF_YES;
 	}
@@ -333,6 +341,9 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 	struct json_object *jt = json_object_new_object(), *progs = json_object_new_array();
 	struct ref_measured ms[REF_PROGRAMS];
 	bool have[REF_PROGRAMS] = { 0 };
+	int machine = ref_topology_machine(t->p, topo);
+	int orders = t->orders, orders_yes = t->orders_yes;
+	int ratios = t->ratios, ratios_yes = t->ratios_yes;
 	char b[64];
 	int found = 0;
 
@@ -346,8 +357,12 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 		if (access(dir, F_OK) || results_load(dir, &r, err, sizeof(err)))
 			continue;
 		if (!found++) {
-			fprintf(t->md, "\n## %s: %d nodes, %d vCPUs\n\n| program |", topo,
+			fprintf(t->md, "\n## %s: %d nodes, %d vCPUs\n\n", topo,
 				r.exp.variants[0].topo.nodes, topo_total_cpus(&r.exp.variants[0].topo));
+			if (machine >= 0)
+				fprintf(t->md, "Held against %s alone: every ratio and ordering "
+					"from its own figures.\n\n", t->p->machine[machine].name);
+			fprintf(t->md, "| program |");
 			for (int v = 0; v < RV_N; v++)
 				fprintf(t->md, " %s s |", ref_variant_names[v]);
 			for (int k = 0; k < t->p->n_ratios; k++)
@@ -360,15 +375,22 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 		}
 		measure(&r, &ms[i]);
 		have[i] = true;
-		ref_evaluate(t->p, prog, &ms[i], &e);
-		md_program(t, prog, &ms[i], &e);
-		json_object_array_add(progs, json_program(t, prog, &ms[i], &e, dir));
-		count(t, prog, &e);
+		ref_evaluate_on(t->p, prog, machine, &ms[i], &e);
+		md_program(t, prog, machine, &ms[i], &e);
+		json_object_array_add(progs, json_program(t, prog, machine, &ms[i], &e, dir));
+		count(t, prog, machine, &e);
 		results_free(&r);
 	}
-	if (found)
+	if (found) {
+		fprintf(t->md, "\n%s: orderings matching %d of %d; ratios within %gx: %d of %d.\n",
+			topo, t->orders_yes - orders_yes, t->orders - orders, t->p->within,
+			t->ratios_yes - ratios_yes, t->ratios - ratios);
 		md_rates(t, topo, ms, have);
+	}
 	json_object_object_add(jt, "topology", json_object_new_string(topo));
+	if (machine >= 0)
+		json_object_object_add(jt, "held_against",
+				       json_object_new_string(t->p->machine[machine].name));
 	json_object_object_add(jt, "programs", progs);
 	json_object_array_add(arr, jt);
 }
@@ -392,6 +414,10 @@ static void md_header(struct ref_table *t)
 			ref_ratio_text(&p->ratio[i], b, 64), p->machine[p->ratio[i].machine].name);
 		fprintf(t->md, "\n");
 	}
+	for (int i = 0; i < p->n_topologies; i++)
+		fprintf(t->md, "%s- the %s guest: every ratio and ordering from %s's own figures\n",
+			i ? "" : "\nGuests held against one machine alone:\n\n", p->topology[i].name,
+			p->machine[p->topology[i].machine].name);
 }
 
 /* Write DIR/reference.{md,json} and print the Markdown. */

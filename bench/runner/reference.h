@@ -21,6 +21,7 @@ extern const char *const ref_variant_names[RV_N];
 #define REF_PROGRAMS	8
 #define REF_RATIOS	4
 #define REF_ORDERS	8
+#define REF_TOPOLOGIES	4
 
 struct ref_machine {
 	char name[REF_NAME_MAX];
@@ -42,6 +43,9 @@ struct ref_program {
 	double busy_cpus[REF_MACHINES];		/* NAN: not given */
 	struct ref_order order[REF_ORDERS];
 	int n_order;
+	/* order.MACHINE: the orderings of that machine's own figures */
+	struct ref_order order_on[REF_MACHINES][REF_ORDERS];
+	int n_order_on[REF_MACHINES];
 };
 
 /* num/den, published by one machine. */
@@ -57,6 +61,12 @@ struct ref_rates {
 	double seconds, pte_updates, hint_faults;
 };
 
+/* [topology NAME]: a guest held against one machine's figures alone. */
+struct ref_topology {
+	char name[REF_NAME_MAX];
+	int machine;
+};
+
 struct ref_published {
 	char path[512];
 	double tolerance;	/* "<=": a <= b * (1 + tolerance) */
@@ -68,6 +78,8 @@ struct ref_published {
 	struct ref_program prog[REF_PROGRAMS];
 	int n_progs;
 	struct ref_rates rates;
+	struct ref_topology topology[REF_TOPOLOGIES];
+	int n_topologies;
 };
 
 /* Read PATH; on error writes "PATH: [section] key 'k': why". */
@@ -75,6 +87,15 @@ int ref_published_load(const char *path, struct ref_published *p, char *err, siz
 const struct ref_program *ref_program_find(const struct ref_published *p, const char *name);
 /* The published value of ratio R for PROG, NAN when a figure is missing. */
 double ref_published_ratio(const struct ref_program *prog, const struct ref_ratio *r);
+
+/* The machine guest topology TOPO is held against alone, or -1 (each ratio's own). */
+int ref_topology_machine(const struct ref_published *p, const char *topo);
+
+/* PROG's orderings held on MACHINE: its order.MACHINE, else its order (machine -1). */
+const struct ref_order *ref_orders(const struct ref_program *prog, int machine, int *n);
+
+/* The machine ratio R takes its figures from for PROG when held on MACHINE. */
+int ref_ratio_machine(const struct ref_program *prog, const struct ref_ratio *r, int machine);
 
 /* What one guest topology measured for one program. */
 struct ref_measured {
@@ -94,6 +115,7 @@ enum ref_verdict { REF_UNKNOWN = -1, REF_NO = 0, REF_YES = 1 };
 /* One ratio: measured next to published; holds within the factor. */
 struct ref_ratio_eval {
 	double measured, published;
+	int machine;		/* whose figures the published one is */
 	enum ref_verdict holds;
 };
 
@@ -108,6 +130,9 @@ struct ref_eval {
 
 void ref_evaluate(const struct ref_published *p, const struct ref_program *prog,
 		  const struct ref_measured *m, struct ref_eval *e);
+/* The same held on MACHINE (ref_topology_machine(); -1: as ref_evaluate). */
+void ref_evaluate_on(const struct ref_published *p, const struct ref_program *prog, int machine,
+		     const struct ref_measured *m, struct ref_eval *e);
 /* "HARD_BIND <= on" */
 const char *ref_order_text(const struct ref_order *o, char *buf, size_t len);
 const char *ref_ratio_text(const struct ref_ratio *r, char *buf, size_t len);

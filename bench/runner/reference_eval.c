@@ -65,12 +65,13 @@ static int copy_name(char *dst, size_t len, const char *value, char *err, size_t
 	return 0;
 }
 
-/* "A < B, B <= C": each a pair of variant names. */
-static int parse_orders(struct ref_program *prog, const char *value, char *err, size_t errlen)
+/* "A < B, B <= C": each a pair of variant names, into order[], *n of them. */
+static int parse_orders(struct ref_order *order, int *n, const char *value, char *err,
+			size_t errlen)
 {
 	const char *s = value;
 
-	prog->n_order = 0;
+	*n = 0;
 	while (*s) {
 		struct ref_order o = { 0 };
 		char a[32], op[3], b[32];
@@ -85,12 +86,12 @@ static int parse_orders(struct ref_program *prog, const char *value, char *err, 
 				    a, op, b);
 		if (strcmp(op, "<") && strcmp(op, "<="))
 			return errf(err, errlen, "'%s': the operator is < or <=", op);
-		if (prog->n_order == REF_ORDERS)
+		if (*n == REF_ORDERS)
 			return errf(err, errlen, "more than %d orderings", REF_ORDERS);
 		o.a = ia;
 		o.b = ib;
 		o.or_equal = op[1] == '=';
-		prog->order[prog->n_order++] = o;
+		order[(*n)++] = o;
 		s += used;
 		if (*s == ',')
 			s++;
@@ -109,9 +110,15 @@ static int program_key(struct ref_published *p, struct ref_program *prog, const 
 	int m, var;
 
 	if (!strcmp(key, "order"))
-		return parse_orders(prog, value, err, errlen);
+		return parse_orders(prog->order, &prog->n_order, value, err, errlen);
 	if (!dot)
-		return errf(err, errlen, "unknown key (want MACHINE.VARIANT, MACHINE.sys.VARIANT, busy_cpus.MACHINE or order)");
+		return errf(err, errlen, "unknown key (want MACHINE.VARIANT, MACHINE.sys.VARIANT, busy_cpus.MACHINE, order or order.MACHINE)");
+	if (!strncmp(key, "order.", 6)) {
+		m = machine_index(p, dot + 1, strlen(dot + 1));
+		if (m < 0)
+			return errf(err, errlen, "no [machine] section of that name before it");
+		return parse_orders(prog->order_on[m], &prog->n_order_on[m], value, err, errlen);
+	}
 	if (!strncmp(key, "busy_cpus.", 10)) {
 		m = machine_index(p, dot + 1, strlen(dot + 1));
 		slot = m < 0 ? NULL : &prog->busy_cpus[m];
@@ -159,6 +166,17 @@ static int ratio_key(struct ref_published *p, struct ref_ratio *r, const char *k
 		return errf(err, errlen, "unknown key (machine)");
 	r->machine = machine_index(p, value, strlen(value));
 	if (r->machine < 0)
+		return errf(err, errlen, "'%s': no [machine] section of that name before it", value);
+	return 0;
+}
+
+static int topology_key(struct ref_published *p, struct ref_topology *t, const char *key,
+			const char *value, char *err, size_t errlen)
+{
+	if (strcmp(key, "machine"))
+		return errf(err, errlen, "unknown key (machine)");
+	t->machine = machine_index(p, value, strlen(value));
+	if (t->machine < 0)
 		return errf(err, errlen, "'%s': no [machine] section of that name before it", value);
 	return 0;
 }
@@ -235,6 +253,14 @@ static void *new_section(struct ref_published *p, const char *kind, const char *
 		p->n_ratios++;
 		return r;
 	}
+	if (!strcmp(kind, "topology") && p->n_topologies < REF_TOPOLOGIES &&
+	    strlen(name) < REF_NAME_MAX) {
+		struct ref_topology *t = &p->topology[p->n_topologies++];
+
+		strcpy(t->name, name);
+		t->machine = -1;
+		return t;
+	}
 	if (!strcmp(kind, "rates") && p->rates.machine < 0) {
 		p->rates.machine = machine_index(p, name, strlen(name));
 		if (p->rates.machine < 0) {
@@ -257,7 +283,7 @@ static int dispatch(struct load_state *st, const char *section, const char *key,
 	if (!strcmp(section, "evaluation"))
 		return evaluation_key(p, key, value, err, errlen);
 	if (sscanf(section, "%15s %111s", kind, name) != 2)
-		return errf(err, errlen, "unknown section (evaluation, machine NAME, program NAME, ratio A/B, rates MACHINE)");
+		return errf(err, errlen, "unknown section (evaluation, machine NAME, program NAME, ratio A/B, rates MACHINE, topology NAME)");
 	if (!current || strcmp(st->current_name, section)) {
 		current = st->current = new_section(p, kind, name, err, errlen);
 		if (!current)
@@ -270,6 +296,8 @@ static int dispatch(struct load_state *st, const char *section, const char *key,
 		return program_key(p, current, key, value, err, errlen);
 	if (!strcmp(kind, "ratio"))
 		return ratio_key(p, current, key, value, err, errlen);
+	if (!strcmp(kind, "topology"))
+		return topology_key(p, current, key, value, err, errlen);
 	return rates_key(current, key, value, err, errlen);
 }
 
@@ -293,6 +321,10 @@ static int check_published(const struct ref_published *p, char *err, size_t errl
 	for (int i = 0; i < p->n_ratios; i++)
 		if (p->ratio[i].machine < 0)
 			return errf(err, errlen, "%s: a [ratio] section without machine", p->path);
+	for (int i = 0; i < p->n_topologies; i++)
+		if (p->topology[i].machine < 0)
+			return errf(err, errlen, "%s: [topology %s] without machine", p->path,
+				    p->topology[i].name);
 	if (!p->n_progs || !p->n_ratios)
 		return errf(err, errlen, "%s: no [program] or no [ratio] section", p->path);
 	return 0;
@@ -333,6 +365,32 @@ double ref_published_ratio(const struct ref_program *prog, const struct ref_rati
 	return prog->elapsed[r->machine][r->num] / prog->elapsed[r->machine][r->den];
 }
 
+int ref_topology_machine(const struct ref_published *p, const char *topo)
+{
+	for (int i = 0; i < p->n_topologies; i++)
+		if (!strcmp(p->topology[i].name, topo))
+			return p->topology[i].machine;
+	return -1;
+}
+
+const struct ref_order *ref_orders(const struct ref_program *prog, int machine, int *n)
+{
+	if (machine >= 0 && prog->n_order_on[machine]) {
+		*n = prog->n_order_on[machine];
+		return prog->order_on[machine];
+	}
+	*n = prog->n_order;
+	return prog->order;
+}
+
+int ref_ratio_machine(const struct ref_program *prog, const struct ref_ratio *r, int machine)
+{
+	if (machine >= 0 && isfinite(prog->elapsed[machine][r->num]) &&
+	    isfinite(prog->elapsed[machine][r->den]))
+		return machine;
+	return r->machine;
+}
+
 static enum ref_verdict within(double measured, double published, double factor)
 {
 	double q = measured / published;
@@ -354,20 +412,32 @@ static enum ref_verdict order_holds(const struct ref_order *o, const double *mea
 	return a < b ? REF_YES : REF_NO;
 }
 
+void ref_evaluate_on(const struct ref_published *p, const struct ref_program *prog, int machine,
+		     const struct ref_measured *m, struct ref_eval *e)
+{
+	const struct ref_order *order;
+	int n;
+
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < p->n_ratios; i++) {
+		struct ref_ratio r = p->ratio[i];
+		struct ref_ratio_eval *re = &e->ratio[i];
+
+		r.machine = ref_ratio_machine(prog, &r, machine);
+		re->machine = r.machine;
+		re->measured = m->mean[r.num] / m->mean[r.den];
+		re->published = ref_published_ratio(prog, &r);
+		re->holds = within(re->measured, re->published, p->within);
+	}
+	order = ref_orders(prog, machine, &n);
+	for (int i = 0; i < n; i++)
+		e->order[i].holds = order_holds(&order[i], m->mean, p->tolerance);
+}
+
 void ref_evaluate(const struct ref_published *p, const struct ref_program *prog,
 		  const struct ref_measured *m, struct ref_eval *e)
 {
-	memset(e, 0, sizeof(*e));
-	for (int i = 0; i < p->n_ratios; i++) {
-		const struct ref_ratio *r = &p->ratio[i];
-		struct ref_ratio_eval *re = &e->ratio[i];
-
-		re->measured = m->mean[r->num] / m->mean[r->den];
-		re->published = ref_published_ratio(prog, r);
-		re->holds = within(re->measured, re->published, p->within);
-	}
-	for (int i = 0; i < prog->n_order; i++)
-		e->order[i].holds = order_holds(&prog->order[i], m->mean, p->tolerance);
+	ref_evaluate_on(p, prog, -1, m, e);
 }
 
 const char *ref_order_text(const struct ref_order *o, char *buf, size_t len)

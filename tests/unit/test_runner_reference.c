@@ -63,6 +63,37 @@ Test(reference, shipped_file_holds_the_reference_figures, .init = load_shipped)
 		cr_assert_gt(pub.prog[i].n_order, 0, "%s lists no ordering", pub.prog[i].name);
 }
 
+/* The 8-node guest is held against the 8-node box alone: rows 6 and 6b */
+Test(reference, eight_nodes_held_against_the_eight_node_box, .init = load_shipped)
+{
+	const struct ref_program *n02 = ref_program_find(&pub, "numa02");
+	int m = ref_topology_machine(&pub, "8n"), n;
+	const struct ref_order *order = ref_orders(n02, m, &n);
+	struct ref_measured meas = { .mean = { [RV_OFF] = 170, [RV_ON] = 40, [RV_HARD] = 25,
+					       [RV_INVERSE] = 84 } };
+	struct ref_eval e;
+	char b[64];
+	int yes = 0;
+
+	cr_assert_geq(m, 0);
+	cr_assert_str_eq(pub.machine[m].name, "8node");
+	cr_assert_eq(ref_topology_machine(&pub, "4n"), -1, "4n: each ratio's own machine");
+	cr_assert_eq(n, 6, "every pair of the box's four figures");
+	cr_assert_str_eq(ref_order_text(&order[3], b, sizeof(b)), "off < on",
+			 "balancenuma-v10r3 209.15 s against plain 147.04 s");
+	ref_evaluate_on(&pub, n02, m, &meas, &e);
+	cr_assert_float_eq(e.ratio[ratio_index("on/off")].published, 209.15 / 147.04, 1e-9);
+	cr_assert_eq(e.ratio[ratio_index("on/off")].machine, m);
+	cr_assert_eq(e.ratio[ratio_index("on/off")].holds, REF_NO, "0.235 against 1.42");
+	cr_assert_eq(e.ratio[ratio_index("off/HARD_BIND")].holds, REF_YES, "6.8 against 5.46");
+	for (int i = 0; i < n; i++)
+		yes += e.order[i].holds == REF_YES;
+	cr_assert_eq(yes, 4, "off < on and off < INVERSE_BIND miss");
+	/* held on its ratio's own machine, the same program's on/off is 4node's */
+	ref_evaluate_on(&pub, n02, -1, &meas, &e);
+	cr_assert_float_eq(e.ratio[ratio_index("on/off")].published, 49.77 / 176.81, 1e-9);
+}
+
 Test(reference, published_rates_per_cpu_second, .init = load_shipped)
 {
 	/* 301,160,396 PTE updates in 3843 s on 48 CPUs */
@@ -169,6 +200,11 @@ Test(reference, bad_data_is_refused_naming_the_key)
 	cr_assert(strstr(load_text(MACHINE "[ratio on/xx]\nmachine = m\n"), "VARIANT/VARIANT"));
 	cr_assert(strstr(load_text("[program p]\n"), "no [program] or no [ratio]"));
 	cr_assert(strstr(load_text(MACHINE "[evaluation]\nwithin = 0.5\n"), "at least 1"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\norder.x = on < off\n"), "no [machine]"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\norder.m = on > off\n"), "key 'order.m'"));
+	cr_assert(strstr(load_text(MACHINE "[topology 8n]\nmachine = x\n"), "no [machine]"));
+	cr_assert(strstr(load_text(MACHINE "[program p]\nm.on = 1\n[topology 8n]\nnodes = 8\n"),
+			 "[topology 8n] key 'nodes'"));
 }
 
 /* The 2socket class (bench/model/README.md) on guest nodes of CPUS vCPUs. */
