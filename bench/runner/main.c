@@ -41,7 +41,7 @@ static void usage(FILE *out)
 		"       bnb-run compare [--out DIR] DIR_A DIR_B [DIR...]\n"
 		"                               report to stdout and DIR (default a new\n"
 		"                               results/<UTC time>-compare-A+B...)\n"
-		"       bnb-run reference [--quick] [--topology 2n|4n] [--out DIR] [--reps N]\n"
+		"       bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] [--reps N]\n"
 		"                               the reference suite: upstream autonuma programs\n"
 		"                               against published figures (bench/runner/README.md)\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * reference.c - `bnb-run reference`: the upstream autonuma-benchmark
- * programs on a 2-node (and 4-node) guest, each with balancing off and
+ * programs on a 2-node (and 4- and 8-node) guest, each with balancing off and
  * on, HARD_BIND and INVERSE_BIND, held against published figures from
  * real machines (reference_eval.c). Each program and topology is an
  * ordinary experiment, bench/experiments/reference/TOPO-PROGRAM.ini, run
@@ -46,10 +46,12 @@ struct ref_opts {
 
 static const struct opt_def ref_options[] = {
 	{ "quick", OPT_FLAG, RO(quick),
-	  .help = "1 repetition, the 2-node guest only (default: 3 repetitions, 2 and 4 nodes)" },
-	{ "topology", OPT_CHOICE, RO(topology), .choices = "auto|2n|4n",
+	  .help = "1 repetition, the 2-node guest only (default: 3 repetitions, 2, 4 and 8 "
+		  "nodes)" },
+	{ "topology", OPT_CHOICE, RO(topology), .choices = "auto|2n|4n|8n",
 	  .help = "the guests to run: 2n (2 nodes x 2 vCPUs, 2socket model), 4n (4 nodes x "
-		  "2 vCPUs, 4node model); auto: 2n with --quick, else both" },
+		  "2 vCPUs, 4node model), 8n (8 nodes x 1 vCPU, 2 for numa02_SMT, 8node "
+		  "model); auto: 2n with --quick, else all three" },
 	{ "reps", OPT_INT, RO(reps), .min = 1, .max = 1000,
 	  .help = "repetitions per variant (overrides the suite's)" },
 	{ "out", OPT_STR, RO(out), .metavar = "DIR",
@@ -71,8 +73,8 @@ static const struct opt_def ref_options[] = {
 
 /* Guest topologies: the TOPO of TOPO-PROGRAM.ini, and the machine model
  * class of their experiments, which names their calibrations. */
-static const char *const topologies[] = { "2n", "4n" };
-static const char *const topology_class[] = { "2socket", "4node" };
+static const char *const topologies[] = { "2n", "4n", "8n" };
+static const char *const topology_class[] = { "2socket", "4node", "8node" };
 
 /* ---- what one experiment measured -------------------------------------- */
 
@@ -595,7 +597,7 @@ int cmd_reference(int argc, char **argv)
 	first = opt_getopt(ref_options, ARRAY_SIZE(ref_options), argc, argv, &o, false, err,
 			   sizeof(err));
 	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
-		printf("usage: bnb-run reference [--quick] [--topology 2n|4n] [--out DIR] [--reps N]\n"
+		printf("usage: bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] [--reps N]\n"
 		       "                         [--jobs N] [--suite DIR]\n"
 		       "       bnb-run reference --table DIR\n\n");
 		opt_usage(stdout, ref_options, ARRAY_SIZE(ref_options), "--");

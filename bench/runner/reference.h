@@ -144,7 +144,7 @@ double ref_sys_share(const struct ref_program *prog, int m, enum ref_variant v);
 /* The published suite's rates per CPU-second, NAN without [rates]. */
 double ref_rate_per_cpu(const struct ref_published *p, double count);
 
-/* `bnb-run reference [--quick] [--topology 2n|4n] [--out DIR] | --table DIR` */
+/* `bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] | --table DIR` */
 int cmd_reference(int argc, char **argv);
 
 /* ---- the calibrations (reference_calib.c) ---- */
