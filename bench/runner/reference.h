@@ -154,6 +154,16 @@ struct bnb_model_params;
 /* C's hops and path_mbs from a model's routes and links (p as bnb_machine_check() built it). */
 void ref_route_ceilings(struct modelrun_config *c, const struct bnb_model_params *p);
 /*
+ * A latency workload's main chase (OUT: its output, the first "# matrix"
+ * block) over the pairs whose route has HOPS links (C's hops): the mean of
+ * (ns per load - CACHE) / D into *MEASURED and of the configured latency
+ * into *CONFIGURED.  How many pairs; 0 when none, or the matrix is not
+ * whole (both left alone).
+ */
+unsigned int ref_chase_by_hops(const char *out, const struct modelrun_config *c,
+			       unsigned int hops, double cache, double *measured,
+			       double *configured);
+/*
  * The machine model's ceiling for a STREAM of THREADS threads on node RUN
  * reading node MEM, hardware MB/s: the least of the node's bandwidth, the
  * route's slowest link's (RUN != MEM) and THREADS x 64 B x mlp / latency;

@@ -113,7 +113,8 @@ static void row_out(FILE *md, struct json_object *arr, const char *calib,
 
 /*
  * The main chase's ns per load by (CPU node, memory node): the "# nodeC"
- * rows of the first "# matrix" block.  How many rows were read.
+ * rows of the first "# matrix" block.  How many whole rows were read (the
+ * guest's output is not trusted: a row short of N figures does not count).
  */
 static unsigned int chase_matrix(const char *out, unsigned int n,
 				 double ns[][BNB_SHM_MAX_NODES])
@@ -124,9 +125,9 @@ static unsigned int chase_matrix(const char *out, unsigned int n,
 	FILE *f = fopen(out, "r");
 
 	while (f && fgets(line, sizeof(line), f)) {
-		unsigned int c;
+		unsigned int c, m = 0;
 		int used;
-		char *at;
+		char *at, *end;
 
 		if (!strncmp(line, "# matrix ", 9)) {
 			if (rows)
@@ -135,10 +136,12 @@ static unsigned int chase_matrix(const char *out, unsigned int n,
 		} else if (in && !strncmp(line, "# ratios ", 9)) {
 			break;
 		} else if (in && sscanf(line, "# node%u%n", &c, &used) == 1 && c < n) {
-			at = line + used;
-			for (unsigned int m = 0; m < n; m++)
-				ns[c][m] = strtod(at, &at);
-			rows++;
+			for (at = line + used; m < n; m++, at = end) {
+				ns[c][m] = strtod(at, &end);
+				if (end == at || !isfinite(ns[c][m]))
+					break;
+			}
+			rows += m == n;
 		}
 	}
 	if (f)
@@ -146,33 +149,45 @@ static unsigned int chase_matrix(const char *out, unsigned int n,
 	return rows;
 }
 
+unsigned int ref_chase_by_hops(const char *out, const struct modelrun_config *c,
+			       unsigned int hops, double cache, double *measured,
+			       double *configured)
+{
+	static double ns[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
+	double sum = 0, cfg = 0;
+	unsigned int pairs = 0;
+
+	if (!isfinite(cache) || chase_matrix(out, c->n_nodes, ns) != c->n_nodes)
+		return 0;
+	for (unsigned int i = 0; i < c->n_nodes; i++)
+		for (unsigned int j = 0; j < c->n_nodes; j++)
+			if (c->hops[i][j] == hops) {
+				sum += (ns[i][j] - cache) / c->d;
+				cfg += c->lat_ns[i][j];
+				pairs++;
+			}
+	if (pairs) {
+		*measured = sum / pairs;
+		*configured = cfg / pairs;
+	}
+	return pairs;
+}
+
 /* A chase's ns per load by hop count (local, 1 hop, ...), less the cache-resident ns. */
 static void chase_rows(FILE *md, struct json_object *arr, const char *calib,
 		       const struct run *run, const char *out, const struct modelrun_config *c)
 {
-	static double ns[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	static const char *const figure[] = { "chase_local_ns", "chase_1hop_ns", "chase_2hop_ns",
 					      "chase_3hop_ns" };
 	double cache = wl_line_value(out, "# summary ", "cache_local_ns");
 
-	if (!isfinite(cache) || chase_matrix(out, c->n_nodes, ns) != c->n_nodes)
-		return;
 	for (unsigned int hops = 0; hops < ARRAY_SIZE(figure); hops++) {
 		struct calib_row r = { .figure = figure[hops], .unit = "ns", .bound = "latency" };
-		double sum = 0, cfg = 0;
-		unsigned int pairs = 0;
+		unsigned int pairs = ref_chase_by_hops(out, c, hops, cache, &r.measured,
+						       &r.configured);
 
-		for (unsigned int i = 0; i < c->n_nodes; i++)
-			for (unsigned int j = 0; j < c->n_nodes; j++)
-				if (c->hops[i][j] == hops) {
-					sum += (ns[i][j] - cache) / c->d;
-					cfg += c->lat_ns[i][j];
-					pairs++;
-				}
 		if (!pairs)
 			continue;
-		r.measured = sum / pairs;
-		r.configured = cfg / pairs;
 		snprintf(r.name, sizeof(r.name), "%s rep %d: chase %s (%u pair%s)", run->variant,
 			 run->rep, hops ? (hops == 1 ? "1 hop" : hops == 2 ? "2 hops" : "3 hops") :
 			 "local", pairs, pairs == 1 ? "" : "s");

@@ -269,3 +269,63 @@ Test(reference, stream_ceiling_over_a_route)
 	cr_assert_float_eq(ref_stream_ceiling(&c, 1, 0, 0, &bound), 13177 / 8.0, 1e-9);
 	cr_assert_str_eq(bound, "node bandwidth");
 }
+
+/* TEXT into a new temporary file, whose name goes to PATH. */
+static void write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/*
+ * A line 0 - 1 - 2, D = 2, cache-resident 20 ns: the chase's pairs grouped
+ * by the hops of their route, by hand; the second matrix (the cache-sized
+ * chase) and a row short of figures are not taken.
+ */
+Test(reference, chase_grouped_by_the_hops_of_each_route)
+{
+	struct modelrun_config c = { .n_nodes = 3, .d = 2 };
+	static const unsigned int hops[3][3] = { { 0, 1, 2 }, { 1, 0, 1 }, { 2, 1, 0 } };
+	char path[] = "/tmp/bnb-test-reference-XXXXXX";
+	double measured = -1, configured = -1;
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			c.hops[i][j] = hops[i][j];
+			c.lat_ns[i][j] = 100 + 60 * hops[i][j];
+		}
+	write_temp(path, "# matrix ws_bytes=16777216 ns per load\n"
+			 "# node0  220  340  460\n"
+			 "# node1  340  222  344\n"
+			 "# node2  468  336  218\n"
+			 "# ratios ws_bytes=16777216\n"
+			 "# node0  1 1 1\n"
+			 "# matrix ws_bytes=16384 ns per load\n"
+			 "# node0  20  20  20\n");
+	/* (460 - 20) / 2 = 220 and (468 - 20) / 2 = 224 */
+	cr_assert_eq(ref_chase_by_hops(path, &c, 2, 20, &measured, &configured), 2);
+	cr_assert_float_eq(measured, 222, 1e-9);
+	cr_assert_float_eq(configured, 220, 1e-9);
+	/* 160, 162, 160, 158 */
+	cr_assert_eq(ref_chase_by_hops(path, &c, 1, 20, &measured, &configured), 4);
+	cr_assert_float_eq(measured, 160, 1e-9);
+	cr_assert_eq(ref_chase_by_hops(path, &c, 0, 20, &measured, &configured), 3);
+	cr_assert_float_eq(measured, (100 + 101 + 99) / 3.0, 1e-9);
+	cr_assert_eq(ref_chase_by_hops(path, &c, 3, 20, &measured, &configured), 0, "no 3 hops");
+	cr_assert_eq(ref_chase_by_hops(path, &c, 1, NAN, &measured, &configured), 0,
+		     "no cache-resident figure");
+	unlink(path);
+	strcpy(path, "/tmp/bnb-test-reference-XXXXXX");
+	write_temp(path, "# matrix ws_bytes=16777216 ns per load\n"
+			 "# node0  220  340  460\n"
+			 "# node1  340  222\n"
+			 "# node2  468  336  218\n");
+	measured = -1;
+	cr_assert_eq(ref_chase_by_hops(path, &c, 1, 20, &measured, &configured), 0,
+		     "a short row: the matrix is not whole");
+	cr_assert_float_eq(measured, -1, 0, "left alone");
+	unlink(path);
+}
