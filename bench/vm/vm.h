@@ -22,7 +22,7 @@
 #define DETERMINISTIC_CMDLINE	" norandmaps random.trust_cpu=off random.trust_bootloader=off"
 
 /* The plugin API version of the project's QEMU (bench/qemu patch 0002). */
-#define BNB_PLUGIN_API 5
+#define BNB_PLUGIN_API 6
 
 /* The emulator and what its cache entry says about it (emulator.c). */
 struct vm_emulator {
