@@ -160,13 +160,17 @@ struct bnb_shm_vcpu {
 	uint64_t tk_insns;			/* instructions this vCPU executed */
 	uint64_t tk_local_ps;			/* its local time */
 	uint64_t tk_stall_ps;			/* stalls charged to it */
-	uint64_t tk_catchup_ps;			/* idle time skipped on resume */
+	uint64_t tk_catchup_ps;			/* idle or spin-wait time skipped */
 	uint64_t tk_yields;			/* turns ended for leading too far */
 	/* machine model (BNB_SHM_F_MODEL), in hardware ps before scaling by D */
 	uint64_t model_misses;			/* misses charged by the model */
 	uint64_t model_seq_misses;		/* of those, continuing a stream */
 	uint64_t model_lat_ps;			/* stall of misses bound by latency */
 	uint64_t model_bw_ps;			/* stall of misses bound by bandwidth */
+	/* time keeper, wake-ups and spin-waits (BNB_SHM_F_TIMEKEEPER) */
+	uint64_t tk_wakes;			/* resumes at another vCPU's wake time */
+	uint64_t tk_pauses;			/* PAUSEs executed (spin-waits) */
+	uint64_t tk_spin_ps;			/* of tk_catchup_ps: skipped spinning */
 } __attribute__((aligned(BNB_SHM_LINE)));
 
 _Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,

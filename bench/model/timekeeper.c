@@ -33,28 +33,52 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 	memset(tk, 0, sizeof(*tk));
 	tk->p = *p;
 	tk->icount_ps = BNB_TK_PS_PER_NS << p->shift;
-	for (unsigned int i = 0; i < p->n_vcpus; i++)
+	for (unsigned int i = 0; i < p->n_vcpus; i++) {
 		tk->v[i].idle = true;
+		tk->v[i].wake_ps = BNB_TK_NO_WAKE;
+	}
 }
 
 void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 {
 	tk->v[v].idle = true;
+	tk->v[v].spinning = false;
+	tk->v[v].wake_ps = BNB_TK_NO_WAKE;
 }
 
-/* Idle time passed at the clock's pace: start again from the clock. */
+bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps)
+{
+	struct bnb_tk_vcpu *c = &tk->v[to];
+
+	if (from == to || !c->idle)
+		return false;
+	if (at_ps < c->wake_ps)
+		c->wake_ps = at_ps;
+	return true;
+}
+
+/*
+ * Idle time passed at the clock's pace: start again from the time of the
+ * wake-up, a waker's local time if another vCPU woke v, else the clock
+ * (v's timer, a device's interrupt).
+ */
 void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
-	uint64_t clock = bnb_tk_clock_ps(tk), local;
+	uint64_t from = bnb_tk_clock_ps(tk), local;
 
 	if (!c->idle)
 		return;
 	c->idle = false;
+	if (c->wake_ps != BNB_TK_NO_WAKE) {
+		from = c->wake_ps;
+		c->wake_ps = BNB_TK_NO_WAKE;
+		c->wakes++;
+	}
 	local = bnb_tk_local_ps(tk, v);
-	if (local >= clock)
+	if (local >= from)
 		return;
-	c->catchup_ps += clock - local;
+	c->catchup_ps += from - local;
 	c->catchups++;
 }
 
@@ -91,6 +115,54 @@ static uint64_t slowest_other(const struct bnb_timekeeper *tk, unsigned int v)
 	return slowest;
 }
 
+void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v)
+{
+	tk->v[v].pauses++;
+	tk->v[v].spinning = true;
+}
+
+/*
+ * Spinning v looks again, after the others ran: whatever it waits for
+ * was not written before the slowest other busy vCPU's time, so it goes
+ * on from no earlier than that.
+ */
+static void look_again(struct bnb_timekeeper *tk, unsigned int v)
+{
+	struct bnb_tk_vcpu *c = &tk->v[v];
+	uint64_t local = bnb_tk_local_ps(tk, v), slowest = slowest_other(tk, v);
+
+	c->spinning = false;
+	if (slowest != UINT64_MAX && slowest > local)
+		c->spin_ps += slowest - local;
+}
+
+/* The least advanced spinning vCPU's local time, v left out; UINT64_MAX if none. */
+static uint64_t slowest_spinner(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	uint64_t slowest = UINT64_MAX;
+
+	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
+		uint64_t l = bnb_tk_local_ps(tk, i);
+
+		if (i != v && tk->v[i].spinning && l < slowest)
+			slowest = l;
+	}
+	return slowest;
+}
+
+uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	uint64_t spinner = slowest_spinner(tk, v), local = bnb_tk_local_ps(tk, v);
+	uint64_t until;
+
+	if (spinner == UINT64_MAX)
+		return UINT64_MAX;
+	until = spinner + BNB_TK_SPIN_STEP_PS;
+	if (local >= until)
+		return 0;
+	return (until - local + tk->p.insn_ps - 1) / tk->p.insn_ps;
+}
+
 /*
  * The stall v may take before it syncs again: what keeps it within a
  * quantum of the slowest (others only move on meanwhile, so it is never
@@ -108,9 +180,12 @@ static uint64_t stall_budget(const struct bnb_timekeeper *tk, uint64_t local, ui
 struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_action act = { 0 };
-	uint64_t clock = bnb_tk_clock_ps(tk), lead = 0;
-	uint64_t local = bnb_tk_local_ps(tk, v), slowest = slowest_other(tk, v);
+	uint64_t clock = bnb_tk_clock_ps(tk), lead = 0, local, slowest;
 
+	if (tk->v[v].spinning)
+		look_again(tk, v);
+	local = bnb_tk_local_ps(tk, v);
+	slowest = slowest_other(tk, v);
 	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
 		uint64_t l = bnb_tk_local_ps(tk, i);
 
@@ -124,8 +199,12 @@ struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 		tk->adds += act.add_ns != 0;
 	}
 	tk->v[v].budget_ps = stall_budget(tk, local, slowest);
-	/* v leads the slowest other busy vCPU by more than a quantum */
-	if (!tk->v[v].idle && slowest != UINT64_MAX && local > slowest + tk->p.quantum_ps) {
+	/*
+	 * v leads the slowest other busy vCPU by more than a quantum, or a
+	 * spinning one by a spin step: let them run
+	 */
+	if (!tk->v[v].idle && ((slowest != UINT64_MAX && local > slowest + tk->p.quantum_ps) ||
+			       !bnb_tk_insns_left(tk, v))) {
 		act.yield = true;
 		tk->v[v].yields++;
 	}

@@ -27,7 +27,32 @@
  * Idle time is the guest's own: when every vCPU halts, icount jumps the
  * clock to the next timer, outside G; the jump moves every local time
  * alike, so the keeper's relative additions stay right.  A vCPU that
- * resumes from idle catches up: L_v = max(L_v, G).
+ * resumes from idle catches up: L_v = max(L_v, G), the clock its timer
+ * or a device's interrupt fired at.
+ *
+ * Wake-ups: a vCPU that another one woke (an IPI: a futex wake's
+ * reschedule, a TLB shootdown, a function call) goes on from the
+ * waker's local time at the wake instead, L_v = max(L_v, W), W being the
+ * earliest wake since it halted (bnb_tk_wake()).  Round-robin lets the
+ * waker run on before the woken vCPU gets its turn, and the clock is the
+ * most advanced local time: catching up to G charged every wake-up the
+ * time the waker (or the leader) ran on meanwhile, up to a quantum, where
+ * hardware charges microseconds.
+ *
+ * Spin-waits: a vCPU that executes PAUSE is waiting for another one (a
+ * lock, an IPI's acknowledgement, a flag).  QEMU ends its turn there, but
+ * the others' turns are long: a busy vCPU ran a whole batch (tens of us)
+ * before the spinner looked again, and ran on past it, so the spinner
+ * both fell behind without bound and saw the awaited write late on the
+ * clock.  So after a PAUSE (bnb_tk_pause()) every other busy vCPU runs
+ * only until it is a spin step (BNB_TK_SPIN_STEP_PS) past the spinner,
+ * then syncs and yields, and the spinner syncs at its next block, where
+ * it looks again: there it goes on from no earlier than the slowest other
+ * busy vCPU (whatever it waits for was not written before that vCPU's
+ * local time), and stops spinning.  Taking that time at the PAUSE
+ * instead, before the others ran on, let the spinner see a write from up
+ * to a step in its future: a spun-on hand-over between two vCPUs came
+ * out at 15 instructions a round trip.
  *
  * Lag: round-robin TCG lets a vCPU run a whole slice before the next one
  * gets its turn, so local times drift apart by up to a slice.  When the
@@ -66,6 +91,13 @@
  * it still advances by at most that (and a batch) per turn.
  */
 #define BNB_TK_BUDGET_FLOOR	8
+/*
+ * How far past a spinning vCPU the others run before they sync and let it
+ * look again: the granularity of a spin-wait's end (1 us of guest time,
+ * 500 instructions at 2 ns), against a turn switch every step while
+ * someone spins.
+ */
+#define BNB_TK_SPIN_STEP_PS	(1000 * BNB_TK_PS_PER_NS)
 
 struct bnb_tk_params {
 	unsigned int n_vcpus;
@@ -82,8 +114,15 @@ struct bnb_tk_vcpu {
 	uint64_t catchups;		/* resumes that had to catch up */
 	uint64_t yields;		/* turns ended for leading too far */
 	uint64_t budget_ps;		/* stall it may take before it must sync */
+	uint64_t wake_ps;		/* earliest wake since it halted; BNB_TK_NO_WAKE */
+	uint64_t wakes;			/* resumes at a waker's time */
+	uint64_t spin_ps;		/* skipped spinning behind the others */
+	uint64_t pauses;		/* PAUSEs executed */
 	bool idle;
+	bool spinning;			/* paused since its last sync */
 };
+
+#define BNB_TK_NO_WAKE		UINT64_MAX
 
 struct bnb_timekeeper {
 	struct bnb_tk_params p;
@@ -140,6 +179,28 @@ static inline bool bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint
 void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
 void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v);
 
+/*
+ * vCPU from, at its local time at_ps, raised an interrupt for vCPU to.
+ * True when it wakes to (to is idle): to then resumes at the earliest
+ * such time, not at the clock.  An interrupt for a busy vCPU changes
+ * nothing: it takes it in its own time.
+ */
+bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps);
+
+/*
+ * vCPU v executed PAUSE: it spins, waiting for another vCPU, until its
+ * next bnb_tk_sync(), where it looks again.
+ */
+void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v);
+
+/*
+ * Instructions busy vCPU v may run before it must sync: until it is a spin
+ * step past the least advanced spinning vCPU (0: at once), UINT64_MAX
+ * when none spins.  The QEMU side arms v's next sync with it after a
+ * PAUSE (for every other vCPU) and after each of v's syncs.
+ */
+uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v);
+
 /* After vCPU v's batch: what to add to the clock, whether to yield. */
 struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v);
 
@@ -148,7 +209,7 @@ static inline uint64_t bnb_tk_local_ps(const struct bnb_timekeeper *tk, unsigned
 {
 	const struct bnb_tk_vcpu *c = &tk->v[v];
 
-	return c->insns * tk->p.insn_ps + c->stall_ps + c->catchup_ps;
+	return c->insns * tk->p.insn_ps + c->stall_ps + c->catchup_ps + c->spin_ps;
 }
 
 /* The keeper's view of the clock, idle warps left out. */

@@ -525,6 +525,7 @@ static void register_callbacks(qemu_plugin_id_t id)
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_qemu, NULL);
+	bnb_timing_register(id);
 }
 
 /* ---- setup ------------------------------------------------------------- */

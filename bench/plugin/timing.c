@@ -19,6 +19,13 @@
  * A time-control request is async work that QEMU carries out between two
  * turns, so it ends the current vCPU's turn: a yield is a request for a
  * time the clock has already passed (qemu_plugin_update_ns(h, 0)).
+ *
+ * Wake-ups: QEMU (bench/qemu patch 0006) says when an executing vCPU
+ * raises an interrupt for another.  If that one is idle, the keeper
+ * notes the sender's local time as its wake time, and the sender ends its
+ * turn, so that the woken vCPU runs next instead of after the sender's
+ * turn (under round-robin QEMU does not end it: every vCPU shares one
+ * thread, so the interrupt looks like the sender's own).
  */
 #include <errno.h>
 #include <link.h>
@@ -78,8 +85,11 @@ void bnb_timing_publish(void)
 		c->tk_insns = tk.v[i].insns;
 		c->tk_local_ps = bnb_tk_local_ps(&tk, i);
 		c->tk_stall_ps = tk.v[i].stall_ps;
-		c->tk_catchup_ps = tk.v[i].catchup_ps;
+		c->tk_catchup_ps = tk.v[i].catchup_ps + tk.v[i].spin_ps;
 		c->tk_yields = tk.v[i].yields;
+		c->tk_wakes = tk.v[i].wakes;
+		c->tk_pauses = tk.v[i].pauses;
+		c->tk_spin_ps = tk.v[i].spin_ps;
 	}
 	shm->tk_insns = tk.insns;
 	shm->tk_clock_ps = bnb_tk_clock_ps(&tk);
@@ -123,6 +133,25 @@ static void pull(unsigned int u)
 	pulled[u] = now;
 }
 
+/*
+ * Bring u's next sync forward to when the keeper wants it (a spinner is
+ * waiting for u): its slot then reaches a batch after that many
+ * instructions.  Never later than it was.
+ */
+static void arm(unsigned int u)
+{
+	uint64_t left = bnb_tk_insns_left(&tk, u), now;
+
+	if (left >= batch || tk.v[u].idle)
+		return;
+	pull(u);
+	now = pulled[u];
+	if (now >= batch || batch - now <= left)
+		return;
+	pulled[u] = batch - left;
+	qemu_plugin_u64_set(slot, u, pulled[u]);
+}
+
 /* Hand every vCPU's instructions to the keeper; do what it asks of v. */
 static void sync_vcpu(unsigned int v)
 {
@@ -133,6 +162,7 @@ static void sync_vcpu(unsigned int v)
 	qemu_plugin_u64_set(slot, v, 0);
 	pulled[v] = 0;
 	act = bnb_tk_sync(&tk, v);
+	arm(v);
 	if (act.add_ns)
 		qemu_plugin_add_ns(time_handle, act.add_ns);
 	else if (act.yield)
@@ -148,6 +178,48 @@ static void on_batch(unsigned int v, void *udata)
 		return;
 	bnb_tk_resume(&tk, v);
 	sync_vcpu(v);
+}
+
+/*
+ * from raised an interrupt for to (an IPI), from within its block: if it
+ * wakes to, to goes on from from's time now, and from yields.
+ */
+static void on_interrupt(qemu_plugin_id_t id, unsigned int from, unsigned int to)
+{
+	uint64_t at;
+
+	if (from >= tk.p.n_vcpus || to >= tk.p.n_vcpus)
+		return;
+	at = bnb_tk_local_ps(&tk, from) + (slot_get(from) - pulled[from]) * tk.p.insn_ps;
+	if (!bnb_tk_wake(&tk, from, to, at))
+		return;
+	if (tracing)
+		bnb_divlog_event(&divlog, from, "wake", to);
+	qemu_plugin_update_ns(time_handle, 0);
+}
+
+void bnb_timing_register(qemu_plugin_id_t id)
+{
+	if (time_handle)
+		qemu_plugin_register_vcpu_interrupt_cb(id, on_interrupt);
+}
+
+/*
+ * v executed PAUSE, which ends its turn: it spins.  The others run only a
+ * step past it; v's next block syncs, where it looks again.
+ */
+static void on_pause(unsigned int v, void *udata)
+{
+	if (v >= tk.p.n_vcpus)
+		return;
+	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
+		pull(u);
+	bnb_tk_pause(&tk, v);
+	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
+		if (u != v)
+			arm(u);
+	qemu_plugin_u64_set(slot, v, pulled[v] + batch);
+	pulled[v] += batch;
 }
 
 static void on_halt(unsigned int v, void *udata)
@@ -218,6 +290,14 @@ static bool halts(struct qemu_plugin_insn *insn)
 	return n == 3 && (!memcmp(b, mwait, 3) || !memcmp(b, mwaitx, 3));
 }
 
+/* PAUSE (rep nop), the spin-wait hint. */
+static bool pauses(struct qemu_plugin_insn *insn)
+{
+	uint8_t b[3];
+
+	return bnb_insn_bytes(insn, b, sizeof(b)) == 2 && b[0] == 0xf3 && b[1] == 0x90;
+}
+
 static void on_block_traced(unsigned int v, void *udata)
 {
 	uint64_t w = (uintptr_t)udata;
@@ -250,6 +330,9 @@ void bnb_timing_translate(struct qemu_plugin_tb *tb)
 
 		if (halts(insn))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_halt,
+				QEMU_PLUGIN_CB_NO_REGS, NULL);
+		else if (pauses(insn))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_pause,
 				QEMU_PLUGIN_CB_NO_REGS, NULL);
 	}
 }

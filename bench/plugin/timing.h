@@ -37,6 +37,7 @@ static inline void bnb_timing_translate(struct qemu_plugin_tb *tb) { }
 static inline void bnb_timing_model_miss(unsigned int v, unsigned int mem, uint64_t line) { }
 static inline void bnb_timing_publish(void) { }
 static inline void bnb_timing_vcpu_init(unsigned int v) { }
+static inline void bnb_timing_register(qemu_plugin_id_t id) { }
 static inline void bnb_timing_flush(void) { }
 #else
 
@@ -69,6 +70,9 @@ void bnb_timing_model_miss(unsigned int v, unsigned int mem, uint64_t line);
 
 /* vCPU v is initialised (from the plugin's vcpu_init callback). */
 void bnb_timing_vcpu_init(unsigned int v);
+
+/* Register the keeper's own QEMU callbacks (wake-ups), at install. */
+void bnb_timing_register(qemu_plugin_id_t id);
 
 /* Bring the figures in the counters file up to date (at exit). */
 void bnb_timing_publish(void);

@@ -413,3 +413,190 @@ Test(plugin_timekeeper, stalling_vcpu_stays_within_a_quantum)
 		      "and the clock ended near both: %llu ns",
 		      (unsigned long long)s.clock_ns);
 }
+
+/*
+ * A wake-up: vCPU 0 wakes idle vCPU 1 at 200 us of its time and runs on
+ * 80 us in the same turn (round-robin does not switch at the interrupt).
+ * vCPU 1 goes on from 200 us, the waker's time at the wake, not from the
+ * clock's 280 us.
+ */
+Test(plugin_timekeeper, woken_vcpu_resumes_at_the_wakers_time)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	sim_init(2, 0, 2000, 100 * us);
+	sim_run(0, 100000, 100000);
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, bnb_tk_local_ps(&s.tk, 0)), "vCPU 1 was idle");
+	sim_run(0, 40000, 100000);
+	cr_assert_eq(s.clock_ns, 280000);
+	sim_turn(1, 1000);
+	cr_assert_eq(s.tk.v[1].wakes, 1);
+	cr_assert_eq(s.tk.v[1].catchup_ps, 200 * us, "slept from 0 to the wake: %llu ps",
+		     (unsigned long long)s.tk.v[1].catchup_ps);
+	cr_assert_eq(local_ns(1), 202000, "woke at 200 us, ran 1000 x 2 ns");
+	cr_assert_geq(s.clock_ns, 280000, "the clock stays with vCPU 0, which leads");
+}
+
+/*
+ * The earliest of several wakes counts; a wake before the woken vCPU's
+ * own time leaves it there (time does not go back); a wake for a busy
+ * vCPU or from a vCPU to itself is no wake-up; a wake is used once.
+ */
+Test(plugin_timekeeper, wake_rules)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	sim_init(3, 0, 3000, 100 * us);
+	sim_run(0, 100000, 100000);			/* vCPU 0 at 300 us */
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 250 * us));
+	cr_assert(bnb_tk_wake(&s.tk, 2, 1, 120 * us));
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 290 * us));
+	cr_assert_not(bnb_tk_wake(&s.tk, 1, 1, 10 * us), "a vCPU does not wake itself");
+	bnb_tk_resume(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 120 * us, "the earliest wake");
+	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 5 * us), "vCPU 1 is busy: no wake-up");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 120 * us);
+	bnb_tk_insns(&s.tk, 1, 10000);			/* 150 us */
+	bnb_tk_idle(&s.tk, 1);
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 100 * us));
+	bnb_tk_resume(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 150 * us,
+		     "a wake before it halted leaves it where it was");
+	cr_assert_eq(s.tk.v[1].wakes, 2);
+	bnb_tk_idle(&s.tk, 1);
+	bnb_tk_resume(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), bnb_tk_clock_ps(&s.tk),
+		     "no wake this time: its timer, at the clock");
+	cr_assert_eq(s.tk.v[1].wakes, 2);
+}
+
+/*
+ * Two threads that meet at a barrier after every phase of 10000
+ * instructions (20 us), in round-robin turns of 50000: the last to arrive
+ * wakes the other and goes on with its next phase in the same turn,
+ * then waits at the next barrier.  Woken at the waker's time the phases
+ * overlap: 200 phases take 4 ms.  Resumed at the clock, each woken
+ * thread would start where the waker ended its next phase: 8 ms, serial.
+ */
+Test(plugin_timekeeper, barrier_phases_run_in_parallel)
+{
+	const uint64_t phase = 10000, phases = 200, slice = 50000;
+	uint64_t left[2] = { phase, phase }, done[2] = { 0, 0 };
+	bool waiting[2] = { false, false };
+
+	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	while (done[0] < phases || done[1] < phases) {
+		for (unsigned int v = 0; v < 2; v++) {
+			uint64_t turn = slice;
+
+			while (turn && !waiting[v] && done[v] < phases) {
+				uint64_t ran = sim_turn(v, left[v] < turn ? left[v] : turn);
+
+				turn = ran < turn ? 0 : turn - ran;	/* cut: turn over */
+				left[v] -= ran;
+				if (left[v])
+					continue;
+				done[v]++;
+				left[v] = phase;
+				if (waiting[!v]) {
+					waiting[!v] = false;
+					bnb_tk_wake(&s.tk, v, !v, bnb_tk_local_ps(&s.tk, v));
+				} else if (done[v] < phases) {
+					waiting[v] = true;
+					bnb_tk_idle(&s.tk, v);
+				}
+			}
+		}
+	}
+	cr_assert_gt(s.tk.v[0].wakes + s.tk.v[1].wakes, phases / 2);
+	cr_assert_leq(s.clock_ns, phases * phase * 2 * 105 / 100,
+		      "%llu ns, want 4 ms and at most 5 %% more",
+		      (unsigned long long)s.clock_ns);
+}
+
+/*
+ * A spin-wait: vCPU 1 executes PAUSE at 2 us, behind vCPU 0 at 20 us.
+ * vCPU 0 runs on only a spin step past it, then syncs and yields.  When
+ * vCPU 1 looks again (its next sync), what it waits for cannot have been
+ * written before vCPU 0's time: it goes on from there, and stops
+ * spinning.  Ahead of vCPU 0, it looks again at its own time.
+ */
+Test(plugin_timekeeper, spin_wait_hands_over)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+	uint64_t step = BNB_TK_SPIN_STEP_PS / 2000;	/* instructions of a step */
+
+	sim_init(2, 0, 2000, 100 * us);
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);
+	bnb_tk_insns(&s.tk, 0, 10000);
+	bnb_tk_insns(&s.tk, 1, 1000);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), UINT64_MAX, "nobody spins");
+	bnb_tk_pause(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 2 * us, "it has not looked again yet");
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 0, "vCPU 0 is past it: sync at once");
+	cr_assert(bnb_tk_sync(&s.tk, 0).yield, "and let it look again");
+	bnb_tk_sync(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 20 * us, "it looked again at vCPU 0's time");
+	cr_assert_eq(s.tk.v[1].spin_ps, 18 * us);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), UINT64_MAX, "its sync ended the spin");
+
+	bnb_tk_insns(&s.tk, 1, 5000);			/* 30 us against 20 */
+	bnb_tk_pause(&s.tk, 1);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 5000 + step);
+	bnb_tk_insns(&s.tk, 0, 5000 + step - 1);
+	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield, "within a step of the spinner");
+	bnb_tk_insns(&s.tk, 0, 1);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 0);
+	cr_assert(bnb_tk_sync(&s.tk, 0).yield, "a step past it: let it look again");
+	bnb_tk_sync(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), bnb_tk_local_ps(&s.tk, 0),
+		     "vCPU 0's time, a step past where it paused");
+	cr_assert_eq(s.tk.v[1].spin_ps, 18 * us + BNB_TK_SPIN_STEP_PS);
+	cr_assert_eq(s.tk.v[1].pauses, 2);
+}
+
+/*
+ * Two vCPUs hand a turn back and forth by spinning: each writes the
+ * turn after 100 instructions of its own, then PAUSEs in a loop of 10
+ * instructions until the turn comes back; a PAUSE ends the turn.  Each
+ * sees the other's write no earlier than it was made: a round trip takes
+ * at least both sides' 100 instructions, where taking the time at the
+ * PAUSE let each see the other's write from its future.
+ */
+Test(plugin_timekeeper, spun_on_hand_over_respects_causality)
+{
+	const uint64_t work = 100, loop = 10, rounds = 1000;
+	uint64_t written_ps[2] = { 0, 0 }, seen = 0;
+	unsigned int turn = 0;
+	bool wrote[2] = { false, false };
+
+	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);
+	bnb_tk_pause(&s.tk, 1);				/* waits for its turn */
+	while (seen < 2 * rounds) {
+		for (unsigned int v = 0; v < 2; v++) {
+			if (s.tk.v[v].spinning)
+				bnb_tk_sync(&s.tk, v);		/* its next block */
+			bnb_tk_insns(&s.tk, v, loop);		/* looks at the turn */
+			if (turn == v && wrote[!v]) {
+				cr_assert_geq(bnb_tk_local_ps(&s.tk, v), written_ps[!v],
+					      "vCPU %u saw a write from its future", v);
+				wrote[!v] = false;
+				seen++;
+			}
+			if (turn == v) {
+				bnb_tk_insns(&s.tk, v, work);
+				written_ps[v] = bnb_tk_local_ps(&s.tk, v);
+				wrote[v] = true;
+				turn = !v;
+			}
+			bnb_tk_pause(&s.tk, v);
+		}
+	}
+	cr_assert_geq(bnb_tk_local_ps(&s.tk, 0), rounds * 2 * work * 2000,
+		      "%llu ps for %llu round trips of 2 x %llu instructions",
+		      (unsigned long long)bnb_tk_local_ps(&s.tk, 0),
+		      (unsigned long long)rounds, (unsigned long long)work);
+}
