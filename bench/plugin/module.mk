@@ -5,8 +5,9 @@ PLUGIN72_SO := $(HOST_BIN)/bnb-plugin-qemu72.so
 PLUGIN_CHECK := $(HOST_BIN)/bnb-plugin-check
 PLUGIN_CALIB := $(GUEST_BIN)/bnb-plugin-calib
 PLUGIN_SPIN := $(GUEST_BIN)/bnb-spin
+PLUGIN_PINGPONG := $(GUEST_BIN)/bnb-pingpong
 HOST_PROGS += $(PLUGIN_SO) $(PLUGIN72_SO) $(PLUGIN_CHECK)
-GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN)
+GUEST_PROGS += $(PLUGIN_CALIB) $(PLUGIN_SPIN) $(PLUGIN_PINGPONG)
 
 # Code without QEMU calls, shared by the plugin and the unit tests.  The
 # machine model, the time keeper and the model cache are bench/model's
@@ -57,6 +58,7 @@ $(PLUGIN_CHECK): $(BUILD)/obj/bench/plugin/check.o $(LIBPLUGIN_ARGS) $(LIBMODEL)
 
 $(GPROG)/bnb-plugin-calib.o: $(BUILD)/gobj/bench/plugin/calib.o
 $(GPROG)/bnb-spin.o: $(BUILD)/gobj/bench/plugin/spin.o
+$(GPROG)/bnb-pingpong.o: $(BUILD)/gobj/bench/plugin/pingpong.o
 
 PLUGIN_TEST := $(TEST_BIN)/test_plugin
 UNIT_TESTS += $(PLUGIN_TEST)
