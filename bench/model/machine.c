@@ -76,6 +76,7 @@ const struct bnb_machine *bnb_machine_find(const char *name)
 	return NULL;
 }
 
+#define OR(given, class) ((given) ? (given) : (class))
 #define DIGITS_MAX	8	/* a number's digits, with the NUL */
 
 /* The len (< DIGITS_MAX) digits at p as an int of min..max. */
@@ -317,6 +318,97 @@ int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *f
 	return parse_list(value, field, "routes", routes_grammar, err, errlen);
 }
 
+/*
+ * A list of CXL nodes, "2,3" or "2:3", each 0..BNB_MODEL_MAX_NODES - 1;
+ * into cxl[] when given one, else only its grammar.
+ */
+static int read_cxl_nodes(const char *s, bool cxl[BNB_MODEL_MAX_NODES], char *err, size_t errlen)
+{
+	const char *p = s;
+
+	while (*p) {
+		size_t len = strspn(p, "0123456789");
+		int v;
+
+		if (!len || len >= DIGITS_MAX)
+			return errf(err, errlen, "'%s': want node numbers split by ','", s);
+		if (digits(p, len, 0, BNB_MODEL_MAX_NODES - 1, &v, err, errlen))
+			return -1;
+		if (cxl)
+			cxl[v] = true;
+		p += len;
+		if (*p && *p != ',' && *p != ':')
+			return errf(err, errlen, "'%s': want node numbers split by ','", s);
+		if (*p && !*++p)
+			return errf(err, errlen, "'%s' ends in a separator", s);
+	}
+	return 0;
+}
+
+int bnb_machine_parse_cxl_nodes(const struct opt_def *o, const char *value, void *field,
+				char *err, size_t errlen)
+{
+	if (strlen(value) >= BNB_MACHINE_CXL_LEN)
+		return errf(err, errlen, "cxl_nodes: longer than %d characters",
+			    BNB_MACHINE_CXL_LEN - 1);
+	if (read_cxl_nodes(value, NULL, err, errlen))
+		return errf_prefix(err, errlen, "cxl_nodes");
+	snprintf(field, BNB_MACHINE_CXL_LEN, "%s", value);
+	return 0;
+}
+
+/* The CPU node nearest memory node j by distance, lowest first; -1: none. */
+static int nearest_cpus(const struct bnb_topology *t, int j)
+{
+	int best = -1;
+
+	for (int i = 0; i < t->nodes; i++)
+		if (t->cpus[i] && (best < 0 || t->dist[i][j] < t->dist[best][j]))
+			best = i;
+	return best;
+}
+
+/*
+ * CXL nodes: CPU-less memory behind the nearest CPU node h, each miss of
+ * node i costing i's latency to h plus what the expander adds to a local
+ * miss (a latency table given stands), at the expander's own bandwidth.
+ */
+static int build_cxl(const struct bnb_machine_spec *s, const struct bnb_topology *t,
+		     struct bnb_model_params *p, const char **key, char *err, size_t errlen)
+{
+	bool cxl[BNB_MODEL_MAX_NODES] = { false };
+	uint64_t lat_ps = (uint64_t)OR(s->cxl_latency_ns, BNB_CXL_LATENCY_NS) * PS_PER_NS;
+
+	*key = "cxl_nodes";
+	if (read_cxl_nodes(s->cxl_nodes, cxl, err, errlen))
+		return -1;
+	for (int j = 0; j < BNB_MODEL_MAX_NODES; j++) {
+		int h;
+
+		if (!cxl[j])
+			continue;
+		if (j >= t->nodes)
+			return errf(err, errlen, "node %d: the guest has %d nodes", j, t->nodes);
+		if (t->cpus[j])
+			return errf(err, errlen, "node %d has %d CPUs: CXL memory has none",
+				    j, t->cpus[j]);
+		h = nearest_cpus(t, j);
+		if (h < 0)
+			return errf(err, errlen, "node %d: no node with CPUs", j);
+		if (lat_ps < p->lat_ps[h][h]) {
+			*key = "cxl_latency_ns";
+			return errf(err, errlen, "%llu ns is below the local latency of node %d "
+				    "(%llu ns)", (unsigned long long)(lat_ps / PS_PER_NS), h,
+				    (unsigned long long)(p->lat_ps[h][h] / PS_PER_NS));
+		}
+		for (int i = 0; i < t->nodes && !*s->latencies; i++)
+			if (t->cpus[i])	/* a CPU-less node misses nothing */
+				p->lat_ps[i][j] = p->lat_ps[i][h] + lat_ps - p->lat_ps[h][h];
+		p->mem_mbs[j] = OR(s->cxl_bandwidth_mbs, BNB_CXL_BANDWIDTH_MBS);
+	}
+	return 0;
+}
+
 /* A parameter other than the model that is given, or NULL. */
 static const char *refinement(const struct bnb_machine_spec *s)
 {
@@ -448,8 +540,6 @@ static int check_latencies(const struct bnb_model_params *p, char *err, size_t e
 	return 0;
 }
 
-#define OR(given, class) ((given) ? (given) : (class))
-
 static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 		 struct bnb_model_params *p, const char **key, char *err, size_t errlen)
 {
@@ -465,7 +555,8 @@ static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 	p->mlp = OR(s->mlp, m->mlp);
 	p->window_ps = (uint64_t)OR(s->window_ns, BNB_MODEL_DEF_WINDOW_NS) * PS_PER_NS;
 	if (build_graph(s, m, t, p, key, err, errlen) ||
-	    build_latencies(s, m, t, p, key, err, errlen))
+	    build_latencies(s, m, t, p, key, err, errlen) ||
+	    build_cxl(s, t, p, key, err, errlen))
 		return -1;
 	*key = "latencies";
 	if (check_latencies(p, err, errlen))

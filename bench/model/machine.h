@@ -24,11 +24,22 @@
 
 struct bnb_model_params;
 
+#define BNB_STR_(x)	#x
+#define BNB_STR(x)	BNB_STR_(x)
+
 #define BNB_MACHINE_NAMES	"auto|off|2socket|4node|8node"
 #define BNB_MACHINE_AUTO	0	/* the default class where the model can run, else off */
 #define BNB_MACHINE_OFF		1	/* no model: remote memory costs nothing */
 #define BNB_MACHINE_DEFAULT	2	/* 2socket: README.md, "The default class" */
 #define BNB_MACHINE_TABLE_LEN	1024	/* a latency table's text, with its NUL */
+#define BNB_MACHINE_CXL_LEN	64	/* a list of CXL nodes' text, with its NUL */
+
+/*
+ * CXL-attached memory (a Type-3 memory expander): a CPU-less node, its
+ * figures bench/model/README.md's ("CXL memory and its sources").
+ */
+#define BNB_CXL_LATENCY_NS	250	/* idle load latency from the attaching socket */
+#define BNB_CXL_BANDWIDTH_MBS	22000	/* one expander's read bandwidth (PCIe 5.0 x8) */
 
 /* The parameters as given: 0 and "" keep the class's. */
 struct bnb_machine_spec {
@@ -43,6 +54,9 @@ struct bnb_machine_spec {
 	int hop_latency_ns;			/* latency a link on a route adds */
 	char links[BNB_MACHINE_TABLE_LEN];	/* the interconnect, "0-1:7371,1-2:3686" */
 	char routes[BNB_MACHINE_TABLE_LEN];	/* routes, "0-1-2,2-1-0" */
+	char cxl_nodes[BNB_MACHINE_CXL_LEN];	/* CPU-less nodes of CXL memory, "2,3" */
+	int cxl_latency_ns;			/* their idle latency from the nearest CPUs */
+	int cxl_bandwidth_mbs;			/* one CXL node's bandwidth */
 };
 
 /* A class: the figures of one published machine. */
@@ -66,6 +80,9 @@ int bnb_machine_parse_links(const struct opt_def *o, const char *value, void *fi
 			    char *err, size_t errlen);
 int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *field,
 			     char *err, size_t errlen);
+/* And a list of CXL nodes, "2,3" (':' also splits). */
+int bnb_machine_parse_cxl_nodes(const struct opt_def *o, const char *value, void *field,
+				char *err, size_t errlen);
 
 /*
  * The parameters, one row each, for the option tables of the runner
@@ -122,7 +139,20 @@ int bnb_machine_parse_routes(const struct opt_def *o, const char *value, void *f
 	  F(routes), .type = OPT_FUNC, .parse = bnb_machine_parse_routes, .metavar = "ROUTES")	\
 	X("hop_latency_ns", "hop-latency-ns", "latency each link on a miss's route adds to the "	\
 	  "local latency (default the class's; without one, local x distance / 10)",		\
-	  F(hop_latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")
+	  F(hop_latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")	\
+	X("cxl_nodes", "cxl-nodes", "guest nodes that are CXL-attached memory (Type-3 "	\
+	  "expanders), split by ',': each must have no CPUs; its misses cost the nearest "	\
+	  "CPU node's latency plus cxl_latency_ns less the local one, at cxl_bandwidth_mbs "	\
+	  "shared by every vCPU (default none)",						\
+	  F(cxl_nodes), .type = OPT_FUNC, .parse = bnb_machine_parse_cxl_nodes,		\
+	  .metavar = "NODES")									\
+	X("cxl_latency_ns", "cxl-latency-ns", "idle miss latency of a CXL node from the CPU "	\
+	  "node nearest it (default " BNB_STR(BNB_CXL_LATENCY_NS) ")",				\
+	  F(cxl_latency_ns), .type = OPT_INT, .min = 1, .max = 100000, .metavar = "NS")		\
+	X("cxl_bandwidth_mbs", "cxl-bandwidth-mbs", "one CXL node's memory bandwidth, MB/s, "	\
+	  "shared by every vCPU (default " BNB_STR(BNB_CXL_BANDWIDTH_MBS) ")",			\
+	  F(cxl_bandwidth_mbs), .type = OPT_INT, .min = 1, .max = 100000000,			\
+	  .metavar = "MB/S")
 
 /*
  * Where the model can run (keeper: deterministic timing with the plugin's

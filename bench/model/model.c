@@ -360,7 +360,9 @@ int bnb_model_init(struct bnb_model *m, const struct bnb_model_params *p)
 		for (unsigned int j = 0; j < n; j++)
 			m->seq_step_ps[i][j] = p->lat_ps[i][j] / p->mlp;
 	for (unsigned int j = 0; j < n; j++)
-		m->mem[j].line_ps = line_ps(p, p->node_bandwidth_mbs, p->cpus[j]);
+		m->mem[j].line_ps = p->mem_mbs[j] ?
+				    line_ps(p, p->mem_mbs[j], m->n_vcpus) :
+				    line_ps(p, p->node_bandwidth_mbs, p->cpus[j]);
 	/* each way at the bandwidth per CPU of the node its lines enter */
 	for (unsigned int k = 0; k < n_links; k++) {
 		struct bnb_model_link l = bnb_model_link_get(&m->p, k);

@@ -93,6 +93,8 @@ struct bnb_model_params {
 	unsigned int cpus[BNB_MODEL_MAX_NODES];	/* guest vCPUs per node */
 	uint64_t lat_ps[BNB_MODEL_MAX_NODES][BNB_MODEL_MAX_NODES];
 	uint64_t node_bandwidth_mbs;		/* one node's memory, MB/s */
+	/* a node's own bandwidth (CXL memory), shared by all vCPUs; 0: the above */
+	uint64_t mem_mbs[BNB_MODEL_MAX_NODES];
 	uint64_t link_bandwidth_mbs;		/* one link, each direction, MB/s */
 	unsigned int cpus_per_node;		/* modelled machine's CPUs per node */
 	unsigned int mlp;			/* sequential misses in flight per CPU */

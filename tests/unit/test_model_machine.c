@@ -425,3 +425,54 @@ Test(machine, a_class_graph_serves_guests_of_fewer_nodes)
 	cr_assert_str_eq(route_of(0, 3), "0-1-2-3");
 	cr_assert_eq(p.lat_ps[0][3], 280 * PS, "three hops of the class's 60");
 }
+
+/* 2 CPU nodes and node 2 of CXL memory behind node 0 (SLIT 17 and 28). */
+static void cxl_guest(void)
+{
+	guest(3);
+	topo.cpus[2] = 0;
+	topo.dist[0][2] = topo.dist[2][0] = 17;
+	topo.dist[1][2] = topo.dist[2][1] = 28;
+}
+
+Test(machine, a_cxl_node_is_slower_and_narrower_behind_its_socket)
+{
+	struct bnb_machine_spec s = spec("2socket");
+
+	cxl_guest();
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.mem_mbs[2], 0, "a CPU-less node is not CXL memory unless named");
+	strcpy(s.cxl_nodes, "2");
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][2], BNB_CXL_LATENCY_NS * PS);
+	/* node 1 reaches it through node 0: 108 x 20 / 10, plus 250 - 108 */
+	cr_assert_eq(p.lat_ps[1][2], (216 + BNB_CXL_LATENCY_NS - 108) * PS);
+	cr_assert_eq(p.mem_mbs[2], BNB_CXL_BANDWIDTH_MBS);
+	cr_assert_eq(p.mem_mbs[0], 0);
+	s.cxl_latency_ns = 300;
+	s.cxl_bandwidth_mbs = 8000;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.lat_ps[0][2], 300 * PS);
+	cr_assert_eq(p.mem_mbs[2], 8000);
+	cr_assert_not_null(strstr(args(&s, BNB_MACHINE_VM), "--cxl-nodes=2"), "%s", words);
+}
+
+Test(machine, bad_cxl_nodes_refused_naming_the_key)
+{
+	struct bnb_machine_spec s = spec("2socket");
+	char field[BNB_MACHINE_CXL_LEN];
+
+	cxl_guest();
+	strcpy(s.cxl_nodes, "1");
+	expect_refused(&s, "cxl_nodes", "node 1 has 1 CPUs: CXL memory has none");
+	strcpy(s.cxl_nodes, "3");
+	expect_refused(&s, "cxl_nodes", "node 3: the guest has 3 nodes");
+	strcpy(s.cxl_nodes, "2");
+	s.cxl_latency_ns = 50;
+	expect_refused(&s, "cxl_latency_ns", "below the local latency of node 0");
+	cr_assert_eq(bnb_machine_parse_cxl_nodes(NULL, "2,", field, err, sizeof(err)), -1);
+	cr_assert_eq(bnb_machine_parse_cxl_nodes(NULL, "2-3", field, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "cxl_nodes"), "%s", err);
+	cr_assert_eq(bnb_machine_parse_cxl_nodes(NULL, "2:3", field, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(field, "2:3");
+}
