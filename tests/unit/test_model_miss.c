@@ -243,6 +243,25 @@ Test(model, bandwidth_per_cpu_kept)
 	cr_assert_eq(now[0], 100 * NS + (LINES - 1) * 20 * NS);
 }
 
+Test(model, a_cxl_node_has_its_own_bandwidth_shared_by_every_vcpu)
+{
+	/* node 1 CPU-less at 38400 MB/s of a 12-CPU machine, 2 vCPUs: 10 ns a line */
+	struct bnb_model_params p = {
+		.n_nodes = 2, .cpus = { 2, 0 }, .node_bandwidth_mbs = 1000000,
+		.link_bandwidth_mbs = 1000000, .cpus_per_node = 12, .mlp = 10,
+		.window_ps = 1000 * NS, .mem_mbs = { 0, 38400 },
+		.lat_ps = { { 10 * NS, 20 * NS }, { 20 * NS, 10 * NS } },
+	};
+	char err[256];
+
+	cr_assert_eq(bnb_model_check(&p, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(bnb_model_init(&m, &p), 0);
+	memset(now, 0, sizeof(now));
+	cr_assert_eq(m.mem[1].line_ps, 10 * NS);
+	stream(0, 1, 0, LINES);
+	cr_assert_eq(now[0], 20 * NS + (LINES - 1) * 10 * NS);
+}
+
 static struct bnb_divisor divisor(uint64_t d)
 {
 	struct bnb_divisor v;
