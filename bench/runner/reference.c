@@ -121,12 +121,12 @@ static double mean(const double *x, int n)
 static void measure_rates(const struct results *r, int var, struct ref_measured *m)
 {
 	const struct variant *v = find_variant(&r->exp, ref_variant_names[var]);
-	double pte[64], hints[64], share[64], d[64];
+	double pte[64], hints[64], share[64], d[64], pass[64], p90[64], pte_hw[64], hints_hw[64];
 	int n = 0;
 
 	for (int i = 0; i < r->n_runs && n < 64; i++) {
 		const struct run *run = &r->runs[i];
-		double hw_s;
+		double hw_s, time = run_metric(run, "scale_time"), size;
 
 		if (run->status != RUN_OK || strcmp(run->variant, ref_variant_names[var]))
 			continue;
@@ -134,12 +134,30 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 		hw_s = run->m[M_WORK_S] / d[n];
 		pte[n] = run->m[M_PTE_UPDATES] / hw_s;
 		hints[n] = run->m[M_HINT_FAULTS] / hw_s;
-		share[n++] = run_metric(run, "numa_work_hw_s") / (hw_s * m->vcpus);
+		share[n] = run_metric(run, "numa_work_hw_s") / (hw_s * m->vcpus);
+		pass[n] = run_metric(run, "scan_passes");
+		p90[n] = run_metric(run, "passes_to_conv_90");
+		/* the plan's hardware run: its counts over its seconds */
+		size = run_metric(run, "scale_size");
+		hw_s = run->m[M_WORK_S] / time;
+		pte_hw[n] = run->m[M_PTE_UPDATES] / size / hw_s;
+		hints_hw[n] = run->m[M_HINT_FAULTS] / size / hw_s;
+		if (isfinite(time)) {
+			m->time_factor = time;
+			m->size_factor = size;
+			m->hw_passes_min = run_metric(run, "hw_passes_min");
+			m->hw_passes_max = run_metric(run, "hw_passes_max");
+		}
+		n++;
 	}
 	m->pte_per_s[var] = mean(pte, n);
 	m->hints_per_s[var] = mean(hints, n);
 	m->work_share[var] = mean(share, n);
 	m->dilation[var] = mean(d, n);
+	m->passes[var] = mean(pass, n);
+	m->passes_to90[var] = mean(p90, n);
+	m->pte_hw_per_s[var] = mean(pte_hw, n);
+	m->hints_hw_per_s[var] = mean(hints_hw, n);
 }
 
 static void measure(const struct results *r, struct ref_measured *m)
@@ -147,6 +165,7 @@ static void measure(const struct results *r, struct ref_measured *m)
 	double x[256];
 
 	memset(m, 0, sizeof(*m));
+	m->time_factor = m->size_factor = m->hw_passes_min = m->hw_passes_max = NAN;
 	if (r->exp.n_variants)
 		m->vcpus = topo_total_cpus(&r->exp.variants[0].topo);
 	for (int var = 0; var < RV_N; var++) {
@@ -230,9 +249,17 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 		json_object_object_add(rv, "hint_faults_per_hw_s", jnum(m->hints_per_s[v]));
 		json_object_object_add(rv, "numa_work_share", jnum(m->work_share[v]));
 		json_object_object_add(rv, "dilation", jnum(m->dilation[v]));
+		json_object_object_add(rv, "scan_passes", jnum(m->passes[v]));
+		json_object_object_add(rv, "passes_to_conv_90", jnum(m->passes_to90[v]));
+		json_object_object_add(rv, "pte_updates_per_s_as_hw", jnum(m->pte_hw_per_s[v]));
+		json_object_object_add(rv, "hint_faults_per_s_as_hw", jnum(m->hints_hw_per_s[v]));
 		json_object_object_add(rates, ref_variant_names[v], rv);
 	}
 	json_object_object_add(o, "work_s_mean", means);
+	json_object_object_add(o, "scale_time", jnum(m->time_factor));
+	json_object_object_add(o, "scale_size", jnum(m->size_factor));
+	json_object_object_add(o, "hw_passes_min", jnum(m->hw_passes_min));
+	json_object_object_add(o, "hw_passes_max", jnum(m->hw_passes_max));
 	for (int i = 0; i < t->p->n_ratios; i++) {
 		const struct ref_ratio *r = &t->p->ratio[i];
 		struct json_object *x = json_object_new_object();
@@ -307,6 +334,96 @@ static void md_work(struct ref_table *t, const struct ref_measured *ms, const bo
 	}
 }
 
+/* A factor: three significant digits, "-" without the plan. */
+static const char *fmt_factor(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+/*
+ * The scanner's passes with balancing on beside the hardware run the plan
+ * (scale_scan = hardware) scales to: its passes at the maximum and the
+ * minimum period, from the published duration. Passes to 90 % are "never"
+ * where the runs held passes but their convergence never held.
+ */
+static void md_passes(struct ref_table *t, const struct ref_measured *ms, const bool *have)
+{
+	const struct ref_published *p = t->p;
+	char b[6][32];
+
+	fprintf(t->md, "\nScan passes with balancing on (the scanner's sweeps over a process, "
+		"mm->numa_scan_seq), and the hardware run each program stands for under "
+		"scale_scan = hardware (docs/time-scale.md): its passes at the maximum and at the "
+		"minimum scan period, from the published duration:\n\n| program | time factor | "
+		"size factor | passes | passes to 90 %% | hardware run: passes |\n"
+		"|---|---|---|---|---|---|\n");
+	for (int i = 0; i < p->n_progs; i++) {
+		const struct ref_measured *m = &ms[i];
+		bool never = isfinite(m->passes[RV_ON]) && isnan(m->passes_to90[RV_ON]);
+
+		if (!have[i])
+			continue;
+		fprintf(t->md, "| %s | %s | %s | %s | %s | ", p->prog[i].name,
+			fmt_factor(m->time_factor, b[0], 32), fmt_factor(m->size_factor, b[1], 32),
+			fmt(m->passes[RV_ON], b[2], 32),
+			never ? "never" : fmt(m->passes_to90[RV_ON], b[3], 32));
+		if (isfinite(m->hw_passes_min))
+			fprintf(t->md, "%s..%s |\n", fmt(m->hw_passes_min, b[4], 32),
+				fmt(m->hw_passes_max, b[5], 32));
+		else
+			fprintf(t->md, "- |\n");
+	}
+}
+
+/* The published rate over the measured one: "yes" within the factor. */
+static const char *within(const struct ref_published *p, double measured, double published)
+{
+	double r = measured / published;
+
+	if (!isfinite(r) || r <= 0)
+		return "";
+	return r <= p->within && r >= 1 / p->within ? " yes" : " no";
+}
+
+/*
+ * Under scale_scan = hardware the same rates as the hardware run has them:
+ * the counts over the size factor (a pass updates and faults the working
+ * set's pages) per second of that run (work_s / time factor), per CPU of
+ * the published suite's machine.
+ */
+static void md_rates_hw(struct ref_table *t, const struct ref_measured *ms, const bool *have)
+{
+	const struct ref_published *p = t->p;
+	double cpus = p->rates.machine < 0 ? NAN : p->machine[p->rates.machine].cpus;
+	double pte = ref_rate_per_cpu(p, p->rates.pte_updates);
+	double hints = ref_rate_per_cpu(p, p->rates.hint_faults);
+	char b[4][32];
+	int any = 0;
+
+	for (int i = 0; i < p->n_progs; i++)
+		any += have[i] && isfinite(ms[i].time_factor);
+	if (!any)
+		return;
+	fprintf(t->md, "\nThe same with balancing on as the hardware run the plan scales to "
+		"(scale_scan = hardware): counts / size factor per second of that run (work_s / "
+		"time factor), per CPU of %s (%g); \"yes\" within %gx of 2012's %s and %s:\n\n"
+		"| program | PTE updates on | hint faults on |\n|---|---|---|\n",
+		p->rates.machine < 0 ? "-" : p->machine[p->rates.machine].name, cpus, p->within,
+		fmt(pte, b[0], 32), fmt(hints, b[1], 32));
+	for (int i = 0; i < p->n_progs; i++) {
+		const struct ref_measured *m = &ms[i];
+		double pm = m->pte_hw_per_s[RV_ON] / cpus, hm = m->hints_hw_per_s[RV_ON] / cpus;
+
+		if (!have[i] || !isfinite(m->time_factor))
+			continue;
+		fprintf(t->md, "| %s | %s%s | %s%s |\n", p->prog[i].name, fmt(pm, b[2], 32),
+			within(p, pm, pte), fmt(hm, b[3], 32), within(p, hm, hints));
+	}
+}
+
 /* The rates of item 7 for one topology: off and on, against 2012's. */
 static void md_rates(struct ref_table *t, const char *topo, const struct ref_measured *ms,
 		     const bool *have)
@@ -335,6 +452,7 @@ static void md_rates(struct ref_table *t, const char *topo, const struct ref_mea
 	fprintf(t->md, "| published (2012, balancing on) | | %s | | %s | 1 |\n",
 		fmt(ref_rate_per_cpu(p, p->rates.pte_updates), b[0], 32),
 		fmt(ref_rate_per_cpu(p, p->rates.hint_faults), b[1], 32));
+	md_rates_hw(t, ms, have);
 	md_work(t, ms, have);
 }
 
@@ -387,6 +505,7 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 		fprintf(t->md, "\n%s: orderings matching %d of %d; ratios within %gx: %d of %d.\n",
 			topo, t->orders_yes - orders_yes, t->orders - orders, t->p->within,
 			t->ratios_yes - ratios_yes, t->ratios - ratios);
+		md_passes(t, ms, have);
 		md_rates(t, topo, ms, have);
 	}
 	json_object_object_add(jt, "topology", json_object_new_string(topo));

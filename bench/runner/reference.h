@@ -108,6 +108,14 @@ struct ref_measured {
 	double work_share[RV_N];
 	double dilation[RV_N];	/* mean D of the runs, NAN: unknown */
 	int vcpus;
+	/* the scanner's passes a run and to 90 % convergence (scalerun.c) */
+	double passes[RV_N], passes_to90[RV_N];
+	/* scale_scan = hardware, NAN without: the factors, the hardware run's
+	 * passes at the maximum and the minimum period, and the counts as
+	 * that run has them (/ size factor) per its second (work_s / time
+	 * factor), the whole run's, not per CPU */
+	double time_factor, size_factor, hw_passes_min, hw_passes_max;
+	double pte_hw_per_s[RV_N], hints_hw_per_s[RV_N];
 };
 
 enum ref_verdict { REF_UNKNOWN = -1, REF_NO = 0, REF_YES = 1 };

@@ -256,9 +256,37 @@ static void window_text(FILE *f, const struct results *r, const char *variant)
 	fprintf(f, "the collector's window");
 }
 
-static void conv_side(FILE *f, const struct vs_row *r90, const struct vs_row *r95,
-		      const char *label, int runs)
+/* Metric NAME over VARIANT's finished runs of R that have it. */
+static void describe_metric(const struct results *r, const char *variant, const char *name,
+			    struct describe *d)
 {
+	double x[256];
+
+	stats_describe(x, results_values_named(r, variant, name, x, 256), d);
+}
+
+/*
+ * The scanner's passes to 90 % and, with scale_scan = hardware, the time in
+ * hardware seconds: from the side's own runs, since the other side (off)
+ * has none to compare them with.
+ */
+static void conv_scale(FILE *f, const struct results *r, const char *variant)
+{
+	struct describe passes, hw;
+	char b[32];
+
+	describe_metric(r, variant, "passes_to_conv_90", &passes);
+	describe_metric(r, variant, "time_to_conv_90_hw_s", &hw);
+	if (passes.n)
+		fprintf(f, ", %s passes", num(passes.mean, b, 32));
+	if (hw.n)
+		fprintf(f, ", %s s of the hardware run", num(hw.mean, b, 32));
+}
+
+static void conv_side(FILE *f, const struct vs_row *r90, const struct vs_row *r95,
+		      const struct results *r, const char *variant, const char *label)
+{
+	int runs = finished(r, variant);
 	char b[2][32];
 
 	fprintf(f, "%s ", label);
@@ -269,6 +297,7 @@ static void conv_side(FILE *f, const struct vs_row *r90, const struct vs_row *r9
 	fprintf(f, "90 %% after %s s", num(r90->b.mean, b[0], 32));
 	if (r90->b.n > 1)
 		fprintf(f, " [%s, %s]", num(r90->b.ci_lo, b[0], 32), num(r90->b.ci_hi, b[1], 32));
+	conv_scale(f, r, variant);
 	fprintf(f, " in %d of %d runs", r90->b.n, runs);
 	if (r95 && r95->b.n)
 		fprintf(f, ", 95 %% after %s s in %d", num(r95->b.mean, b[0], 32), r95->b.n);
@@ -291,9 +320,9 @@ static void conv_line(FILE *f, const struct versus *v, const struct results *ra,
 	fprintf(f, "- converged (the local share of ");
 	window_text(f, rb, vb);
 	fprintf(f, "): ");
-	conv_side(f, r90, r95, lb, finished(rb, vb));
+	conv_side(f, r90, r95, rb, vb, lb);
 	fprintf(f, "; ");
-	conv_side(f, r90 ? &a90 : NULL, r95 ? &a95 : NULL, la, finished(ra, va));
+	conv_side(f, r90 ? &a90 : NULL, r95 ? &a95 : NULL, ra, va, la);
 	if (r90 && r90->primary && isfinite(r90->w.p))
 		difference(f, r90);
 	fprintf(f, "\n");

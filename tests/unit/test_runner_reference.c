@@ -329,3 +329,103 @@ Test(reference, chase_grouped_by_the_hops_of_each_route)
 	cr_assert_float_eq(measured, -1, 0, "left alone");
 	unlink(path);
 }
+
+/* ---- the table of a suite folder --------------------------------------- */
+
+static char suite[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], cmd[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", suite, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	cr_assert_eq(system(cmd), 0);
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_suite(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", suite);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/*
+ * One numa02 run with balancing on under scale_scan = hardware (time factor
+ * 0.05, size factor 1/128): 2 guest seconds stand for 40 s of the hardware
+ * run; 30000 PTE updates and 600 hint faults are that run's 3.84 M and
+ * 76800, per second of it per CPU of the 48-CPU machine 2000 and 40.
+ */
+static void scaled_suite(void)
+{
+	char cmd[PATH_MAX + 128];
+
+	snprintf(suite, sizeof(suite), "/tmp/bnb-test-refsuite-XXXXXX");
+	cr_assert_not_null(mkdtemp(suite));
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/2n-numa02' && cp '%s' '%s/2n-numa02/experiment.ini'",
+		 suite, BNB_SRC_DIR "/bench/experiments/reference/2n-numa02.ini", suite);
+	cr_assert_eq(system(cmd), 0);
+	put("2n-numa02/runs/on/rep1/status", "status=ok\n");
+	put("2n-numa02/runs/on/rep1/out.log", "# summary status=ok work_s=2 rate_mean=100 threads=1\n");
+	put("2n-numa02/runs/on/rep1/summary.json",
+	    "{ \"counters\": { \"numa_pte_updates\": 30000, \"numa_hint_faults\": 600 },"
+	    " \"time_to_conv_90_s\": 1.0, \"metrics\": {"
+	    " \"scan_passes\": { \"value\": 40 }, \"passes_to_conv_90\": { \"value\": 10 },"
+	    " \"scale_time\": { \"value\": 0.05 }, \"scale_size\": { \"value\": 0.0078125 },"
+	    " \"hw_passes_min\": { \"value\": 0.8 }, \"hw_passes_max\": { \"value\": 41 } } }");
+	put("2n-numa02/runs/off/rep1/status", "status=ok\n");
+	put("2n-numa02/runs/off/rep1/out.log", "# summary status=ok work_s=3 rate_mean=70 threads=1\n");
+	put("2n-numa02/runs/off/rep1/summary.json",
+	    "{ \"counters\": { \"numa_pte_updates\": 0, \"numa_hint_faults\": 0 },"
+	    " \"time_to_conv_90_s\": null, \"metrics\": { \"scan_passes\": { \"value\": 0 } } }");
+	setenv("BNB_ROOT", BNB_SRC_DIR, 1);
+}
+
+static char *table_of(const char *dir)
+{
+	char path[256], *buf = calloc(1, 1 << 16), *argv[] = { "reference", "--table", NULL, NULL };
+	FILE *f;
+
+	argv[2] = (char *)dir;
+	cr_assert_eq(cmd_reference(3, argv), 0);
+	snprintf(path, sizeof(path), "%s/reference.md", dir);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	buf[fread(buf, 1, (1 << 16) - 1, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The plan's passes beside the hardware run's, and the rates as that run
+ * has them (counts / size factor over work_s / time factor), per CPU of
+ * the 2012 machine, against 2012's 1632 PTE updates and 17.3 hint faults.
+ */
+Test(reference_table, passes_and_rates_as_the_hardware_run, .init = scaled_suite, .fini = rm_suite)
+{
+	char *md = table_of(suite);
+
+	cr_assert(strstr(md, "| numa02 | 0.05 | 0.00781 | 40.0 | 10.0 | 0.80..41.0 |"), "%s", md);
+	cr_assert(strstr(md, "| numa02 | 2000 yes | 40.0 no |"), "%s", md);
+	free(md);
+}
+
+/* Without the plan: passes only, and no rates as a hardware run. */
+Test(reference_table, no_plan_no_factors, .init = scaled_suite, .fini = rm_suite)
+{
+	char *md;
+
+	put("2n-numa02/runs/on/rep1/summary.json",
+	    "{ \"counters\": { \"numa_pte_updates\": 30000, \"numa_hint_faults\": 600 },"
+	    " \"time_to_conv_90_s\": null, \"metrics\": { \"scan_passes\": { \"value\": 3 } } }");
+	md = table_of(suite);
+	cr_assert(strstr(md, "| numa02 | - | - | 3.00 | never | - |"), "%s", md);
+	cr_assert_null(strstr(md, "as the hardware run the plan scales to"), "%s", md);
+	free(md);
+}

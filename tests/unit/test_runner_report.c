@@ -391,6 +391,8 @@ Test(report, never_converged_is_never)
 	cr_assert(strstr(md, "| off | 1 | ok | 10 | never | 0 | never | - | never |"), "%s", md);
 	cr_assert(strstr(md, "| on | 1 | ok | 8 | 2 | 9 | 4 | - | 40 |"), "%s", md);
 	cr_assert_null(strstr(md, "Refused values"), "%s", md);
+	cr_assert(strstr(md, "on 90 % after 3 s [0.516, 5.48], 4 passes, 40 s of the hardware run "
+			 "in 3 of 3 runs"), "the verdict's passes and hardware seconds\n%s", md);
 	cr_assert(strstr(md, "on: 9 scan passes a run (9..9), 90 % convergence after 4 passes, 3 s "
 			 "(40 s of the hardware run)"), "%s", md);
 	cr_assert_null(strstr(md, "phase"), "no phases, nothing about them:\n%s", md);
