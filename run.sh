@@ -56,12 +56,43 @@ plot | report) [ $# -eq 2 ] || usage_error "$1 DIR"; needs=tools ;;
 reference) case " $* " in *" --table "* | *" --table="* | *" --help "* | *" -h "*) needs=tools ;; esac ;;
 esac
 
+# The kernel needs neither QEMU nor the tools, so it builds beside them:
+# each build's quiet steps (unpacking, configuring, linking) and the
+# single-job tools build leave a core to the other.  It runs in its own
+# process group (set -m), which run.sh stops when it ends early, Ctrl-C
+# included: an asynchronous command ignores SIGINT.
+kernel_pid=
+stop_kernel() {
+	[ -n "$kernel_pid" ] || return 0
+	kill -TERM -- -"$kernel_pid" 2>/dev/null || true
+	wait "$kernel_pid" 2>/dev/null || true
+}
+start_kernel() {
+	set -m
+	make --no-print-directory -s kernel >&2 &
+	kernel_pid=$!
+	set +m
+	trap stop_kernel EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+wait_kernel() {
+	local rc=0
+
+	wait "$kernel_pid" || rc=$?
+	kernel_pid=
+	[ "$rc" = 0 ] && return 0
+	echo "run.sh: building the kernel failed (exit $rc); fix the cause above, then retry with: make kernel" >&2
+	exit "$rc"
+}
+
 step "installing packages" "make deps" bench/deps.sh
 if [ "$needs" = tools ]; then
 	step "building the host tools" "make tools" make --no-print-directory -s tools >&2
 else
+	start_kernel
 	step "building QEMU" "make qemu" make --no-print-directory -s qemu >&2
 	step "building the host tools and the guest" "make all" make --no-print-directory -s all >&2
-	step "building the kernel" "make kernel" make --no-print-directory -s kernel >&2
+	wait_kernel
 fi
 exec build/bin/bnb-run "$@"

@@ -47,6 +47,25 @@ run_sh plot results/none
 check "a failed build step is named with its retry command" \
 	grep -q 'building the host tools failed (exit 2).*retry with: make tools' <<<"$err"
 
+# The kernel builds beside QEMU and the tools; when a step fails, run.sh
+# stops the kernel build rather than leave it running.
+cat > "$tmp/bin/make" <<EOF
+#!/bin/sh
+case "\$*" in
+*kernel*) echo "kernel start" >> $tmp/called; sleep 4; echo "kernel end" >> $tmp/called ;;
+*qemu*) echo "qemu start" >> $tmp/called; sleep 2; echo "qemu end" >> $tmp/called ;;
+*) echo "make \$*" >> $tmp/called; exit 2 ;;
+esac
+EOF
+run_sh bench/experiments/default.ini
+sleep 4
+check "the kernel build starts before QEMU's ends" \
+	test "$(grep -e 'kernel start' -e 'qemu end' "$tmp/called" | tr '\n' ,)" = "kernel start,qemu end,"
+check "a failed step stops the kernel build" \
+	test "$(grep -c 'kernel end' "$tmp/called")" = 0 -a "$rc" = 2
+check "... and is named with its retry command" \
+	grep -q 'building the host tools and the guest failed (exit 2).*retry with: make all' <<<"$err"
+
 # A failed kernel build step names itself and the command that retries it,
 # make's own when make ran it.
 mkdir "$tmp/notakernel"
@@ -96,6 +115,8 @@ prog=$(MAKEFLAGS="s -j2" kbuild_progress "$tmp/obj" fake_build)
 rc=$?
 check "a build's progress lines carry steps, share and time left" \
 	grep -qE '^kernel: [0-9]+/50 steps \([0-9]+ %\), [0-9]+ s, (about [0-9]+ s left|finishing)$' <<<"$prog"
+check "the first steps give no estimate of the time left (kbuild's tools come first)" \
+	grep -qx 'kernel: 2/1572 steps (0 %), 50 s, time left not known yet' <<<"$(progress_line 2 1572 50 1)"
 check "progress comes at least every PROGRESS_EVERY seconds" test "$(grep -c '^kernel: ' <<<"$prog")" -ge 2
 check "the build's output goes to the log" test "$(grep -c '^  CC' "$tmp/obj/build.log")" = 40
 check "a full build records its step count for the next one" test "$(cat "$tmp/obj/.bnb-steps")" = 40 -a "$rc" = 0
