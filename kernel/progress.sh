@@ -13,6 +13,8 @@ PROGRESS_EVERY=10
 # series and config of 2026-12-05), for the first build of an object
 # directory; a later full build counts its own into OBJ/.bnb-steps.
 COLD_BUILD_STEPS=1572
+# No estimate of the time left before this share of the steps is done.
+ESTIMATE_FROM_PCT=5
 
 # fmt_secs N: "4 min 05 s" or "35 s".
 fmt_secs() {
@@ -61,6 +63,10 @@ progress_line() {
 	[ "$pct" -le 99 ] || pct=99
 	if [ "$done" = 0 ]; then
 		left="starting"
+	elif [ $((done * 100)) -lt $((expect * ESTIMATE_FROM_PCT)) ]; then
+		# the first steps follow a minute of building kbuild's own
+		# tools: extrapolating from them said "about 654 min left"
+		left="time left not known yet"
 	elif [ "$done" -lt "$expect" ]; then
 		left=$(( elapsed * (expect - done) / done ))
 		left="about $(fmt_secs "$left") left"
