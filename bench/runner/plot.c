@@ -71,6 +71,26 @@ const char *plot_color(const struct results *r, const char *variant)
 	return colors[0];
 }
 
+const char *gp_str(char *buf, size_t len, const char *text)
+{
+	size_t used = 0;
+
+	if (!len)
+		return buf;
+	for (; *text; text++) {
+		size_t need = *text == '\'' ? 2 : 1;
+
+		if (used + need >= len)
+			break;
+		/* a line break would end the gnuplot command mid-string */
+		buf[used++] = *text == '\n' || *text == '\r' ? ' ' : *text;
+		if (need == 2)
+			buf[used++] = '\'';
+	}
+	buf[used] = 0;
+	return buf;
+}
+
 /* Out of memory leaves E without a stream: nothing is added, nothing drawn. */
 void elems_open(struct elems *e)
 {
@@ -137,11 +157,12 @@ static int run_gnuplot(struct plot_ctx *p, const char *name)
  */
 int emit(struct plot_ctx *p, const char *name, char *body, int height)
 {
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], out[GP_STR_MAX];
 	FILE *f;
 
 	if (!body)
 		return -1;	/* out of memory composing it */
+	gp_str(out, sizeof(out), name);
 	snprintf(path, sizeof(path), "%s/%s.gp", p->dir, name);
 	f = fopen(path, "w");
 	if (!f) {
@@ -155,7 +176,7 @@ int emit(struct plot_ctx *p, const char *name, char *body, int height)
 		"set output '%s.png'\n%s\n"
 		"set terminal svg noenhanced size 1100,%d dynamic font 'sans,10'\n"
 		"set output '%s.svg'\n%s\nset output\n",
-		p->r->dir, p->dir, name, height, name, body, height, name, body);
+		p->r->dir, p->dir, name, height, out, body, height, out, body);
 	free(body);
 	if (fclose(f))
 		return -1;
@@ -254,28 +275,31 @@ static int ts_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
 {
 	int data = 0;
 	const struct results *r = p->r;
-	char median[PATH_MAX];
+	char median[PATH_MAX], file[GP_STR_MAX], name[GP_STR_MAX];
 	int v, i;
 
 	for (v = 0; v < r->exp.n_variants; v++) {
-		const char *name = r->exp.variants[v].name, *color = plot_color(r, name);
+		const char *variant = r->exp.variants[v].name, *color = plot_color(r, variant);
 		bool titled = false;
 
+		gp_str(name, sizeof(name), variant);
 		for (i = 0; i < n_rf; i++) {
-			if (strcmp(rf[i].run->variant, name) || !rf[i].ts[0] ||
+			if (strcmp(rf[i].run->variant, variant) || !rf[i].ts[0] ||
 			    !data_has(p, rf[i].ts, col + 2))
 				continue;
-			elem(e, "'%s' using 1:%d with lines lw 1 dt 3 lc rgb '%s' %s%s%s", rf[i].ts,
+			elem(e, "'%s' using 1:%d with lines lw 1 dt 3 lc rgb '%s' %s%s%s",
+			     gp_str(file, sizeof(file), rf[i].ts),
 			     col + 2, color, titled ? "notitle" : "title '", titled ? "" : name,
 			     titled ? "" : " (each run)'");
 			titled = true;
 			data++;
 		}
-		if (titled && prepare_median(p, name, median, sizeof(median)) &&
+		if (titled && prepare_median(p, variant, median, sizeof(median)) &&
 		    data_has(p, median, col + 2))
 			elem(e, "'%s' using 1:%d with lines lw 3 lc rgb '%s' title '%s median of %d'",
-			     median, col + 2, color, name, count_ok(r, name));
-		else if (!titled && count_ok(r, name))
+			     gp_str(file, sizeof(file), median), col + 2, color, name,
+			     count_ok(r, variant));
+		else if (!titled && count_ok(r, variant))
 			elem(e, "keyentry with lines lw 3 lc rgb '%s' title '%s: undefined in every run'",
 			     color, name);
 	}
@@ -347,7 +371,7 @@ static const char *window_label(const struct results *r, char *buf, size_t len)
 
 static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const struct ts_plot *t)
 {
-	char *body, vars[512], sub[256] = "";
+	char *body, vars[512], sub[256] = "", q[5][GP_STR_MAX];
 	struct elems e;
 
 	elems_open(&e);
@@ -360,9 +384,12 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 		window_label(p->r, sub, sizeof(sub));
 	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'%s%s%s\n"
 			     "set xlabel 'time since the first collector sample (s)'\n"
-			     "set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, t->what,
-			     variant_list(p->r, vars, sizeof(vars)), *sub ? ".\"\\n\".'" : "",
-			     sub, *sub ? "'" : "", t->ylabel, t->yrange, e.buf) < 0)
+			     "set ylabel '%s'\nset yrange %s\n%s",
+			     gp_str(q[0], GP_STR_MAX, p->r->exp.name), gp_str(q[4], GP_STR_MAX, t->what),
+			     gp_str(q[1], GP_STR_MAX, variant_list(p->r, vars, sizeof(vars))),
+			     *sub ? ".\"\\n\".'" : "", gp_str(q[2], GP_STR_MAX, sub),
+			     *sub ? "'" : "", gp_str(q[3], GP_STR_MAX, t->ylabel), t->yrange,
+			     e.buf) < 0)
 		body = NULL;
 	free(e.buf);
 	emit(p, t->name, body, 650);
@@ -371,7 +398,7 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 {
 	struct elems cum, rate;
-	char *body, vars[512];
+	char *body, vars[512], name[GP_STR_MAX], list[GP_STR_MAX];
 	int n;
 
 	elems_open(&cum);
@@ -390,7 +417,8 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 		     "set xlabel 'time since the first collector sample (s)'\n"
 		     "set ylabel 'cost (model units)'\n%s"
 		     "set title 'cost rate (1 s averages)'\nset ylabel 'cost rate (model units/s)'\n%s"
-		     "unset multiplot\n", p->r->exp.name, variant_list(p->r, vars, sizeof(vars)),
+		     "unset multiplot\n", gp_str(name, sizeof(name), p->r->exp.name),
+		     gp_str(list, sizeof(list), variant_list(p->r, vars, sizeof(vars))),
 		     cum.buf, rate.buf) < 0)
 		body = NULL;
 	free(cum.buf);
@@ -405,7 +433,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		{ TS_REMOTE_PS + 2, "lw 2 lc rgb '#d62728'", "remote hinting faults/s" },
 		{ TS_MIGRATED_PS + 2, "axes x1y2 lw 1 lc rgb '#1f77b4'", "pages migrated/s (right axis)" },
 	};
-	char median[PATH_MAX], name[PATH_MAX], *body;
+	char median[PATH_MAX], name[PATH_MAX], *body, q[3][GP_STR_MAX];
 	struct elems e;
 	size_t i;
 
@@ -414,8 +442,9 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 	elems_open(&e);
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		if (data_has(p, median, lines[i].col))
-			elem(&e, "'%s' using 1:%d with lines %s title '%s'", median, lines[i].col,
-			     lines[i].style, lines[i].title);
+			elem(&e, "'%s' using 1:%d with lines %s title '%s'",
+			     gp_str(q[0], GP_STR_MAX, median), lines[i].col, lines[i].style,
+			     gp_str(q[2], GP_STR_MAX, lines[i].title));
 	elems_close(&e);
 	if (!e.n) {
 		free(e.buf);
@@ -426,7 +455,8 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		     "set xlabel 'time since the first collector sample (s)'\n"
 		     "set ylabel 'hinting faults per second'\nset y2label 'pages migrated per second'\n"
 		     "set ytics nomirror\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\n%s",
-		     p->r->exp.name, variant, count_ok(p->r, variant), e.buf) < 0)
+		     gp_str(q[0], GP_STR_MAX, p->r->exp.name), gp_str(q[1], GP_STR_MAX, variant),
+		     count_ok(p->r, variant), e.buf) < 0)
 		body = NULL;
 	free(e.buf);
 	snprintf(name, sizeof(name), "faults-%s", variant);
@@ -437,6 +467,7 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 static void bound_lines(struct plot_ctx *p, struct elems *e)
 {
 	const struct results *r = p->r;
+	char name[GP_STR_MAX];
 	int i;
 
 	for (i = 0; i < r->exp.n_variants; i++) {
@@ -447,7 +478,8 @@ static void bound_lines(struct plot_ctx *p, struct elems *e)
 		if (v->bound == BOUND_NONE || !isfinite(mean))
 			continue;
 		elem(e, "%.6g with lines lw 2 dt 4 lc rgb '%s' title '%s bound: %s mean %.4g'",
-		     mean, v->bound == BOUND_LOCAL ? "#000000" : "#7f7f7f", bound, v->name, mean);
+		     mean, v->bound == BOUND_LOCAL ? "#000000" : "#7f7f7f", bound,
+		     gp_str(name, sizeof(name), v->name), mean);
 	}
 }
 
@@ -455,6 +487,7 @@ static void wl_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col
 		     struct elems *e)
 {
 	bool titled[EXP_MAX_VARIANTS] = { false };
+	char file[GP_STR_MAX], title[GP_STR_MAX];
 	int i, v;
 
 	for (i = 0; i < n_rf; i++) {
@@ -465,8 +498,10 @@ static void wl_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col
 		for (v = 0; v < p->r->exp.n_variants && strcmp(p->r->exp.variants[v].name, name); v++)
 			;
 		elem(e, "'%s' using 1:%d with linespoints lw 1 pt 7 ps 0.4 lc rgb '%s' %s%s%s",
-		     rf[i].wl, col, plot_color(p->r, name), titled[v] ? "notitle" : "title '",
-		     titled[v] ? "" : name, titled[v] ? "" : " (each run)'");
+		     gp_str(file, sizeof(file), rf[i].wl), col, plot_color(p->r, name),
+		     titled[v] ? "notitle" : "title '",
+		     titled[v] ? "" : gp_str(title, sizeof(title), name),
+		     titled[v] ? "" : " (each run)'");
 		titled[v] = true;
 	}
 }
@@ -483,7 +518,7 @@ struct wl_plot {
 static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 			  const struct wl_plot *w, const char *ylabel)
 {
-	char *body, vars[512];
+	char *body, vars[512], q[4][GP_STR_MAX];
 	struct elems e;
 
 	elems_open(&e);
@@ -496,8 +531,10 @@ static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 		return;
 	}
 	if (asprintf(&body, "set title '%s: %s (%s)'\nset xlabel 'time since workload start (s)'\n"
-		     "set ylabel '%s'\nset yrange %s\n%s", p->r->exp.name, w->what,
-		     variant_list(p->r, vars, sizeof(vars)), ylabel, w->yrange, e.buf) < 0)
+		     "set ylabel '%s'\nset yrange %s\n%s", gp_str(q[0], GP_STR_MAX, p->r->exp.name),
+		     gp_str(q[3], GP_STR_MAX, w->what),
+		     gp_str(q[1], GP_STR_MAX, variant_list(p->r, vars, sizeof(vars))),
+		     gp_str(q[2], GP_STR_MAX, ylabel), w->yrange, e.buf) < 0)
 		body = NULL;
 	free(e.buf);
 	emit(p, w->name, body, 650);

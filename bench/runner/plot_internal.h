@@ -24,6 +24,16 @@ struct elems {
 	int n;
 };
 
+/*
+ * TEXT as the inside of a gnuplot single-quoted string, in BUF: gnuplot
+ * reads '' there as one ', and a line break would end the command (it
+ * becomes a space). Every name, key, path and label written between
+ * single quotes goes through here. Returns BUF (TEXT cut to fit).
+ */
+const char *gp_str(char *buf, size_t len, const char *text);
+/* A buffer for gp_str(), for the names and labels the plots write. */
+#define GP_STR_MAX 1024
+
 void elems_open(struct elems *e);
 void elem(struct elems *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *elems_close(struct elems *e);

@@ -121,7 +121,7 @@ static int count_panels(const struct mon_plot *m)
 static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct run *run,
 		      bool titled, struct elems *e)
 {
-	char in[PATH_MAX * 2], rel[PATH_MAX], abs[PATH_MAX * 3];
+	char in[PATH_MAX * 2], rel[PATH_MAX], abs[PATH_MAX * 3], q[3][GP_STR_MAX];
 	int pi, qi, col = 2;
 	bool any = false;
 
@@ -134,14 +134,17 @@ static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct
 		for (qi = 0; qi < 4 && m->panel[pi].q[qi].title; qi++, col++) {
 			if (!data_has(p, rel, col))
 				continue;
-			elem(&e[pi], "'%s' using 1:%d with lines lw 1 %s lc rgb '%s' ", rel, col,
-			     dashes[qi], plot_color(p->r, run->variant));
+			elem(&e[pi], "'%s' using 1:%d with lines lw 1 %s lc rgb '%s' ",
+			     gp_str(q[0], GP_STR_MAX, rel), col, dashes[qi],
+			     plot_color(p->r, run->variant));
 			if (titled)
 				fputs("notitle", e[pi].f);
 			else
-				fprintf(e[pi].f, "title '%s%s%s'", run->variant,
+				fprintf(e[pi].f, "title '%s%s%s'",
+					gp_str(q[1], GP_STR_MAX, run->variant),
 					m->panel[pi].q[1].title ? ": " : "",
-					m->panel[pi].q[1].title ? m->panel[pi].q[qi].title : "");
+					gp_str(q[2], GP_STR_MAX, m->panel[pi].q[1].title ?
+					       m->panel[pi].q[qi].title : ""));
 			any = true;
 		}
 	return any;
@@ -152,7 +155,7 @@ static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 	struct elems e[MAX_PANELS];
 	const char *titled = "";
 	int i, pi, n = 0, panels = count_panels(m);
-	char *body;
+	char *body, q[3][GP_STR_MAX];
 	size_t len;
 	FILE *f;
 
@@ -173,9 +176,11 @@ static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 		f = open_memstream(&body, &len);
 		fprintf(f, "set multiplot layout %d,1 title '%s: %s'\n"
 			"set xlabel 'time since the workload started (s)'\nset yrange [0:*]\n",
-			panels, p->r->exp.name, m->what);
+			panels, gp_str(q[0], GP_STR_MAX, p->r->exp.name),
+			gp_str(q[1], GP_STR_MAX, m->what));
 		for (pi = 0; pi < panels; pi++)
-			fprintf(f, "set ylabel '%s'\n%s", m->panel[pi].ylabel,
+			fprintf(f, "set ylabel '%s'\n%s",
+				gp_str(q[2], GP_STR_MAX, m->panel[pi].ylabel),
 				e[pi].n ? e[pi].buf : "plot 1/0 notitle\n");
 		fprintf(f, "unset multiplot\n");
 		fclose(f);

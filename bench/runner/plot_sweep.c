@@ -53,6 +53,7 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 {
 	const struct experiment *exp = &p->r->exp;
 	char labels[EXP_MAX_VARIANTS][256], path[PATH_MAX * 3], rel[PATH_MAX];
+	char file[GP_STR_MAX], title[GP_STR_MAX];
 	int n_groups = 0, g, i;
 	size_t k;
 
@@ -82,7 +83,8 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 		for (k = 0; k < N_PANELS; k++)
 			if (data_has(p, rel, 2 + 2 * k))
 				elem(&e[k], "'%s' using 1:%zu:%zu with yerrorlines lw 2 pt 7 title '%s'",
-				     rel, 2 + 2 * k, 3 + 2 * k, labels[g]);
+				     gp_str(file, sizeof(file), rel), 2 + 2 * k, 3 + 2 * k,
+				     gp_str(title, sizeof(title), labels[g]));
 	}
 	return n_groups;
 }
@@ -131,7 +133,7 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 	};
 	const char *name = key + strlen("sysctl.");
 	struct elems e[N_PANELS];
-	char *body, file[PATH_MAX];
+	char *body, file[PATH_MAX], q[4][GP_STR_MAX];
 	size_t len, k;
 	FILE *f;
 
@@ -148,18 +150,22 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 			free(elems_close(&e[k]));
 		return;
 	}
+	gp_str(q[0], GP_STR_MAX, p->r->exp.name);
+	gp_str(q[1], GP_STR_MAX, name);
+	gp_str(q[2], GP_STR_MAX, scaled(p->r) ? " (the hardware's value: scale_scan = hardware)" :
+	       "");
 	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
 		"set xlabel '%s%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
 		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.01\n",
-		p->r->exp.name, name, name, scaled(p->r) ? " (the hardware's value: scale_scan = "
-		"hardware)" : "");
+		q[0], q[1], q[1], q[2]);
 	x_range(p, key, f);
 	for (k = 0; k < N_PANELS; k++) {
 		bool empty = !e[k].n;
 
 		elems_close(&e[k]);
-		fprintf(f, "set title '%s%s'\nset ylabel '%s'\n", ylabels[k],
-			empty ? " (no finished run has this figure)" : "", ylabels[k]);
+		gp_str(q[3], GP_STR_MAX, ylabels[k]);
+		fprintf(f, "set title '%s%s'\nset ylabel '%s'\n", q[3],
+			empty ? " (no finished run has this figure)" : "", q[3]);
 		/* an empty panel keeps the layout: a constant outside the range */
 		fprintf(f, "%s", empty ? "set yrange [0:1]\nplot 2 notitle\nset yrange [*:*]\n" :
 			e[k].buf);

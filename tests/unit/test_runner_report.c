@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "plot.h"
+#include "plot_internal.h"
 #include "report.h"
 #include "results.h"
 
@@ -513,5 +514,59 @@ Test(report, plots_sweep)
 	cr_assert_eq(plot_all(&r), 0);
 	snprintf(dir, sizeof(dir), "%s/plots", r.dir);
 	assert_png(dir, "sweep-scan_period_min_ms");
+	results_free(&r);
+}
+
+/* gnuplot reads '' as one ' inside '...'; a cut never splits the pair. */
+Test(report, gp_str_quotes)
+{
+	char buf[GP_STR_MAX], small[6];
+
+	cr_assert_str_eq(gp_str(buf, sizeof(buf), "numa's 'sweep'"), "numa''s ''sweep''");
+	cr_assert_str_eq(gp_str(buf, sizeof(buf), "two\nlines"), "two lines");
+	cr_assert_str_eq(gp_str(small, sizeof(small), "ab'cd"), "ab''c");
+	cr_assert_str_eq(gp_str(small, sizeof(small), "abcd'"), "abcd");
+}
+
+/*
+ * An experiment named with an apostrophe, swept on the hardware's scale
+ * (whose x label says "the hardware's value"): gnuplot accepts every
+ * script, and the names are in them, quoted.
+ */
+Test(report, plots_apostrophe)
+{
+	struct results r;
+	char path[PATH_MAX * 2], *gp;
+	struct json_object *root;
+
+	cr_assert_eq(system("cd \"$BNB_ROOT\" && echo \"name=numa's sweep\" > sweep/jobs.conf && "
+			   "echo \"name=it's onoff\" > onoff/jobs.conf"), 0);
+	snprintf(path, sizeof(path), "%s/sweep/runs/scan-scan_period_min_ms=100/rep1/summary.json",
+		 tmpdir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root, "%s", path);
+	json_object_object_add(root, "metrics",
+			       json_tokener_parse("{ \"scale_time\": { \"value\": 0.05 } }"));
+	cr_assert_eq(json_object_to_file(path, root), 0);
+	json_object_put(root);
+
+	load("sweep", &r);
+	cr_assert_str_eq(r.exp.name, "numa's sweep");
+	cr_assert_eq(plot_all(&r), 0, "gnuplot refused a sweep script");
+	snprintf(path, sizeof(path), "%s/plots/sweep-scan_period_min_ms.gp", r.dir);
+	gp = slurp(path);
+	cr_assert(strstr(gp, "title 'numa''s sweep: sweep of scan_period_min_ms"), "%s", gp);
+	cr_assert(strstr(gp, "(the hardware''s value: scale_scan = hardware)'"), "%s", gp);
+	free(gp);
+	snprintf(path, sizeof(path), "%s/plots", r.dir);
+	assert_png(path, "sweep-scan_period_min_ms");
+	results_free(&r);
+
+	load("onoff", &r);
+	cr_assert_eq(plot_all(&r), 0, "gnuplot refused a script of it's onoff");
+	snprintf(path, sizeof(path), "%s/plots/convergence.gp", r.dir);
+	gp = slurp(path);
+	cr_assert(strstr(gp, "set title 'it''s onoff: NUMA convergence over time"), "%s", gp);
+	free(gp);
 	results_free(&r);
 }
