@@ -1,5 +1,5 @@
 # bench/collector: the host collector, bnb-collect (FORMAT.md lists its output).
-COLLECT_LIB_SRCS := options.c reply.c cost.c window.c csv.c series.c plugin.c \
+COLLECT_LIB_SRCS := options.c reply.c cost.c window.c csv.c series.c plugin.c tiering.c \
 	timeseries.c summary.c conn.c sampler.c
 COLLECT_OBJS := $(addprefix $(BUILD)/obj/bench/collector/,$(COLLECT_LIB_SRCS:.c=.o)) \
 	$(LIBBNB)

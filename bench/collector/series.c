@@ -21,6 +21,9 @@ static const char *const model_counters[] = {
 	"thp_migration_success", "thp_migration_fail", "pgfault",
 	/* added by the project's patch series (kernel/patches) */
 	"numa_migrate_ratelimited", "numa_pte_scan_ratelimited",
+	/* memory tiering (tiering.h): absent on kernels without them */
+	"pgpromote_success", "pgpromote_candidate", "pgdemote_kswapd", "pgdemote_direct",
+	"pgdemote_khugepaged",
 };
 
 void series_warn(struct series *s, const char *fmt, ...)
@@ -46,6 +49,8 @@ int series_init(struct series *s, double wnuma, unsigned long long min_hints, do
 	cost_params_mmtests(&s->mmtests, wnuma);
 	s->t_conv90 = s->t_conv95 = -1;
 	s->pte = s->hint = s->local = s->migrated = -1;
+	for (int c = 0; c < N_TIER_COUNTERS; c++)
+		s->tier.col[c] = -1;
 	return window_init(&s->win, min_hints, span_s);
 }
 
@@ -81,6 +86,7 @@ void series_columns(struct series *s, const struct bnb_reply *first)
 	s->local = find_col(s, "numa_hint_faults_local");
 	s->migrated = find_col(s, "numa_pages_migrated");
 	s->nodes = first->nodes;
+	tiering_columns(s);
 }
 
 static void update_counter(struct series *s, struct counter_col *c,
@@ -336,6 +342,9 @@ static void update_time(struct series *s, const struct sample_time *t)
 void series_update(struct series *s, const struct bnb_reply *r,
 		   const struct sample_time *t)
 {
+	/* as the benefit: the intervals after the WORK marker's, to WORK_END's */
+	bool in_work = s->plugin.work_seen && !s->plugin.work_over;
+
 	s->reply = r;
 	update_time(s, t);
 	for (int i = 0; i < s->nr_cols; i++)
@@ -346,5 +355,6 @@ void series_update(struct series *s, const struct bnb_reply *r,
 	update_cost(s);
 	update_convergence(s);
 	update_plugin(s);
+	tiering_update(s, in_work);
 	s->samples++;
 }

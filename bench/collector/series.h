@@ -13,6 +13,7 @@
 #include "cost.h"
 #include "plugin.h"
 #include "reply.h"
+#include "tiering.h"
 #include "window.h"
 
 /*
@@ -70,6 +71,7 @@ struct series {
 	double t_conv90, t_conv95;	/* since when at or above; < 0: not now */
 	unsigned long long n_min, n_max, n_sum, n_count;	/* the window's N, where defined */
 
+	struct tiering tier;		/* promotion and demotion */
 	struct plugin_state plugin;
 	unsigned long long warnings;
 };

@@ -82,6 +82,52 @@ static struct json_object *plugin(const struct series *s)
 	return o;
 }
 
+static struct json_object *opt_u64(bool defined, unsigned long long v)
+{
+	return defined ? json_object_new_uint64(v) : NULL;
+}
+
+/* Pages over S seconds in MB/s (2^20 bytes, as the kernel's rate limit). */
+static struct json_object *opt_mbps(const struct series *s, bool defined,
+				    unsigned long long pages, double span)
+{
+	return opt_double(defined && span > 0, pages * s->seed.page_size / TIERING_MB / span);
+}
+
+/*
+ * Promotion and demotion: totals over the run, mean rates over the
+ * workload's work when the plugin saw its markers, else over the run.
+ */
+static struct json_object *tiering(const struct series *s)
+{
+	const struct tiering *t = &s->tier;
+	const struct counter_col *cand = t->col[TIER_CANDIDATES] >= 0 ?
+					 &s->cols[t->col[TIER_CANDIDATES]] : NULL;
+	const struct counter_col *prom = t->col[TIER_PROMOTED] >= 0 ?
+					 &s->cols[t->col[TIER_PROMOTED]] : NULL;
+	unsigned long long promoted = prom ? prom->total : 0;
+	bool work = t->work_s > 0;
+	double span = work ? t->work_s : s->guest_t_s;
+	unsigned long long span_promoted = work ? t->work_promoted : promoted;
+	unsigned long long span_demoted = work ? t->work_demoted : t->demoted;
+	struct json_object *o;
+
+	if (!t->promote_ever && !t->demote_ever)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "promoted_pages", opt_u64(t->promote_ever, promoted));
+	add(o, "promote_candidates", opt_u64(cand && cand->ever, cand ? cand->total : 0));
+	add(o, "demoted_pages", opt_u64(t->demote_ever, t->demoted));
+	add(o, "rates_over", json_object_new_string(work ? "work" : "run"));
+	add(o, "rates_span_s", json_object_new_double(span));
+	add(o, "promote_pages_per_s", opt_double(t->promote_ever && span > 0,
+						 span_promoted / span));
+	add(o, "promote_mbps_mean", opt_mbps(s, t->promote_ever, span_promoted, span));
+	add(o, "promote_mbps_max", opt_double(t->promote_ever, t->promote_mbps_max));
+	add(o, "demote_mbps_mean", opt_mbps(s, t->demote_ever, span_demoted, span));
+	return o;
+}
+
 /*
  * Time to converge counts from the workload's WORK marker when the plugin
  * saw one: guest setup and first touch are not the balancer's doing. A
@@ -133,6 +179,7 @@ struct json_object *summary_build(const struct series *s, const struct run_info 
 	add(o, "time_to_conv_95_s", time_to_conv(s, s->t_conv95));
 	add(o, "time_to_conv_from", json_object_new_string(s->plugin.work_seen ? "work_start" :
 							   "first_sample"));
+	add(o, "tiering", tiering(s));
 	if (s->plugin.path)
 		add(o, "plugin", plugin(s));
 	return o;

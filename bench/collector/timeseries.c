@@ -94,6 +94,16 @@ static const struct column head_cols[] = {
 	{ "status", "text", put_status },
 };
 
+static void put_promote_mbps(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->tier.promote_known && s->dt_s > 0, s->tier.promote_mbps);
+}
+
+static void put_demote_mbps(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->tier.demote_known && s->dt_s > 0, s->tier.demote_mbps);
+}
+
 static const struct column model_cols[] = {
 	{ "numa_hint_faults_remote", "faults", put_remote },
 	{ "numa_hint_faults_remote_d", "faults", put_remote_d },
@@ -109,6 +119,8 @@ static const struct column model_cols[] = {
 	{ "convergence", "ratio", put_conv },
 	{ "window_hints", "faults", put_window },
 	{ "pids_walked", "count", put_walked },
+	{ "promote_mbps", "MB/s", put_promote_mbps },
+	{ "demote_mbps", "MB/s", put_demote_mbps },
 };
 
 static void put_acc_local(struct csv *c, const struct series *s) { put_opt(c, s->plugin.valid, s->plugin.local); }

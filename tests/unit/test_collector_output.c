@@ -190,6 +190,61 @@ Test(output, absent_counters_are_empty_not_zero)
 	cr_expect_str_eq(cell(2, "numa_hint_faults"), "");
 	cr_expect_str_eq(cell(2, "cost_cum"), "");
 	cr_expect_str_eq(cell(2, "pgfault"), "4");
+	cr_expect_str_eq(cell(2, "pgpromote_success"), "");
+	cr_expect_str_eq(cell(2, "promote_mbps"), "");
+	cr_expect_str_eq(cell(2, "demote_mbps"), "");
+}
+
+/* A 6.12-like guest's tiering counters at T_MS, without pgdemote_khugepaged (6.1). */
+static void tier_sample(unsigned long long promoted, unsigned long long candidates,
+			unsigned long long kswapd, unsigned long long direct, unsigned t_ms)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "bnb 1 %d %llu\nc pgpromote_success %llu\nc pgpromote_candidate %llu\n"
+		 "c pgdemote_kswapd %llu\nc pgdemote_direct %llu\nend\n", nr_replies + 1,
+		 t_ms * 1000000ULL, promoted, candidates, kswapd, direct);
+	feed(text, t_ms);
+}
+
+/* 1280 pages promoted and 512 demoted in the first 0.5 s, nothing in the next. */
+static void tier_run(void)
+{
+	tier_sample(100, 300, 10, 0, 0);
+	tier_sample(100 + 1280, 300 + 2000, 10 + 256, 256, 500);
+	tier_sample(100 + 1280, 300 + 2000, 10 + 256, 256, 1000);
+}
+
+/*
+ * Promotion traffic per interval in MB/s of 2^20 bytes (the unit of the
+ * kernel's numa_balancing_promote_rate_limit_MBps): 1280 pages of 4 KiB
+ * in 0.5 s are 10 MB/s; demotion sums kswapd's and direct reclaim's.
+ */
+Test(output, tiering_rates_per_interval)
+{
+	tier_run();
+	cr_expect_str_eq(cell(1, "promote_mbps"), "");	/* no interval yet */
+	cr_expect_str_eq(cell(2, "pgpromote_success"), "1280");
+	cr_expect_str_eq(cell(2, "pgpromote_success_ps"), "2560");
+	cr_expect_str_eq(cell(2, "promote_mbps"), "10");
+	cr_expect_str_eq(cell(2, "demote_mbps"), "4");
+	cr_expect_str_eq(cell(3, "promote_mbps"), "0");
+	cr_expect_str_eq(cell(3, "pgpromote_candidate"), "2000");
+	cr_expect_str_eq(cell(3, "pgdemote_khugepaged"), "", "absent on this kernel, not 0");
+}
+
+/* A counter that goes backwards or leaps is no traffic, not a huge rate. */
+Test(output, tiering_lies_are_no_traffic)
+{
+	tier_sample(5000, 0, 0, 0, 0);
+	tier_sample(4000, 0, 0, 0, 100);
+	cr_expect_str_eq(cell(2, "promote_mbps"), "0");
+	tier_sample(4000 + (1ULL << 50), 0, 0, 0, 200);
+	cr_expect_str_eq(cell(3, "promote_mbps"), "0");
+	tier_sample(4000 + (1ULL << 50) + 256, 0, 0, 0, 300);	/* rebased: +256 */
+	cr_expect_str_eq(cell(4, "promote_mbps"), "10");
+	cr_expect_geq(s.warnings, 2);
 }
 
 Test(output, final_row_marks_the_end)
@@ -303,6 +358,30 @@ Test(output, summary_nulls_when_undefined)
 	cr_expect_null(key(j, "time_to_conv_90_s"));
 	cr_expect_null(key(j, "time_to_conv_95_s"));
 	cr_expect_null(key(key(j, "counters"), "pgfault"));
+	/* a kernel without the counters has no tiering figures, not zeros */
+	cr_expect_null(key(j, "tiering"));
+	cr_expect_null(key(key(j, "counters"), "pgpromote_success"));
+	json_object_put(j);
+}
+
+Test(output, summary_tiering)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 500 };
+	struct json_object *j, *t;
+
+	tier_run();
+	j = summary_build(&s, &run);
+	t = key(j, "tiering");
+	cr_expect_eq(json_object_get_int(key(t, "promoted_pages")), 1280);
+	cr_expect_eq(json_object_get_int(key(t, "promote_candidates")), 2000);
+	cr_expect_eq(json_object_get_int(key(t, "demoted_pages")), 512);
+	cr_expect_str_eq(json_object_get_string(key(t, "rates_over")), "run");
+	cr_expect_float_eq(json_object_get_double(key(t, "rates_span_s")), 1.0, 1e-9);
+	cr_expect_float_eq(json_object_get_double(key(t, "promote_pages_per_s")), 1280, 1e-6);
+	cr_expect_float_eq(json_object_get_double(key(t, "promote_mbps_mean")), 5, 1e-9);
+	cr_expect_float_eq(json_object_get_double(key(t, "promote_mbps_max")), 10, 1e-9);
+	cr_expect_float_eq(json_object_get_double(key(t, "demote_mbps_mean")), 2, 1e-9);
+	cr_expect_null(key(key(j, "counters"), "pgdemote_khugepaged"));
 	json_object_put(j);
 }
 
