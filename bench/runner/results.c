@@ -22,6 +22,7 @@
 #include "lib/util.h"
 #include "model/timekeeper.h"
 #include "results.h"
+#include "tieringrun.h"
 #include "wlout.h"
 
 /* Sanity bounds: a billion seconds is 31 years; counts and rates far above any machine's. */
@@ -277,6 +278,7 @@ static void load_collector(struct run *run)
 		{ M_BENEFIT, "benefit_cum", 2 },
 	};
 	struct json_object *root, *objs[3] = { NULL };	/* top level, counters, plugin */
+	struct json_object *tiering;
 	char path[PATH_MAX * 2];
 	size_t i;
 
@@ -295,6 +297,8 @@ static void load_collector(struct run *run)
 		objs[0] = root;
 		json_object_object_get_ex(root, "counters", &objs[1]);
 		json_object_object_get_ex(root, "plugin", &objs[2]);
+		if (json_object_object_get_ex(root, "tiering", &tiering))
+			tiering_load(run, tiering);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = checked_number(run, objs[keys[i].obj], keys[i].key);
 		run->window_hints = json_number(root, "window_hints");
@@ -438,6 +442,7 @@ void run_load(struct run *run)
 	load_status(run);
 	load_workload(run);
 	load_dilation(run);
+	tiering_load(run, NULL);
 	load_collector(run);
 	/* a failed run's files may well be short; an ok run's must be whole */
 	if (run->status == RUN_OK) {
@@ -524,6 +529,7 @@ int results_load(const char *dir, struct results *r, char *err, size_t errlen)
 	set_experiment_name(r);
 	for (i = 0; i < r->exp.n_variants; i++)
 		load_variant(r, &r->exp.variants[i]);
+	tiering_metrics(r);
 	return 0;
 }
 

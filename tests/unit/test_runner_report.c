@@ -106,6 +106,101 @@ static void append(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* Put TIERING (a JSON object's text) into the summary.json of run REL. */
+static void set_tiering(const char *rel, const char *tiering)
+{
+	char path[PATH_MAX];
+	struct json_object *o;
+
+	snprintf(path, sizeof(path), "%s/%s/summary.json", tmpdir, rel);
+	o = json_object_from_file(path);
+	cr_assert_not_null(o, "%s", path);
+	json_object_object_add(o, "tiering", json_tokener_parse(tiering));
+	cr_assert_eq(json_object_to_file(path, o), 0);
+	json_object_put(o);
+}
+
+/* Every ok run of onoff: ON's promote, OFF's have the counters at 0. */
+static void tiering_onoff(const char *on, const char *off)
+{
+	char rel[64];
+
+	for (int rep = 1; rep <= 3; rep++) {
+		snprintf(rel, sizeof(rel), "onoff/runs/on/rep%d", rep);
+		set_tiering(rel, on);
+		snprintf(rel, sizeof(rel), "onoff/runs/off/rep%d", rep);
+		set_tiering(rel, off);
+	}
+}
+
+#define TIER_ON "{\"promoted_pages\": 2560, \"promote_candidates\": 4000, " \
+		"\"demoted_pages\": null, \"promote_mbps_mean\": 2.5}"
+#define TIER_OFF "{\"promoted_pages\": 0, \"promote_candidates\": 0, " \
+		 "\"demoted_pages\": null, \"promote_mbps_mean\": 0}"
+
+/*
+ * Once a run of the experiment promotes, every run with the counters
+ * reports them, the variant without tiering its zeros beside the other's;
+ * a counter its kernel lacks (null) stays absent.
+ */
+Test(report, tiering_metrics)
+{
+	struct results r;
+	char path[PATH_MAX * 2], *md;
+
+	tiering_onoff(TIER_ON, TIER_OFF);
+	load("onoff", &r);
+	for (int i = 0; i < r.n_runs; i++) {
+		const struct run *run = &r.runs[i];
+		bool on = !strcmp(run->variant, "on");
+
+		if (run->status != RUN_OK)
+			continue;
+		cr_expect_float_eq(run_metric(run, "promoted_pages"), on ? 2560 : 0, 1e-9);
+		cr_expect_float_eq(run_metric(run, "promote_mbps_mean"), on ? 2.5 : 0, 1e-9);
+		cr_expect(isnan(run_metric(run, "demoted_pages")), "absent, not 0");
+	}
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_expect(strstr(md, "| promote_mbps_mean | MB/s |"), "%s", md);
+	free(md);
+	results_free(&r);
+}
+
+/* Where nothing tiers (every figure 0, or no tiering object) they are no rows. */
+Test(report, no_tiering_metrics_without_traffic)
+{
+	struct results r;
+
+	tiering_onoff(TIER_OFF, TIER_OFF);
+	load("onoff", &r);
+	cr_expect(isnan(run_metric(&r.runs[0], "promoted_pages")));
+	results_free(&r);
+}
+
+/* summary.json may have been edited: a negative count is refused, named. */
+Test(report, tiering_values_refused)
+{
+	struct results r;
+
+	tiering_onoff(TIER_ON, TIER_OFF);
+	set_tiering("onoff/runs/on/rep2", "{\"promoted_pages\": -5, \"promote_mbps_mean\": \"x\"}");
+	load("onoff", &r);
+	for (int i = 0; i < r.n_runs; i++) {
+		const struct run *run = &r.runs[i];
+
+		if (strcmp(run->variant, "on") || run->rep != 2)
+			continue;
+		cr_expect(isnan(run_metric(run, "promoted_pages")));
+		cr_expect(strstr(run->refused, "tiering.promoted_pages=-5 is outside its sane range"),
+			  "%s", run->refused);
+		cr_expect(strstr(run->refused, "tiering.promote_mbps_mean is not a number"),
+			  "%s", run->refused);
+	}
+	results_free(&r);
+}
+
 /* Dilation = host rate (status) / guest rate_mean; "not measured" names why. */
 Test(report, dilation_per_run)
 {
