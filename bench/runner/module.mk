@@ -5,7 +5,7 @@ RUNNER_SRCS := keys.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
 	reference.c reference_eval.c reference_calib.c numawork.c wlcheck.c scale.c scalerun.c \
-	tieringrun.c
+	tieringrun.c plot_tiering.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)

@@ -616,6 +616,7 @@ int plot_all(const struct results *r)
 	plot_locality(&p, rf, n_rf);
 	plot_sweeps(&p);
 	plot_monitors(&p);
+	plot_tiering(&p);
 	free(rf);
 	plot_publish(r->dir, p.dir);
 	printf("bnb-run: %d plots in %s%s\n", p.made, p.dir,

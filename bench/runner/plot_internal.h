@@ -43,6 +43,8 @@ int emit(struct plot_ctx *p, const char *name, char *body, int height);
 
 void plot_sweeps(struct plot_ctx *p);
 void plot_monitors(struct plot_ctx *p);
+/* Promotion and demotion over time, when some run tiers (plot_tiering.c). */
+void plot_tiering(struct plot_ctx *p);
 /* The colour of VARIANT in every plot of R. */
 const char *plot_color(const struct results *r, const char *variant);
 bool data_has(const struct plot_ctx *p, const char *rel, int col);

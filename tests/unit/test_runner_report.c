@@ -598,6 +598,78 @@ Test(report, plots_onoff)
 	results_free(&r);
 }
 
+/*
+ * Add the collector's promote_mbps and demote_mbps to run REL's
+ * timeseries.csv: MBPS at every row from the second on (0 with 0).
+ */
+static void tier_columns(const char *rel, double mbps)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8], line[4096];
+	FILE *in, *out;
+	int row = 0;
+
+	snprintf(path, sizeof(path), "%s/%s/timeseries.csv", tmpdir, rel);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	in = fopen(path, "r");
+	out = fopen(tmp, "w");
+	cr_assert(in && out, "%s", path);
+	while (fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] == '#')
+			fprintf(out, "%s\n", line);
+		else if (!row++)
+			fprintf(out, "%s,promote_mbps,demote_mbps\n", line);
+		else
+			fprintf(out, "%s,%g,%g\n", line, row > 2 ? mbps : 0, mbps / 4);
+	}
+	fclose(in);
+	fclose(out);
+	cr_assert_eq(rename(tmp, path), 0);
+}
+
+/* Promotion traffic over time is drawn when a run tiers, and only then. */
+Test(report, plots_tiering)
+{
+	struct results r;
+	char dir[PATH_MAX * 2], rel[64], *gp;
+
+	for (int rep = 1; rep <= 3; rep++) {
+		snprintf(rel, sizeof(rel), "onoff/runs/off/rep%d", rep);
+		tier_columns(rel, 0);
+		snprintf(rel, sizeof(rel), "onoff/runs/on/rep%d", rep);
+		tier_columns(rel, 8 * rep);
+	}
+	load("onoff", &r);
+	cr_assert_eq(plot_all(&r), 0);
+	snprintf(dir, sizeof(dir), "%s/plots", r.dir);
+	assert_png(dir, "tiering");
+	snprintf(dir, sizeof(dir), "%s/plots/tiering.gp", r.dir);
+	gp = slurp(dir);
+	cr_expect(strstr(gp, "'data/on-rep1.tiering.dat' using 1:2 with lines lw 1 dt 1 "
+			 "lc rgb '#d62728' title 'on: promoted'"), "%s", gp);
+	cr_expect(strstr(gp, "'data/off-rep2.tiering.dat' using 1:3 with lines lw 1 dt 2 "
+			 "lc rgb '#1f77b4' notitle"), "%s", gp);
+	cr_expect_null(strstr(gp, "fast tier"), "no share without the plugin's tier counts");
+	free(gp);
+	results_free(&r);
+}
+
+Test(report, plots_without_tiering)
+{
+	struct results r;
+	char path[PATH_MAX * 2];
+
+	for (int rep = 1; rep <= 3; rep++) {
+		snprintf(path, sizeof(path), "onoff/runs/on/rep%d", rep);
+		tier_columns(path, 0);
+	}
+	load("onoff", &r);
+	cr_assert_eq(plot_all(&r), 0);
+	snprintf(path, sizeof(path), "%s/plots/tiering.png", r.dir);
+	cr_expect_neq(access(path, F_OK), 0, "a plot of zeros was drawn");
+	results_free(&r);
+}
+
 Test(report, plots_sweep)
 {
 	struct results r;
