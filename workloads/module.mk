@@ -71,3 +71,13 @@ $(CHK_TEST): $(BUILD)/obj/tests/unit/test_workloads_check.o $(RUNNER_OBJS) $(RUN
 		| $(WL_BINS) $(BUILD)/guest/initramfs.cpio $(BUILD)/guest/tools.cpio $(BUILD)/guest/kt.cpio
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl
+
+# hotcold: the plan (options, checks, layout, the choice of each access) in its own file
+$(GPROG)/hotcold.o: $(BUILD)/gobj/workloads/hotcold_plan.o
+
+HC_TEST := $(TEST_BIN)/test_workloads_hotcold
+UNIT_TESTS += $(HC_TEST)
+$(HC_TEST): $(BUILD)/obj/tests/unit/test_workloads_hotcold.o $(BUILD)/obj/workloads/hotcold_plan.o \
+		$(WL_HOST_LIB) $(LIBBNB)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CRITERION_LIBS) -lnuma -lm -pthread
