@@ -353,7 +353,8 @@ int bnb_machine_parse_cxl_nodes(const struct opt_def *o, const char *value, void
 			    BNB_MACHINE_CXL_LEN - 1);
 	if (read_cxl_nodes(value, NULL, err, errlen))
 		return errf_prefix(err, errlen, "cxl_nodes");
-	snprintf(field, BNB_MACHINE_CXL_LEN, "%s", value);
+	if (field)	/* NULL: check only (the runner, as it reads the file) */
+		snprintf(field, BNB_MACHINE_CXL_LEN, "%s", value);
 	return 0;
 }
 

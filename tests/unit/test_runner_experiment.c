@@ -118,6 +118,8 @@ static const struct {
 	{ "[machine]\nmlp = 4\n" OK_GLOBAL "[a]\n", "2: key 'mlp': variant 'a': refines the machine model, which is off without deterministic timing and the plugin" },
 	{ OK_GLOBAL "timing = deterministic\n[a]\nplugin_opts = delay=off\n", "5: key 'plugin_opts': variant 'a': 'delay=off': the machine model (2socket) charges every miss; model = off in [machine] counts only" },
 	{ OK_GLOBAL "timing = deterministic\n[a]\nmodel = 4node\n", "5: key 'model': allowed only in machine" },
+	/* checked as the file is read (no field to fill yet), then against the topology */
+	{ "[machine]\ncxl_nodes = 1\n" OK_GLOBAL "timing = deterministic\nnodes = 3\ncpus = 1,1,0\n[a]\n", "2: key 'cxl_nodes': variant 'a': node 1 has 1 CPUs: CXL memory has none" },
 	{ OK_GLOBAL, "2: no variant sections" },
 	{ OK_GLOBAL "[a]\nsysctl.x = 1,2,1\n", "4: key 'sysctl.x': value listed twice: 1" },
 	/* a section written twice would be merged in silence */
