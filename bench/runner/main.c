@@ -67,6 +67,12 @@ static void usage(FILE *out)
 	keys_usage(out);
 }
 
+static int usage_of(const char *cmd, const char *args)
+{
+	fprintf(stderr, "bnb-run: usage: bnb-run %s %s\n", cmd, args);
+	return 2;
+}
+
 static int main_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -99,26 +105,42 @@ static int main_run(int argc, char **argv)
 	return rc;
 }
 
+/* bnb-run plot|report DIR, bnb-run job DIR ID: the positional ones. */
+static int main_report(int argc, char **argv)
+{
+	if (argc != 2)
+		return usage_of(argv[0], "DIR");
+	return cmd_report(argv[1], true);
+}
+
+static int main_job(int argc, char **argv)
+{
+	if (argc != 3)
+		return usage_of(argv[0], "DIR ID");
+	return cmd_job(argv[1], argv[2]);
+}
+
+/*
+ * The subcommands, each given its own argv (argv[0] the subcommand's
+ * name); anything else is an experiment run.
+ */
+static const struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} subcommands[] = {
+	{ "compare", cmd_compare },
+	{ "reference", cmd_reference },
+	{ "plot", main_report },
+	{ "report", main_report },
+	{ "job", main_job },
+};
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "";
+	size_t i;
 
-	if (!strcmp(cmd, "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	if (!strcmp(cmd, "reference"))
-		return cmd_reference(argc - 1, argv + 1);
-	if (!strcmp(cmd, "plot") || !strcmp(cmd, "report") ||
-	    !strcmp(cmd, "job")) {
-		int want = !strcmp(cmd, "plot") || !strcmp(cmd, "report") ? 3 : 4;
-
-		if (argc != want) {
-			fprintf(stderr, "bnb-run: usage: bnb-run %s %s\n", cmd,
-				want == 3 ? "DIR" : "DIR ID");
-			return 2;
-		}
-		if (!strcmp(cmd, "job"))
-			return cmd_job(argv[2], argv[3]);
-		return cmd_report(argv[2], true);
-	}
+	for (i = 0; argc > 1 && i < ARRAY_SIZE(subcommands); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].fn(argc - 1, argv + 1);
 	return main_run(argc, argv);
 }
