@@ -29,10 +29,12 @@ static void group_label(const struct variant *v, const char *key, char *buf, siz
 					 v->sweep[k].key + strlen("sysctl."), v->sweep[k].value);
 }
 
-static void write_point(FILE *f, const struct results *r, const struct variant *v,
+/* One line of the data file; false when a panel has no mean at this point. */
+static bool write_point(FILE *f, const struct results *r, const struct variant *v,
 			const char *x)
 {
 	double vals[1024];
+	bool whole = true;
 	size_t i;
 
 	fprintf(f, "%s", x);
@@ -44,12 +46,15 @@ static void write_point(FILE *f, const struct results *r, const struct variant *
 		stats_describe(vals, n, &d);
 		fprintf(f, isfinite(d.mean) ? " %.6g" : " ?", d.mean);
 		fprintf(f, isfinite(d.stddev) ? " %.6g" : " 0", d.stddev);
+		whole = whole && isfinite(d.mean);
 	}
 	fprintf(f, "\n");
+	return whole;
 }
 
-/* One data file per group; returns the number of groups. */
-static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANELS])
+/* One data file per group; returns the number of groups. *MISSING: a point lacks a figure. */
+static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANELS],
+		      bool *missing)
 {
 	const struct experiment *exp = &p->r->exp;
 	char labels[EXP_MAX_VARIANTS][256], path[PATH_MAX * 3], rel[PATH_MAX];
@@ -72,7 +77,7 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 		f = fopen(path, g == n_groups ? "w" : "a");
 		if (!f)
 			continue;
-		write_point(f, p->r, v, sweep_point(v, key));
+		*missing |= !write_point(f, p->r, v, sweep_point(v, key));
 		fclose(f);
 		if (g < n_groups)
 			continue;
@@ -134,12 +139,13 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 	const char *name = key + strlen("sysctl.");
 	struct elems e[N_PANELS];
 	char *body, file[PATH_MAX], q[4][GP_STR_MAX];
+	bool missing = false;
 	size_t len, k;
 	FILE *f;
 
 	for (k = 0; k < N_PANELS; k++)
 		elems_open(&e[k]);
-	if (!sweep_data(p, key, e) || (!e[0].n && !e[1].n && !e[2].n)) {
+	if (!sweep_data(p, key, e, &missing) || (!e[0].n && !e[1].n && !e[2].n)) {
 		for (k = 0; k < N_PANELS; k++)
 			free(elems_close(&e[k]));
 		return;
@@ -154,10 +160,13 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 	gp_str(q[1], GP_STR_MAX, name);
 	gp_str(q[2], GP_STR_MAX, scaled(p->r) ? " (the hardware's value: scale_scan = hardware)" :
 	       "");
+	/* a fixed left margin lines the three panels' x axes up */
 	fprintf(f, "set multiplot layout 3,1 title '%s: sweep of %s (mean ± stddev over runs)'\n"
 		"set xlabel '%s%s'\nset key outside right top\nset offsets 0, 0, graph 0.05, graph 0.05\n"
-		"set label 1 'a missing point: no finished run reached that figure' at screen 0.01, screen 0.01\n",
-		q[0], q[1], q[1], q[2]);
+		"set lmargin 12\n", q[0], q[1], q[1], q[2]);
+	if (missing)
+		fprintf(f, "set label 1 'a missing point: no finished run reached that figure' "
+			"at screen 0.01, screen 0.99\n");
 	x_range(p, key, f);
 	for (k = 0; k < N_PANELS; k++) {
 		bool empty = !e[k].n;

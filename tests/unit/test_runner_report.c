@@ -684,6 +684,34 @@ Test(report, plots_sweep)
 	results_free(&r);
 }
 
+/* TMPDIR/REL (a summary.json): without key DROP, with METRICS when given. */
+static void edit_summary(const char *rel, const char *drop, const char *metrics)
+{
+	struct json_object *root;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root, "%s", path);
+	if (drop)
+		json_object_object_del(root, drop);
+	if (metrics)
+		json_object_object_add(root, "metrics", json_tokener_parse(metrics));
+	cr_assert_eq(json_object_to_file(path, root), 0);
+	json_object_put(root);
+}
+
+/* The results folder NAME plotted (gnuplot accepting every script), and its PLOT.gp. */
+static char *plot_script(const char *name, const char *plot, struct results *r)
+{
+	char path[PATH_MAX * 2];
+
+	load(name, r);
+	cr_assert_eq(plot_all(r), 0, "gnuplot refused a script of %s", r->exp.name);
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, plot);
+	return slurp(path);
+}
+
 /* gnuplot reads '' as one ' inside '...'; a cut never splits the pair. */
 Test(report, gp_str_quotes)
 {
@@ -704,36 +732,38 @@ Test(report, plots_apostrophe)
 {
 	struct results r;
 	char path[PATH_MAX * 2], *gp;
-	struct json_object *root;
 
 	cr_assert_eq(system("cd \"$BNB_ROOT\" && echo \"name=numa's sweep\" > sweep/jobs.conf && "
 			   "echo \"name=it's onoff\" > onoff/jobs.conf"), 0);
-	snprintf(path, sizeof(path), "%s/sweep/runs/scan-scan_period_min_ms=100/rep1/summary.json",
-		 tmpdir);
-	root = json_object_from_file(path);
-	cr_assert_not_null(root, "%s", path);
-	json_object_object_add(root, "metrics",
-			       json_tokener_parse("{ \"scale_time\": { \"value\": 0.05 } }"));
-	cr_assert_eq(json_object_to_file(path, root), 0);
-	json_object_put(root);
-
-	load("sweep", &r);
+	edit_summary("sweep/runs/scan-scan_period_min_ms=100/rep1/summary.json", NULL,
+		     "{ \"scale_time\": { \"value\": 0.05 } }");
+	gp = plot_script("sweep", "sweep-scan_period_min_ms", &r);
 	cr_assert_str_eq(r.exp.name, "numa's sweep");
-	cr_assert_eq(plot_all(&r), 0, "gnuplot refused a sweep script");
-	snprintf(path, sizeof(path), "%s/plots/sweep-scan_period_min_ms.gp", r.dir);
-	gp = slurp(path);
 	cr_assert(strstr(gp, "title 'numa''s sweep: sweep of scan_period_min_ms"), "%s", gp);
 	cr_assert(strstr(gp, "(the hardware''s value: scale_scan = hardware)'"), "%s", gp);
+	cr_assert_null(strstr(gp, "a missing point"), "every point has every figure:\n%s", gp);
 	free(gp);
 	snprintf(path, sizeof(path), "%s/plots", r.dir);
 	assert_png(path, "sweep-scan_period_min_ms");
 	results_free(&r);
 
-	load("onoff", &r);
-	cr_assert_eq(plot_all(&r), 0, "gnuplot refused a script of it's onoff");
-	snprintf(path, sizeof(path), "%s/plots/convergence.gp", r.dir);
-	gp = slurp(path);
+	gp = plot_script("onoff", "convergence", &r);
 	cr_assert(strstr(gp, "set title 'it''s onoff: NUMA convergence over time"), "%s", gp);
+	free(gp);
+	results_free(&r);
+}
+
+/* A point without a figure in any run: the plot says so, and still draws. */
+Test(report, plots_sweep_missing_point)
+{
+	struct results r;
+	char *gp;
+
+	edit_summary("sweep/runs/scan-scan_period_min_ms=500/rep1/summary.json", "cost_total", NULL);
+	edit_summary("sweep/runs/scan-scan_period_min_ms=500/rep2/summary.json", "cost_total", NULL);
+	gp = plot_script("sweep", "sweep-scan_period_min_ms", &r);
+	cr_assert(strstr(gp, "set label 1 'a missing point: no finished run reached that figure'"),
+		  "%s", gp);
 	free(gp);
 	results_free(&r);
 }
