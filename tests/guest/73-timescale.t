@@ -22,7 +22,7 @@ work=$(run_dir timescale)
 
 # STREAM: 24 MiB standing for 3 GiB, 2.3 guest s for a 230 s hardware run
 # (time factor 0.01): passes of 12 ms. phases: as bench/experiments/
-# scan-sweep.ini's first point, three phases of 60 passes.
+# scan-sweep.ini's first point, three phases of 60 passes on base pages.
 cat > "$work/scaled.ini" <<'INI'
 [machine]
 model = 2socket
@@ -47,6 +47,7 @@ scale_hw_s = 230
 
 [phases]
 workload = phases --size 8M --phase-passes 60 --phases 3 --interval-ms 50
+append = transparent_hugepage=never
 scale_hw_ws = 2G
 scale_guest_ws = 16M
 scale_time = 0.0521
@@ -72,6 +73,11 @@ if isinstance(v, dict):
     v = v.get('value')
 print('none' if v is None else v)
 PY
+}
+# counter RUN NAME: the run's summary.json counter, or "none".
+counter() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["counters"].get(sys.argv[2], "none"))' \
+		"$out/runs/$1/rep1/summary.json" "$2"
 }
 holds() { awk -v a="$2" -v b="${3:-0}" "BEGIN { exit !($1) }"; }
 
@@ -113,6 +119,15 @@ passes=$(metric phases scan_passes)
 diag "phases: $passes passes, $pp passes per re-convergence, $(metric phases phase_to90_s) s" \
 	"($(metric phases phase_to90_hw_s) s of hardware)"
 check "phases: the run's metrics count 2 phases caught up ($caught)" holds 'a == 2' "$caught"
+# On base pages, as the sweep runs it (docs/time-scale.md, "The scan
+# sweep"): no huge page migrated, and a hint fault per page touched per
+# pass, so the passes, not the migrations, carry the cost (a pass over the
+# 4096 pages of the buffers; on THP, 8 faults a pass).
+thp=$(counter phases thp_migration_success)
+hints=$(counter phases numa_hint_faults)
+check "phases: base pages, no huge page migrated ($thp)" test "$thp" = 0
+check "phases: over 1000 hint faults a pass ($hints in $passes passes)" \
+	holds 'b > 0 && a > 1000 * b' "${hints/none/0}" "${passes/none/0}"
 # Sampled every 100 ms against passes of about 50 ms, a re-convergence
 # inside the pass in which the phase changed counts 0: the figure is
 # defined and below the run's passes, not necessarily 1 or more.
