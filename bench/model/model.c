@@ -34,6 +34,20 @@ struct bnb_model_link bnb_model_link_get(const struct bnb_model_params *p, unsig
 	return l;
 }
 
+uint64_t bnb_model_peak_mbs(const struct bnb_model_params *p, unsigned int i, unsigned int j)
+{
+	uint64_t mbs = p->mem_mbs[j] ? p->mem_mbs[j] : p->node_bandwidth_mbs;
+	const unsigned char *r = p->route[i][j];
+
+	for (unsigned int h = 1; h < p->route_len[i][j]; h++) {
+		int k = bnb_model_link_between(p, r[h - 1], r[h]);
+		uint64_t link = k < 0 ? mbs : bnb_model_link_get(p, (unsigned int)k).mbs;
+
+		mbs = link < mbs ? link : mbs;
+	}
+	return mbs;
+}
+
 static bool same_pair(const struct bnb_model_link *x, const struct bnb_model_link *y)
 {
 	return (x->a == y->a && x->b == y->b) || (x->a == y->b && x->b == y->a);

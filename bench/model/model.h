@@ -204,6 +204,16 @@ unsigned int bnb_model_n_links(const struct bnb_model_params *p);
 /* Link k (< bnb_model_n_links()): with 0 links given, pair k at link_bandwidth_mbs. */
 struct bnb_model_link bnb_model_link_get(const struct bnb_model_params *p, unsigned int k);
 
+/*
+ * The most bandwidth the model lets one initiator node i draw from node
+ * j's memory, MB/s: j's own (a CXL node's, else one node's) or the
+ * slowest link on the route, whichever is lower.  With p->lat_ps[i][j],
+ * the idle latency, it is what the guest's firmware tables (HMAT) say of
+ * the pair, so that the guest kernel ranks the nodes as the model charges
+ * them.  p passed bnb_model_check() and has every route.
+ */
+uint64_t bnb_model_peak_mbs(const struct bnb_model_params *p, unsigned int i, unsigned int j);
+
 /* The latency at SLIT distance d from a local latency: local * d / 10. */
 static inline uint64_t bnb_model_lat_ps(uint64_t local_ps, unsigned int d)
 {

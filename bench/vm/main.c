@@ -16,6 +16,7 @@
 #include "lib/path.h"
 #include "vm.h"
 #include "model/machine.h"
+#include "model/model.h"
 #include "model/timekeeper.h"
 #include "plugin/args.h"
 
@@ -108,21 +109,25 @@ static int check_delay_off(const struct vm_config *c, char *err, size_t errlen)
  * --model CLASS: bench/model's one check (the runner's and the plugin's),
  * before anything runs; model=auto is the default class under
  * deterministic timing with the plugin.  Then the plugin gets the same
- * words, before --plugin-opt's, so that those can refine them.
+ * words, before --plugin-opt's, so that those can refine them, and the
+ * HMAT the model's figures (qemu_args.c), so that the guest kernel ranks
+ * its nodes, a CXL node's memory tier among them, as the model charges them.
  */
 static int finish_machine(struct vm_cli *cli, char *err, size_t errlen)
 {
+	static struct bnb_model_params params;	/* the HMAT's figures */
 	struct vm_config *c = &cli->cfg;
 	bool keeper = c->timing == TIMING_DETERMINISTIC && c->plugin;
 	const struct bnb_machine *m;
 	struct argv opts = { 0 };
 	const char *key;
 
-	if (bnb_machine_check(&cli->machine, &c->topo, keeper, NULL, &key, err, errlen))
+	if (bnb_machine_check(&cli->machine, &c->topo, keeper, &params, &key, err, errlen))
 		return errf_prefix(err, errlen, "--%s", bnb_machine_option(key));
 	bnb_machine_resolve(&cli->machine, keeper);
 	m = bnb_machine_class(&cli->machine);
 	c->model = m ? m->name : "off";
+	c->model_params = m ? &params : NULL;
 	if (m && check_delay_off(c, err, errlen))
 		return -1;
 	if (!m && c->timing == TIMING_DETERMINISTIC)

@@ -57,7 +57,8 @@ const struct opt_def vm_options[] = {
 	  .help = "SLIT distances, rows split by ';' or '/', values by ',': 10,20;20,10 "
 		  "(default 10 local, 20 remote)" },
 	{ "hmat", OPT_FLAG, CFG(hmat), .def = "on",
-	  .help = "HMAT latency/bandwidth entries derived from the distances" },
+	  .help = "HMAT latency/bandwidth entries: the machine model's figures when it is "
+		  "on, else derived from the distances" },
 	{ "no-hmat", OPT_FLAG, CFG(hmat), .flags = OPTF_CLEAR, .help = "no HMAT" },
 	{ "balancing", OPT_BOOL, CFG(balancing), .def = "on",
 	  .help = "numa_balancing=enable|disable on the kernel command line" },

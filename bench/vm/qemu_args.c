@@ -6,10 +6,12 @@
  * 7.2 lays RAM blocks out in creation order, and the latency plugin's
  * address-to-node decoding depends on that order.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "vm.h"
 
 /* Nominal HMAT figures: 100 ns and 20 GB/s locally, scaled by distance. */
@@ -27,6 +29,28 @@ int hmat_bandwidth_mbps(int distance)
 	int bw = HMAT_LOCAL_MBPS * BNB_LOCAL_DISTANCE / distance;
 
 	return bw > 0 ? bw : 1;
+}
+
+/* The HMAT's latency of node j's memory from initiator i: the model's, else the distance's. */
+static int hmat_pair_ns(const struct vm_config *c, int i, int j)
+{
+	const struct bnb_model_params *p = c->model_params;
+
+	if (!p)
+		return hmat_latency_ns(c->topo.dist[i][j]);
+	return (int)((p->lat_ps[i][j] + 500) / 1000);
+}
+
+/* The same for the bandwidth, MB/s. */
+static int hmat_pair_mbps(const struct vm_config *c, int i, int j)
+{
+	const struct bnb_model_params *p = c->model_params;
+	uint64_t mbs;
+
+	if (!p)
+		return hmat_bandwidth_mbps(c->topo.dist[i][j]);
+	mbs = bnb_model_peak_mbs(p, (unsigned int)i, (unsigned int)j);
+	return mbs > INT_MAX ? INT_MAX : mbs ? (int)mbs : 1;
 }
 
 /* First CPU of a node, or of the nearest node that has CPUs. */
@@ -89,11 +113,11 @@ static void add_numa(const struct vm_config *c, struct argv *a)
 			argv_add(a, "-numa");
 			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
 				 "data-type=access-latency,latency=%d", i, j,
-				 hmat_latency_ns(t->dist[i][j]));
+				 hmat_pair_ns(c, i, j));
 			argv_add(a, "-numa");
 			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
 				 "data-type=access-bandwidth,bandwidth=%dM", i, j,
-				 hmat_bandwidth_mbps(t->dist[i][j]));
+				 hmat_pair_mbps(c, i, j));
 		}
 	}
 }

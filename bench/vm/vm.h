@@ -53,6 +53,8 @@ struct vm_config {
 	int agent_stream_ms;		/* the agent samples by itself every N ms; 0 asked */
 	uint64_t insn_ps;		/* deterministic: modelled instruction time, ps */
 	const char *model;		/* the machine model's class, or "off" */
+	/* the machine model's parameters when it is on: the HMAT's figures; NULL: none */
+	const struct bnb_model_params *model_params;
 	const struct vm_emulator *emu;	/* for the result file; may be NULL */
 	bool hmat;
 	bool balancing;
@@ -131,7 +133,12 @@ int emulator_check(const struct vm_emulator *e, const struct vm_config *c,
 /* The QEMU command line for c; run_dir paths must already be set. */
 void qemu_build_args(const struct vm_config *c, struct argv *a);
 
-/* HMAT figures derived from a SLIT distance (nominal, for the guest's view). */
+/*
+ * HMAT figures derived from a SLIT distance (nominal, for the guest's
+ * view), used when the machine model is off; with it on, the HMAT gives
+ * the model's own idle latency and peak bandwidth of each pair
+ * (bnb_model_peak_mbs()), CXL nodes' included.
+ */
 int hmat_latency_ns(int distance);
 int hmat_bandwidth_mbps(int distance);
 

@@ -5,6 +5,8 @@
 
 #include "../../bench/vm/vm.h"
 #include "docblock.h"
+#include "model/machine.h"
+#include "model/model.h"
 #include "lib/err.h"
 #include "lib/util.h"
 
@@ -315,6 +317,41 @@ Test(qemu_args, hmat_scaled_by_distance)
 	cr_assert_neq(find_arg("hmat-lb,initiator=0,target=0,hierarchy=memory,"
 			       "data-type=access-latency,latency=100"), -1);
 	cr_assert_eq(hmat_bandwidth_mbps(20), 10240);
+}
+
+/*
+ * With the machine model on, the HMAT states the model's own figures:
+ * 2socket's 108 ns local, 216 remote (x distance 20 / 10: its measured
+ * 196 holds for 2 nodes only), 69.3 and 34.4 GB/s, a CXL node's 250 ns
+ * from the nearest CPU node (216 + 250 - 108 from the other) at its 22 GB/s.
+ */
+Test(qemu_args, hmat_from_the_machine_model)
+{
+	static struct bnb_model_params p;
+	struct bnb_machine_spec spec = { .model = BNB_MACHINE_DEFAULT, .cxl_nodes = "2" };
+	static const struct { int i, j, ns, mbs; } want[] = {
+		{ 0, 0, 108, 69300 }, { 0, 1, 216, 34400 }, { 0, 2, 250, 22000 },
+		{ 1, 1, 108, 69300 }, { 1, 0, 216, 34400 }, { 1, 2, 358, 22000 },
+	};
+	const char *key;
+	char arg[256];
+
+	topo_init(&cfg.topo, 3);
+	cfg.topo.cpus[2] = 0;
+	cr_assert_eq(bnb_machine_check(&spec, &cfg.topo, true, &p, &key, err, sizeof(err)), 0,
+		     "%s: %s", key, err);
+	cfg.model_params = &p;
+	qemu_build_args(&cfg, &args);
+	for (size_t k = 0; k < ARRAY_SIZE(want); k++) {
+		snprintf(arg, sizeof(arg), "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+			 "data-type=access-latency,latency=%d", want[k].i, want[k].j, want[k].ns);
+		cr_expect_neq(find_arg(arg), -1, "no %s", arg);
+		snprintf(arg, sizeof(arg), "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+			 "data-type=access-bandwidth,bandwidth=%dM", want[k].i, want[k].j,
+			 want[k].mbs);
+		cr_expect_neq(find_arg(arg), -1, "no %s", arg);
+	}
+	cr_assert_eq(find_prefix("hmat-lb,initiator=2"), -1, "a CPU-less node initiates nothing");
 }
 
 Test(qemu_args, no_hmat)
