@@ -94,6 +94,30 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 	return n_groups;
 }
 
+/* The value of variant I of EXP at KEY; NaN when it is not one of KEY's points. */
+static double point_at(const struct experiment *exp, int i, const char *key)
+{
+	const char *x = sweep_point(&exp->variants[i], key);
+
+	return x ? strtod(x, NULL) : NAN;
+}
+
+/* The swept values of KEY, each once, as gnuplot tic positions: "v, v, ...". */
+static void x_tics(struct plot_ctx *p, const char *key, FILE *f)
+{
+	const struct experiment *exp = &p->r->exp;
+	int i, j, n = 0;
+
+	for (i = 0; i < exp->n_variants; i++) {
+		double v = point_at(exp, i, key);
+
+		for (j = 0; j < i && point_at(exp, j, key) != v; j++)
+			;
+		if (isfinite(v) && j == i)
+			fprintf(f, "%s%g", n++ ? ", " : "", v);
+	}
+}
+
 /* One x range for every panel, so missing points do not shift the axes. */
 static void x_range(struct plot_ctx *p, const char *key, FILE *f)
 {
@@ -101,8 +125,7 @@ static void x_range(struct plot_ctx *p, const char *key, FILE *f)
 	int i;
 
 	for (i = 0; i < p->r->exp.n_variants; i++) {
-		const char *x = sweep_point(&p->r->exp.variants[i], key);
-		double v = x ? strtod(x, NULL) : NAN;
+		double v = point_at(&p->r->exp, i, key);
 
 		if (isfinite(v)) {
 			lo = v < lo ? v : lo;
@@ -111,9 +134,12 @@ static void x_range(struct plot_ctx *p, const char *key, FILE *f)
 	}
 	if (!isfinite(lo))
 		return;
-	/* a sweep over powers (250, 500, ... 16000) reads on a log axis */
+	/* a sweep over powers (250, 500, ... 16000) reads on a log axis,
+	 * with a tic at every swept value (a decade's tics would miss most) */
 	if (lo > 0 && hi >= 8 * lo) {
-		fprintf(f, "set logscale x\nset xrange [%g:%g]\n", lo / 1.2, hi * 1.2);
+		fprintf(f, "set logscale x\nset xrange [%g:%g]\nset xtics (", lo / 1.2, hi * 1.2);
+		x_tics(p, key, f);
+		fprintf(f, ")\n");
 		return;
 	}
 	pad = hi > lo ? (hi - lo) * 0.05 : 1;

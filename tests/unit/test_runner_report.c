@@ -742,6 +742,8 @@ Test(report, plots_apostrophe)
 	cr_assert(strstr(gp, "title 'numa''s sweep: sweep of scan_period_min_ms"), "%s", gp);
 	cr_assert(strstr(gp, "(the hardware''s value: scale_scan = hardware)'"), "%s", gp);
 	cr_assert_null(strstr(gp, "a missing point"), "every point has every figure:\n%s", gp);
+	cr_assert(strstr(gp, "set logscale x\nset xrange [83.3333:1200]\nset xtics (100, 500, 1000)\n"),
+		  "a log axis with a tic at each swept value:\n%s", gp);
 	free(gp);
 	snprintf(path, sizeof(path), "%s/plots", r.dir);
 	assert_png(path, "sweep-scan_period_min_ms");
