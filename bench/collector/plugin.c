@@ -95,16 +95,22 @@ static unsigned excess10(const struct bnb_shm_header *geom, unsigned c, unsigned
 }
 
 /*
- * Local and remote RAM accesses of all vCPUs, and their misses.  The
- * geometry and the distances come from the validated copy of the header,
- * never from the live mapping.
+ * Local and remote RAM accesses of all vCPUs, and their misses; the same
+ * accesses by tier, fast for a memory node with vCPUs and slow for one
+ * without.  The geometry and the distances come from the validated copy
+ * of the header, never from the live mapping.
  */
 static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
 			 struct plugin_totals *t)
 {
-	bool cache = geom->flags & BNB_SHM_F_CACHE;
+	bool cache = geom->flags & BNB_SHM_F_CACHE, has_cpu[BNB_SHM_MAX_NODES] = { false };
 
-	t->local = t->remote = t->misses = t->excess10 = 0;
+	t->local = t->remote = t->misses = t->excess10 = t->fast = t->slow = 0;
+	for (unsigned v = 0; v < geom->n_vcpus; v++)
+		has_cpu[geom->vcpu_node[v]] = true;
+	t->tiered = false;
+	for (unsigned n = 0; n < geom->n_nodes; n++)
+		t->tiered |= !has_cpu[n];
 	for (unsigned v = 0; v < geom->n_vcpus; v++) {
 		const struct bnb_shm_vcpu *c = (const void *)((const char *)base +
 			geom->header_size + (size_t)v * geom->vcpu_stride);
@@ -115,6 +121,7 @@ static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
 			uint64_t m = cache ? bnb_shm_load(&c->misses[n]) : a;
 
 			*(n == home ? &t->local : &t->remote) += a;
+			*(has_cpu[n] ? &t->fast : &t->slow) += a;
 			t->misses += m;
 			t->excess10 += m * excess10(geom, home, n);
 		}

@@ -28,6 +28,17 @@ struct plugin_state {
 	bool locality_defined;
 	double true_locality;		/* d_local / (d_local + d_remote) */
 	uint64_t raw_misses, raw_excess10;
+	/*
+	 * The memory tiers: accesses to nodes with vCPUs (fast) and without
+	 * (slow: CXL memory, which the guest kernel puts in a lower tier).
+	 */
+	bool tiered;			/* the guest has a node without vCPUs */
+	uint64_t raw_fast, raw_slow;
+	unsigned long long fast, slow;	/* since the first sample */
+	unsigned long long d_fast, d_slow;
+	unsigned long long work_fast, work_slow;	/* as work_local */
+	bool tier_share_defined;
+	double fast_tier_share;		/* d_fast / (d_fast + d_slow) */
 	unsigned long long d_misses, d_excess10;
 	bool work_seen;			/* a sample saw the workload's WORK marker */
 	bool work_over;			/* and every started work's WORK_END marker */
@@ -47,6 +58,8 @@ struct plugin_state {
 /* What one read of the counters file gives. */
 struct plugin_totals {
 	uint64_t local, remote;		/* RAM accesses of all vCPUs */
+	uint64_t fast, slow;		/* the same by the memory node's tier */
+	bool tiered;			/* some node has no vCPUs: a slow tier */
 	/*
 	 * Accesses that went to memory: the model cache's misses, or every
 	 * access when the plugin has no cache. A miss from node c to node m

@@ -246,6 +246,8 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 		return;
 	p->work_local += p->d_local;
 	p->work_remote += p->d_remote;
+	p->work_fast += p->d_fast;
+	p->work_slow += p->d_slow;
 	p->work_misses += p->d_misses;
 	p->work_excess10 += p->d_excess10;
 	if (!p->baseline_set) {
@@ -272,6 +274,8 @@ static void update_plugin(struct series *s)
 	p->valid = false;
 	p->locality_defined = false;
 	p->d_local = p->d_remote = p->d_misses = p->d_excess10 = 0;
+	p->d_fast = p->d_slow = 0;
+	p->tier_share_defined = false;
 	if (!p->path)
 		return;
 	if (!plugin_read(p, &t, err, sizeof(err))) {
@@ -284,7 +288,10 @@ static void update_plugin(struct series *s)
 	p->warned = false;
 	p->valid = true;
 	if (p->have_prev && t.local >= p->raw_local && t.remote >= p->raw_remote &&
-	    t.misses >= p->raw_misses && t.excess10 >= p->raw_excess10) {
+	    t.misses >= p->raw_misses && t.excess10 >= p->raw_excess10 &&
+	    t.fast >= p->raw_fast && t.slow >= p->raw_slow) {
+		p->d_fast = t.fast - p->raw_fast;
+		p->d_slow = t.slow - p->raw_slow;
 		p->d_local = t.local - p->raw_local;
 		p->d_remote = t.remote - p->raw_remote;
 		p->d_misses = t.misses - p->raw_misses;
@@ -294,6 +301,11 @@ static void update_plugin(struct series *s)
 	p->raw_remote = t.remote;
 	p->raw_misses = t.misses;
 	p->raw_excess10 = t.excess10;
+	p->raw_fast = t.fast;
+	p->raw_slow = t.slow;
+	p->tiered = t.tiered;
+	p->fast += p->d_fast;
+	p->slow += p->d_slow;
 	p->local += p->d_local;
 	p->remote += p->d_remote;
 	if (!p->have_prev || s->dt_s <= 0) {
@@ -303,6 +315,10 @@ static void update_plugin(struct series *s)
 	if (p->d_local + p->d_remote) {
 		p->locality_defined = true;
 		p->true_locality = (double)p->d_local / (p->d_local + p->d_remote);
+	}
+	if (p->tiered && p->d_fast + p->d_slow) {
+		p->tier_share_defined = true;
+		p->fast_tier_share = (double)p->d_fast / (p->d_fast + p->d_slow);
 	}
 	update_benefit(s, t.work_marks);
 	/* ended within this interval: it counted, later ones will not */

@@ -60,17 +60,29 @@ static struct json_object *cost_terms(const struct series *s)
 	return o;
 }
 
+static struct json_object *opt_u64(bool defined, unsigned long long v)
+{
+	return defined ? json_object_new_uint64(v) : NULL;
+}
+
 static struct json_object *plugin(const struct series *s)
 {
 	const struct plugin_state *p = &s->plugin;
 	struct json_object *o = json_object_new_object();
 	unsigned long long all = p->local + p->remote;
 	unsigned long long work = p->work_local + p->work_remote;
+	unsigned long long work_tiers = p->work_fast + p->work_slow, tiers = p->fast + p->slow;
 
 	add(o, "acc_local", json_object_new_uint64(p->local));
 	add(o, "acc_remote", json_object_new_uint64(p->remote));
 	add(o, "true_locality", opt_double(work > 0, (double)p->work_local / work));
 	add(o, "true_locality_run", opt_double(all > 0, (double)p->local / all));
+	add(o, "acc_fast_tier", opt_u64(p->tiered, p->fast));
+	add(o, "acc_slow_tier", opt_u64(p->tiered, p->slow));
+	add(o, "fast_tier_share", opt_double(p->tiered && work_tiers > 0,
+					     (double)p->work_fast / work_tiers));
+	add(o, "fast_tier_share_run", opt_double(p->tiered && tiers > 0,
+						 (double)p->fast / tiers));
 	add(o, "benefit_cum", opt_double(p->baseline_set, p->benefit_cum));
 	add(o, "acc_avoided_cum", opt_double(p->baseline_set, p->acc_avoided_cum));
 	add(o, "remote_share_before", opt_double(p->baseline_set, p->remote_share0));
@@ -80,11 +92,6 @@ static struct json_object *plugin(const struct series *s)
 	add(o, "work_ended", json_object_new_boolean(p->work_over));
 	add(o, "work_end_s", opt_double(p->work_over, p->t_work_end));
 	return o;
-}
-
-static struct json_object *opt_u64(bool defined, unsigned long long v)
-{
-	return defined ? json_object_new_uint64(v) : NULL;
 }
 
 /* Pages over S seconds in MB/s (2^20 bytes, as the kernel's rate limit). */

@@ -133,6 +133,11 @@ static void put_locality(struct csv *c, const struct series *s)
 	put_opt(c, s->plugin.locality_defined, s->plugin.true_locality);
 }
 
+static void put_tier_share(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.tier_share_defined, s->plugin.fast_tier_share);
+}
+
 static void put_benefit(struct csv *c, const struct series *s)
 {
 	put_opt(c, s->plugin.baseline_set, s->plugin.benefit_cum);
@@ -149,6 +154,7 @@ static const struct column plugin_cols[] = {
 	{ "acc_local_d", "accesses", put_acc_local_d },
 	{ "acc_remote_d", "accesses", put_acc_remote_d },
 	{ "true_locality", "ratio", put_locality },
+	{ "fast_tier_share", "ratio", put_tier_share },
 	{ "benefit_cum", "u", put_benefit },
 	{ "acc_avoided_cum", "accesses", put_avoided },
 };

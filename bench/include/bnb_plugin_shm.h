@@ -31,7 +31,10 @@
  * Counting: every guest memory access (instruction data access, kernel or
  * user) made by vCPU v increments reads[node] or writes[node] of vCPU v,
  * where node is the memory node that owns the guest-physical address.
- * An access counts as local when node == vcpu_node[v].  Accesses to I/O
+ * An access counts as local when node == vcpu_node[v].  The memory tiers
+ * are derived by readers, not counted: the fast tier is the nodes that
+ * have a vCPU in vcpu_node[], the slow tier the nodes without (CXL
+ * memory, which a tiering kernel puts in a lower tier).  Accesses to I/O
  * regions count in io_reads/io_writes; RAM outside every node range
  * (ROM, option ROMs, firmware) in unknown_reads/unknown_writes.
  * misses[node] counts accesses that missed the plugin's per-vCPU model
@@ -235,6 +238,40 @@ static inline void bnb_shm_sum(const struct bnb_shm_header *h,
 	}
 	*local = l;
 	*remote = r;
+}
+
+/*
+ * RAM accesses of all vCPUs by the memory node's tier: to nodes with a
+ * vCPU (fast) and to nodes without (slow).  Returns whether there is a
+ * slow tier at all.
+ */
+static inline int bnb_shm_tier_sum(const struct bnb_shm_header *h,
+				   uint64_t *fast, uint64_t *slow)
+{
+	unsigned char has_cpu[BNB_SHM_MAX_NODES] = { 0 };
+	uint64_t f = 0, s = 0;
+	int tiered = 0;
+
+	for (unsigned int v = 0; v < h->n_vcpus; v++)
+		has_cpu[h->vcpu_node[v] % BNB_SHM_MAX_NODES] = 1;
+	for (unsigned int v = 0; v < h->n_vcpus; v++) {
+		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
+
+		for (unsigned int n = 0; n < h->n_nodes; n++) {
+			uint64_t a = bnb_shm_load(&c->reads[n]) +
+				     bnb_shm_load(&c->writes[n]);
+
+			if (has_cpu[n])
+				f += a;
+			else
+				s += a;
+		}
+	}
+	for (unsigned int n = 0; n < h->n_nodes; n++)
+		tiered |= !has_cpu[n];
+	*fast = f;
+	*slow = s;
+	return tiered;
 }
 
 /*

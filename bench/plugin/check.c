@@ -151,7 +151,7 @@ static void print_counters(const struct bnb_shm_header *h)
 {
 	static uint64_t m[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
 	static uint64_t miss[BNB_SHM_MAX_NODES][BNB_SHM_MAX_NODES];
-	uint64_t io = 0, unknown = 0, delayed = 0, delay_ns = 0, local, remote;
+	uint64_t io = 0, unknown = 0, delayed = 0, delay_ns = 0, local, remote, fast, slow;
 
 	for (unsigned int v = 0; v < h->n_vcpus; v++) {
 		const struct bnb_shm_vcpu *c = bnb_shm_vcpu_at(h, v);
@@ -171,6 +171,9 @@ static void print_counters(const struct bnb_shm_header *h)
 	       (unsigned long long)local, (unsigned long long)remote,
 	       (unsigned long long)io, (unsigned long long)unknown,
 	       (unsigned long long)delayed, (unsigned long long)delay_ns);
+	if (bnb_shm_tier_sum(h, &fast, &slow))
+		printf("fast_tier=%llu\nslow_tier=%llu\n", (unsigned long long)fast,
+		       (unsigned long long)slow);
 	for (unsigned int c = 0; c < h->n_nodes; c++)
 		for (unsigned int n = 0; n < h->n_nodes; n++)
 			printf("access_%u_%u=%llu\nmiss_%u_%u=%llu\n", c, n,

@@ -491,18 +491,22 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void print_summary(void)
 {
-	uint64_t local, remote, delayed = 0, io = 0, unknown = 0;
+	uint64_t local, remote, delayed = 0, io = 0, unknown = 0, fast, slow;
+	char tiers[64] = "";
 
 	bnb_shm_sum(shm, &local, &remote);
+	if (bnb_shm_tier_sum(shm, &fast, &slow))
+		snprintf(tiers, sizeof(tiers), " fast_tier=%llu slow_tier=%llu",
+			 (unsigned long long)fast, (unsigned long long)slow);
 	for (unsigned int i = 0; i < n_vcpus; i++) {
 		delayed += vcpus[i].ctr->delayed;
 		io += vcpus[i].ctr->io_reads + vcpus[i].ctr->io_writes;
 		unknown += vcpus[i].ctr->unknown_reads + vcpus[i].ctr->unknown_writes;
 	}
-	fprintf(stderr, "bnb-plugin: local=%llu remote=%llu io=%llu unknown=%llu delayed=%llu map=%u\n",
-		(unsigned long long)local, (unsigned long long)remote,
+	fprintf(stderr, "bnb-plugin: local=%llu remote=%llu io=%llu unknown=%llu delayed=%llu "
+		"map=%u%s\n", (unsigned long long)local, (unsigned long long)remote,
 		(unsigned long long)io, (unsigned long long)unknown,
-		(unsigned long long)delayed, shm->map_status);
+		(unsigned long long)delayed, shm->map_status, tiers);
 }
 
 static void on_exit_qemu(qemu_plugin_id_t id, void *udata)

@@ -466,3 +466,42 @@ Test(plugin, promotion_rate_over_the_work)
 	json_object_put(sum);
 	series_free(&s);
 }
+
+/*
+ * The memory tiers: a third node without vCPUs is the slow tier. Each
+ * interval's fast_tier_share is the share of its accesses to nodes with
+ * vCPUs, whichever vCPU made them; the summary's is over the workload's
+ * work. Two nodes with vCPUs have no slow tier: no share at all.
+ */
+Test(plugin, accesses_split_by_tier)
+{
+	struct run_info run = { .end = "agent-gone", .interval_ms = 1000 };
+	struct json_object *sum, *v, *pl;
+	struct bnb_reply r = { 0 };
+	struct sample_time t = { 0 };
+	struct series s;
+
+	begin(&s, &r, &t, 2.0);
+	step(&s, &t, &r, 100, 100);
+	cr_expect_not(s.plugin.tier_share_defined, "two nodes with vCPUs: no slow tier");
+	h->n_nodes = 3;
+	h->distance[2][2] = 10;
+	h->work_marks = 1;
+	step(&s, &t, &r, 0, 0);				/* the marker's interval */
+	vcpu(0)->reads[2] += 900;			/* slow: the hot set in CXL memory */
+	step(&s, &t, &r, 100, 0);
+	cr_assert(s.plugin.tier_share_defined);
+	cr_expect_float_eq(s.plugin.fast_tier_share, 0.1, 1e-12);
+	vcpu(1)->writes[2] += 100;			/* promoted: the other vCPU's too */
+	step(&s, &t, &r, 600, 300);
+	cr_expect_float_eq(s.plugin.fast_tier_share, 0.9, 1e-12);
+	sum = summary_build(&s, &run);
+	cr_assert(json_object_object_get_ex(sum, "plugin", &pl));
+	cr_assert(json_object_object_get_ex(pl, "fast_tier_share", &v));
+	cr_expect_float_eq(json_object_get_double(v), 0.5, 1e-12, "over the work: %g",
+			   json_object_get_double(v));
+	cr_assert(json_object_object_get_ex(pl, "acc_slow_tier", &v));
+	cr_expect_eq(json_object_get_uint64(v), 1000);
+	json_object_put(sum);
+	series_free(&s);
+}
