@@ -369,6 +369,21 @@ static int nearest_cpus(const struct bnb_topology *t, int j)
 	return best;
 }
 
+/* The fast tier, the nodes with CPUs, holds what the guest kernel needs. */
+static int check_fast_tier(const struct bnb_topology *t, char *err, size_t errlen)
+{
+	uint64_t fast = 0;
+
+	for (int i = 0; i < t->nodes; i++)
+		if (t->cpus[i])
+			fast += t->mem[i];
+	if (fast >= (uint64_t)BNB_CXL_FAST_MIN_MIB << 20)
+		return 0;
+	return errf(err, errlen, "the nodes with CPUs (the fast tier) have %llu MiB in all; "
+		    "beside CXL memory the guest kernel needs at least %d MiB there (mem)",
+		    (unsigned long long)(fast >> 20), BNB_CXL_FAST_MIN_MIB);
+}
+
 /*
  * CXL nodes: CPU-less memory behind the nearest CPU node h, each miss of
  * node i costing i's latency to h plus what the expander adds to a local
@@ -407,7 +422,7 @@ static int build_cxl(const struct bnb_machine_spec *s, const struct bnb_topology
 				p->lat_ps[i][j] = p->lat_ps[i][h] + lat_ps - p->lat_ps[h][h];
 		p->mem_mbs[j] = OR(s->cxl_bandwidth_mbs, BNB_CXL_BANDWIDTH_MBS);
 	}
-	return 0;
+	return *s->cxl_nodes ? check_fast_tier(t, err, errlen) : 0;
 }
 
 /* A parameter other than the model that is given, or NULL. */

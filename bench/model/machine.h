@@ -40,6 +40,15 @@ struct bnb_model_params;
  */
 #define BNB_CXL_LATENCY_NS	250	/* idle load latency from the attaching socket */
 #define BNB_CXL_BANDWIDTH_MBS	22000	/* one expander's read bandwidth (PCIe 5.0 x8) */
+/*
+ * The least memory the nodes with CPUs (the fast tier) may have in all
+ * beside CXL nodes: Debian's 6.12 guest kernel holds 33 MiB of them after
+ * booting the base initramfs (13 MiB reserved for its image and page
+ * structures, 20 MiB allocated), and twice that leaves the workload and
+ * the kernel's free-page watermarks room.  Below it the kernel's own
+ * memory spills into the slow tier and a promotion finds no free page.
+ */
+#define BNB_CXL_FAST_MIN_MIB	64
 
 /* The parameters as given: 0 and "" keep the class's. */
 struct bnb_machine_spec {

@@ -426,10 +426,12 @@ Test(machine, a_class_graph_serves_guests_of_fewer_nodes)
 	cr_assert_eq(p.lat_ps[0][3], 280 * PS, "three hops of the class's 60");
 }
 
-/* 2 CPU nodes and node 2 of CXL memory behind node 0 (SLIT 17 and 28). */
+/* 2 CPU nodes and node 2 of CXL memory behind node 0 (SLIT 17 and 28), 512 MiB each. */
 static void cxl_guest(void)
 {
 	guest(3);
+	for (int i = 0; i < 3; i++)
+		topo.mem[i] = 512ull << 20;
 	topo.cpus[2] = 0;
 	topo.dist[0][2] = topo.dist[2][0] = 17;
 	topo.dist[1][2] = topo.dist[2][1] = 28;
@@ -468,6 +470,11 @@ Test(machine, bad_cxl_nodes_refused_naming_the_key)
 	strcpy(s.cxl_nodes, "3");
 	expect_refused(&s, "cxl_nodes", "node 3: the guest has 3 nodes");
 	strcpy(s.cxl_nodes, "2");
+	topo.mem[0] = topo.mem[1] = 30ull << 20;
+	expect_refused(&s, "cxl_nodes", "the nodes with CPUs (the fast tier) have 60 MiB in all; "
+		       "beside CXL memory the guest kernel needs at least 64 MiB there (mem)");
+	topo.mem[1] = 34ull << 20;
+	cr_assert_eq(check(&s, true), 0, "64 MiB in all is enough: %s", err);
 	s.cxl_latency_ns = 50;
 	expect_refused(&s, "cxl_latency_ns", "below the local latency of node 0");
 	cr_assert_eq(bnb_machine_parse_cxl_nodes(NULL, "2,", field, err, sizeof(err)), -1);
