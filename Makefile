@@ -93,12 +93,16 @@ $(BUILD)/obj/tests/unit/%.o: CFLAGS += -DBNB_SRC_DIR=\"$(CURDIR)\"
 deps:
 	@bench/deps.sh
 
-# The kernel lives in the cache outside the repository; build/kernel/bzImage
-# is a symlink to the build that matches the current inputs.
+# The kernel lives in the cache outside the repository. K=NAME picks a
+# named kernel (patched, the default; debian-6.1; debian-6.12), KSRC=DIR
+# a tree of your own. build/kernel/bzImage links to the default kernel's
+# build alone (bnb-vm and the tests boot it); another named kernel gets
+# build/kernel-NAME, and any build prints its key, its path and the
+# `kernel =` value that boots it (kernel/build.sh --link-in).
 kernel:
-	@BNB_RETRY='make kernel$(if $(KSRC), KSRC=$(KSRC))$(if $(PATCHES), PATCHES=$(PATCHES))$(if $(DEBUG), DEBUG=$(DEBUG))' \
-		kernel/build.sh $(if $(KSRC),--ksrc $(KSRC)) $(if $(PATCHES),--patches $(PATCHES)) \
-		$(if $(DEBUG),--debug) --link $(BUILD)/kernel
+	@BNB_RETRY='make kernel$(if $(K), K=$(K))$(if $(KSRC), KSRC=$(KSRC))$(if $(PATCHES), PATCHES=$(PATCHES))$(if $(DEBUG), DEBUG=$(DEBUG))' \
+		kernel/build.sh $(if $(K),--kernel $(K)) $(if $(KSRC),--ksrc $(KSRC)) \
+		$(if $(PATCHES),--patches $(PATCHES)) $(if $(DEBUG),--debug) --link-in $(BUILD)
 
 kernel-check:
 	@kernel/check.sh

@@ -4,8 +4,9 @@
 set -euo pipefail
 
 packages=(
-	# kernel build
-	linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
+	# kernel build; linux-source-6.12 is the debian-6.12 kernel's source
+	# (bookworm's linux-6.12: bookworm-security, or bookworm-backports)
+	linux-source-6.1 linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev cpio
 	xz-utils lz4 ccache dwarves git
 	# guest and emulation (qemu-system-x86: the wall-mode fallback and
 	# qemu-system-data's firmware for the project's own QEMU)

@@ -1,10 +1,15 @@
 #!/bin/bash
 # Build the guest kernel out of tree, in the cache, never in the repository.
 #
-#   kernel/build.sh [--ksrc DIR] [--patches none|DIR] [--debug] [--link DIR] [--print-key]
+#   kernel/build.sh [--kernel NAME | --ksrc DIR] [--patches none|DIR] [--debug]
+#                   [--link PATH | --link-in DIR] [--print-key | --print-dir]
 #
-# Default source: Debian's /usr/src/linux-source-6.1.tar.xz, extracted once
-# into $CACHE/src and kept as a git tree so that switching patch sets only
+# NAME is one of the named kernels (kernel_named below): patched, the
+# default (Debian's linux-source-6.1 with kernel/patches/series),
+# debian-6.1 (the same source as is) or debian-6.12 (Debian's
+# linux-source-6.12 as is). A Debian source is
+# /usr/src/linux-source-VER.tar.xz, extracted once into $CACHE/src and
+# kept as a git tree so that switching patch sets only
 # rewrites the files whose content changes (make then rebuilds just what
 # depends on them: checkout_series in kernel/tree.sh). One object dir per
 # source, compiler and debug setting serves every series, under the lock.
@@ -14,12 +19,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${BNB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/balancenuma-bench}
-tarball=/usr/src/linux-source-6.1.tar.xz
+kernel=patched
 ksrc=
-patchdir=$here/patches
+patchdir=
 debug=0
 link=
+link_in=
 print_key=0
+print_dir=0
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 # Every failure, a die or a failed command under set -e, ends with the
@@ -34,15 +41,35 @@ trap on_exit EXIT
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) kernel=${2:?--kernel needs a name}; shift ;;
 	--ksrc) ksrc=$(realpath "${2:?--ksrc needs a directory}"); shift ;;
 	--patches) patchdir=${2:?--patches needs none or a directory}; shift ;;
 	--debug) debug=1 ;;
 	--link) link=${2:?--link needs a path}; shift ;;
+	--link-in) link_in=${2:?--link-in needs a directory}; shift ;;
 	--print-key) print_key=1 ;;
+	--print-dir) print_dir=1 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
 done
+
+# The named kernels: NAME -> the Debian package of its source and its
+# default patch set (--patches overrides it). The runner resolves an
+# experiment's `kernel = NAME` with --print-key, so the names it accepts
+# are these (bench/runner/knobs.c holds their tunables).
+kernel_named() {
+	case $1 in
+	patched | default) pkg=linux-source-6.1; named_patches=$here/patches ;;
+	debian-6.1) pkg=linux-source-6.1; named_patches=none ;;
+	debian-6.12) pkg=linux-source-6.12; named_patches=none ;;
+	*) die "unknown kernel '$1' (named kernels: patched, debian-6.1, debian-6.12; or --ksrc DIR)" ;;
+	esac
+}
+kernel_named "$kernel"
+[ -n "$patchdir" ] || patchdir=$named_patches
+[ -z "$ksrc" ] || [ "$kernel" = patched ] || die "--kernel and --ksrc name two sources: give one"
+tarball=/usr/src/$pkg.tar.xz
 
 fragments=("$here/config/guest.config")
 [ "$debug" = 1 ] && fragments+=("$here/config/debug.config")
@@ -69,15 +96,16 @@ if [ -n "$ksrc" ]; then
 	if git -C "$ksrc" rev-parse HEAD >/dev/null 2>&1; then
 		srcid="$(git -C "$ksrc" rev-parse HEAD):$(git -C "$ksrc" diff HEAD | sha256sum)"
 	else
-		# Not a git tree: nothing cheap tells us it is unchanged, so let
-		# make decide (it is incremental anyway).
-		srcid="$(date +%s%N)"
+		# Not a git tree: every file's name, size and mtime (about 1 s
+		# for a kernel tree), so that an unchanged tree keeps its key.
+		srcid=$(cd "$ksrc" && find . -path ./.git -prune -o -type f -printf '%P %s %T@\n' |
+			LC_ALL=C sort | sha256sum)
 	fi
 	srcbase="ksrc:$ksrc"
 else
-	[ -r "$tarball" ] || die "$tarball is missing: run 'make deps'"
-	srcver=$(dpkg-query -W -f '${Version}' linux-source-6.1)
-	srcbase="debian:linux-source-6.1:$srcver"
+	[ -r "$tarball" ] || die "$tarball is missing: the package $pkg brings it (run 'make deps')"
+	srcver=$(dpkg-query -W -f '${Version}' "$pkg")
+	srcbase="debian:$pkg:$srcver"
 	srcid=$srcbase
 fi
 
@@ -90,12 +118,35 @@ confkey=$( { echo "$srcbase"; echo "$compiler"; echo "debug=$debug"; } | hash_of
 key=$( { echo "$srcbase"; echo "$srcid"; echo "$compiler"; cat "${fragments[@]}";
 	for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
 
+out=$cache/kernels/$key
 if [ "$print_key" = 1 ]; then
 	echo "$key"
 	exit 0
 fi
+# The runner finds a named kernel's build here (bench/runner/plan.c).
+if [ "$print_dir" = 1 ]; then
+	echo "$out"
+	exit 0
+fi
 
-out=$cache/kernels/$key
+# What an experiment's `kernel =` key says to boot this build, and the
+# link --link-in gives it: DIR/kernel is the default kernel alone (bnb-vm
+# and the tests boot it), another named kernel gets DIR/kernel-NAME, the
+# debug build a -debug suffix; another tree or series gets no link.
+named=0
+[ -z "$ksrc" ] && [ "$patchdir" = "$named_patches" ] && named=1
+if [ "$named" = 1 ] && [ "$debug" = 0 ]; then
+	as_key="kernel = $kernel"
+elif [ -n "$ksrc" ] && [ "$patchdir" = none ] && [ "$debug" = 0 ]; then
+	as_key="kernel = ksrc:$ksrc"
+else
+	as_key="kernel = $out/bzImage"
+fi
+if [ -n "$link_in" ] && [ "$named" = 1 ]; then
+	link=$link_in/kernel
+	[ "$debug" = 0 ] || link=$link-debug
+	case $kernel in patched | default) ;; *) link=$link-$kernel ;; esac
+fi
 publish_link() {
 	[ -n "$link" ] || return 0
 	mkdir -p "$(dirname "$link")"
@@ -104,7 +155,7 @@ publish_link() {
 
 if [ -f "$out/bzImage" ]; then
 	publish_link
-	echo "kernel: up to date ($out/bzImage)"
+	echo "kernel: $key up to date ($out/bzImage; $as_key)"
 	exit 0
 fi
 
@@ -119,7 +170,7 @@ fi
 # The source tree with the patches applied: prepare_tree TREE.
 prepare_tree() {
 	if [ -z "$ksrc" ]; then
-		prepare_debian_tree "$tarball" "$1"
+		prepare_debian_tree "$tarball" "$1" "$pkg"
 		checkout_series "$1" "${patches[@]}"
 		return
 	fi
@@ -131,7 +182,7 @@ if [ -n "$ksrc" ] && [ ${#patches[@]} -eq 0 ]; then
 elif [ -n "$ksrc" ]; then
 	tree=$cache/ksrc/$(echo "$ksrc" | hash_of)
 else
-	tree=$cache/src/linux-source-6.1-$srcver
+	tree=$cache/src/$pkg-$srcver
 fi
 ticking "preparing the source tree $tree" prepare_tree "$tree"
 
@@ -160,4 +211,4 @@ cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 publish_link
-echo "kernel: $out/bzImage"
+echo "kernel: $key built ($out/bzImage; $as_key)"

@@ -20,10 +20,13 @@ read_series() {
 	done < "$dir/series"
 }
 
-# Extract the Debian tarball once and record the pristine state in git, so
-# that later resets rewrite only files a patch had changed.
+# Extract the Debian tarball once (its top directory is PKG) and record the
+# pristine state in git, so that later resets rewrite only files a patch
+# had changed. Every file is tracked: linux-source-6.12's .gitignore
+# ignores every top-level file, and what git does not track, a series
+# switch (git clean) would delete.
 prepare_debian_tree() {
-	local tarball=$1 tree=$2 tmp
+	local tarball=$1 tree=$2 pkg=${3:-linux-source-6.1} tmp
 
 	[ -f "$tree/.bnb-pristine" ] && return 0
 	echo "kernel: extracting $tarball (once)"
@@ -31,7 +34,7 @@ prepare_debian_tree() {
 	rm -rf "$tmp" "$tree"
 	mkdir -p "$tmp"
 	tar -C "$tmp" -xf "$tarball"
-	mv "$tmp"/linux-source-6.1 "$tree"
+	mv "$tmp/$pkg" "$tree"
 	rmdir "$tmp"
 	git -C "$tree" init -q
 	# A kernel tree is loose objects enough to trigger gc: not worth it here.

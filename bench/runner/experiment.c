@@ -679,6 +679,30 @@ static int check_scale(struct parse_state *ps, const struct variant *v, int sect
 				"scale_scan", section_line), key, "variant '%s': %s", v->name, why);
 }
 
+/*
+ * The kernel's name, and every sysctl key against the knobs of the kernel
+ * the variant names (knobs.c): a knob it lacks is refused here, before
+ * anything is built or booted.
+ */
+static int check_kernel(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	char why[ERRLEN], *copy = strdup(ps->exp->path);
+	struct kernel_spec ks;
+	struct sysctl_target t;
+	int rc, i;
+
+	rc = kernel_spec_parse(v->kernel, dirname(copy), &ks, why, sizeof(why));
+	free(copy);
+	if (rc)
+		return fail(ps, line_of(v, "kernel", section_line), "kernel", "variant '%s': %s",
+			    v->name, why);
+	for (i = 0; i < v->n_sysctls; i++)
+		if (knob_target(ks.named, v->sysctls[i].key, &t, why, sizeof(why)))
+			return fail(ps, line_of(v, v->sysctls[i].key, section_line),
+				    v->sysctls[i].key, "variant '%s': %s", v->name, why);
+	return 0;
+}
+
 /* Checks across keys, once a variant's fields are read. */
 static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
 {
@@ -691,7 +715,7 @@ static int check_variant(struct parse_state *ps, const struct variant *v, int se
 			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
 			    v->name);
 	if (check_timing(ps, v, section_line) || check_machine(ps, v, section_line) ||
-	    check_scale(ps, v, section_line))
+	    check_scale(ps, v, section_line) || check_kernel(ps, v, section_line))
 		return -1;
 	if (!topo_validate(&v->topo, why, sizeof(why)))
 		return 0;

@@ -68,20 +68,25 @@ static const char file_function[] =
 	"\t[ -n \"$f\" ] && [ -e \"$f\" ] && echo \"$f\"\n"
 	"}\n";
 
-/* Knob K of the plan: the sysctl and the debugfs file it may be in. */
-static void knob_target(int k, struct sysctl_target *t)
+/* Knob K of the plan, where V's kernel keeps it (knobs.c); -1: it has none. */
+static int plan_knob(const struct variant *v, int k, struct sysctl_target *t)
 {
 	char key[96];
 
 	snprintf(key, sizeof(key), SYSCTL_PREFIX "%s", scale_knobs[k].name);
-	sysctl_target(key, t);
+	return knob_target(named_kernel(v->kernel), key, t, NULL, 0);
 }
 
-static void set_knob(FILE *f, const struct scale_plan *p, int k)
+static void set_knob(FILE *f, const struct variant *v, const struct scale_plan *p, int k)
 {
 	struct sysctl_target t;
 
-	knob_target(k, &t);
+	if (plan_knob(v, k, &t)) {
+		/* a named kernel without it (the table says so): nothing to try */
+		fprintf(f, "echo '" WL_SCALE_UNSET_MARK "%s (not in this kernel)'\n",
+			scale_knobs[k].name);
+		return;
+	}
 	if (scale_knobs[k].required) {
 		fprintf(f, "bnb_set %s %ld '%s' || exit %d\n", t.sysctl, p->guest[k],
 			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
@@ -99,7 +104,7 @@ static void set_knob(FILE *f, const struct scale_plan *p, int k)
  * written as they are. The kernel refuses min > max, so the minimum goes
  * after the maximum when it grows past the maximum in force.
  */
-static void hardware_plan(FILE *f, const struct scale_plan *p)
+static void hardware_plan(FILE *f, const struct variant *v, const struct scale_plan *p)
 {
 	struct sysctl_target t;
 	char line[512];
@@ -108,21 +113,21 @@ static void hardware_plan(FILE *f, const struct scale_plan *p)
 	fprintf(f, "echo '" WL_SCALE_PLAN_MARK "%s'\n", line);
 	if (p->given_up[0])
 		fprintf(f, "echo '" WL_SCALE_GIVEN_UP_MARK "%s'\n", p->given_up);
-	set_knob(f, p, SK_DELAY);
-	set_knob(f, p, SK_SIZE);
-	knob_target(SK_MAX, &t);
+	set_knob(f, v, p, SK_DELAY);
+	set_knob(f, v, p, SK_SIZE);
+	plan_knob(v, SK_MAX, &t);	/* every named kernel has it */
 	fprintf(f, "m=$(cat \"$(bnb_file %s '%s')\" 2>/dev/null)\n", t.sysctl,
 		t.debugfs ? t.debugfs : "");
 	fprintf(f, "if [ \"${m:-0}\" -lt %ld ] 2>/dev/null; then\n", p->guest[SK_MIN]);
-	set_knob(f, p, SK_MAX);
-	set_knob(f, p, SK_MIN);
+	set_knob(f, v, p, SK_MAX);
+	set_knob(f, v, p, SK_MIN);
 	fputs("else\n", f);
-	set_knob(f, p, SK_MIN);
-	set_knob(f, p, SK_MAX);
+	set_knob(f, v, p, SK_MIN);
+	set_knob(f, v, p, SK_MAX);
 	fputs("fi\n", f);
 	for (int k = SK_SIZE + 1; k < SCALE_N_KNOBS; k++)
 		if (p->set[k])
-			set_knob(f, p, k);
+			set_knob(f, v, p, k);
 }
 
 /*
@@ -147,19 +152,20 @@ static void auto_factor(FILE *f, const struct scan_plan *sp)
 	fputs("[ -z \"$nb\" ] || echo \"$nb\" > " NUMA_BALANCING "\n", f);
 }
 
-static void scale_one(FILE *f, const char *name)
+static void scale_one(FILE *f, const struct variant *v, const char *name)
 {
 	struct sysctl_target t;
 	char key[64];
 
 	snprintf(key, sizeof(key), SYSCTL_PREFIX "%s", name);
-	sysctl_target(key, &t);
+	/* every named kernel has the scan periods (knobs.c) */
+	knob_target(named_kernel(v->kernel), key, &t, NULL, 0);
 	fprintf(f, "bnb_scale %s '%s' \"$milli\" || exit %d\n", t.sysctl,
 		t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
 }
 
 /* Multiply the scan periods by the dilation, after the explicit sysctls. */
-static void scale_tunables(FILE *f, const struct scan_plan *sp)
+static void scale_tunables(FILE *f, const struct variant *v, const struct scan_plan *sp)
 {
 	if (sp->scale.mode == SCALE_AUTO) {
 		auto_factor(f, sp);
@@ -168,13 +174,13 @@ static void scale_tunables(FILE *f, const struct scan_plan *sp)
 		fprintf(f, "echo \"" WL_SCALE_MARK "$milli\"\n");
 	}
 	/* the kernel keeps min <= max: grow max first, shrink min first */
-	scale_one(f, scaled_tunables[0]);
+	scale_one(f, v, scaled_tunables[0]);
 	fprintf(f, "if [ \"$milli\" -ge 1000 ]; then\n");
-	scale_one(f, scaled_tunables[1]);
-	scale_one(f, scaled_tunables[2]);
+	scale_one(f, v, scaled_tunables[1]);
+	scale_one(f, v, scaled_tunables[2]);
 	fprintf(f, "else\n");
-	scale_one(f, scaled_tunables[2]);
-	scale_one(f, scaled_tunables[1]);
+	scale_one(f, v, scaled_tunables[2]);
+	scale_one(f, v, scaled_tunables[1]);
 	fprintf(f, "fi\n");
 }
 
@@ -216,7 +222,8 @@ char *guest_command(const struct variant *v, const struct scan_plan *sp,
 	for (i = 0; i < v->n_sysctls; i++) {
 		struct sysctl_target t;
 
-		if (sysctl_target(v->sysctls[i].key, &t))
+		/* where the variant's kernel keeps it; refused at load if nowhere */
+		if (knob_target(named_kernel(v->kernel), v->sysctls[i].key, &t, NULL, 0))
 			continue;
 		/* the hardware's value: the plan writes it scaled */
 		if (hardware && scale_plan_sets(&sp->hw, v->sysctls[i].key))
@@ -226,9 +233,9 @@ char *guest_command(const struct variant *v, const struct scan_plan *sp,
 			t.debugfs ? t.debugfs : "", SYSCTL_EXIT);
 	}
 	if (hardware)
-		hardware_plan(f, &sp->hw);
+		hardware_plan(f, v, &sp->hw);
 	else if (sp && sp->scale.mode != SCALE_OFF)
-		scale_tunables(f, sp);
+		scale_tunables(f, v, sp);
 	if (delay_us)
 		start_delay(f, delay_us);
 	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS);

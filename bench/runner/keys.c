@@ -283,10 +283,12 @@ static const struct opt_def keys[] = {
 	  .metavar = "K=V ...", .def = "", .scope = KS_VARIANT,
 	  .help = "more plugin options, space separated (bench/plugin/README.md), checked "
 		  "against the plugin's own table" },
-	{ "kernel", OPT_STR, V(kernel), .flags = OPTF_NONEMPTY, .metavar = "default|PATH",
-	  .def = "default", .scope = KS_VARIANT,
-	  .help = "'default' is the cached patched build; or a bzImage (relative to the "
-		  "experiment file), for kernel A vs B" },
+	{ "kernel", OPT_STR, V(kernel), .flags = OPTF_NONEMPTY, .metavar = "NAME|ksrc:DIR|PATH",
+	  .def = "patched", .scope = KS_VARIANT,
+	  .help = "the guest kernel: a named build (patched: 6.1 with the series; debian-6.1, "
+		  "debian-6.12: Debian's as they ship; default = patched), built before the first "
+		  "run when missing; ksrc:DIR, a source tree built as is; or a bzImage (paths "
+		  "relative to the experiment file)" },
 	{ "append", OPT_STR, V(append), .def = "", .scope = KS_VARIANT,
 	  .help = "extra kernel command line" },
 	{ "balancing", OPT_BOOL, V(balancing), .def = "on", .scope = KS_VARIANT,
@@ -373,13 +375,13 @@ const struct opt_def *key_table(size_t *n)
 	return keys;
 }
 
+/* A sysctl name: letters (promote_rate_limit_MBps has capitals), digits, '_' and '.'. */
 static bool sysctl_name_ok(const char *name)
 {
 	if (!*name || *name == '.' || strstr(name, ".."))
 		return false;
 	for (; *name; name++)
-		if (!islower((unsigned char)*name) && !isdigit((unsigned char)*name) &&
-		    *name != '_' && *name != '.')
+		if (!isalnum((unsigned char)*name) && *name != '_' && *name != '.')
 			return false;
 	return true;
 }
@@ -400,34 +402,4 @@ void keys_usage(FILE *f)
 void keys_markdown(FILE *f)
 {
 	opt_markdown(f, keys, ARRAY_SIZE(keys), "", "key");
-}
-
-/* Scan tunables that 6.1 moved to debugfs; the series adds sysctls back. */
-static const char *const debugfs_tunables[] = {
-	"scan_delay_ms", "scan_period_min_ms", "scan_period_max_ms", "scan_size_mb",
-};
-
-#define DEBUGFS_NUMA "/sys/kernel/debug/sched/numa_balancing/"
-
-int sysctl_target(const char *key, struct sysctl_target *t)
-{
-	static char paths[ARRAY_SIZE(debugfs_tunables)][96];
-	const char *name = key + strlen(SYSCTL_PREFIX);
-	size_t i;
-
-	if (strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)) || !sysctl_name_ok(name))
-		return -1;
-	t->debugfs = NULL;
-	if (strchr(name, '.')) {
-		snprintf(t->sysctl, sizeof(t->sysctl), "%s", name);
-		return 0;
-	}
-	snprintf(t->sysctl, sizeof(t->sysctl), "kernel.numa_balancing_%s", name);
-	for (i = 0; i < ARRAY_SIZE(debugfs_tunables); i++) {
-		if (strcmp(name, debugfs_tunables[i]))
-			continue;
-		snprintf(paths[i], sizeof(paths[i]), DEBUGFS_NUMA "%s", name);
-		t->debugfs = paths[i];
-	}
-	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "knobs.h"
 #include "lib/opt.h"
 
 /* Where a key may be set: opt_def.scope. */
@@ -32,14 +33,10 @@ void keys_usage(FILE *f);
 void keys_markdown(FILE *f);
 
 /*
- * Where a sysctl key is written in the guest: SYSCTL is the dotted name
- * under /proc/sys, DEBUGFS a fallback file for kernels whose scan tunables
- * live in debugfs only (6.1 without the patch series), or NULL.
+ * Where a sysctl key is written in the guest of a kernel the knob table
+ * does not name (knob_target(NULL, ...), knobs.h): the sysctl, and for
+ * the scan tunables debugfs when the kernel has no such sysctl.
  */
-struct sysctl_target {
-	char sysctl[128];
-	const char *debugfs;
-};
 int sysctl_target(const char *key, struct sysctl_target *t);
 
 #endif

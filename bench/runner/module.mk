@@ -1,6 +1,6 @@
 # bench/runner: the experiment runner build/bin/bnb-run and its unit tests.
 
-RUNNER_SRCS := keys.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
+RUNNER_SRCS := keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
 	report.c versus.c verdict.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
@@ -20,7 +20,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
-RUNNER_TESTS := experiment keys stats report dilation extract monitors provenance compare reference modelrun hostile scale
+RUNNER_TESTS := experiment keys knobs stats report dilation extract monitors provenance compare reference modelrun hostile scale
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

@@ -11,6 +11,7 @@
 #include "dilation.h"
 #include "experiment.h"
 #include "scale.h"
+#include "knobs.h"
 #include "lib/host_numa.h"
 #include "lib/path.h"
 
@@ -93,6 +94,30 @@ const char *stall_verdict(const char *result, const struct variant *v, const cha
  * WARNINGS warnings (bnb-vm's result, vm_warnings()); nothing for 0 or -1.
  */
 void job_warnings(const char *rundir, const struct job *j, int warnings);
+
+/*
+ * A `kernel =` value, located: the directory of its build (bzImage,
+ * System.map, .config), its cache key (none for a bzImage path), whether
+ * it is built, and the command that builds it.
+ */
+struct kernel_loc {
+	struct kernel_spec spec;
+	char dir[PATH_MAX];
+	char image[PATH_MAX];
+	char key[32];
+	char make[PATH_MAX + 64];
+	bool built;
+};
+/* VALUE relative to BASEDIR; a named kernel or ksrc: tree by its key. */
+int kernel_locate(const char *value, const char *basedir, struct kernel_loc *k, char *why,
+		  size_t whylen);
+/* The System.map of K's build, or "" (plan.c says where it looks). */
+void kernel_map(const struct kernel_loc *k, char *map, size_t len);
+/* Build K through kernel/build.sh, its progress lines on stdout; 0 when built. */
+int kernel_build(const struct kernel_loc *k);
+
+/* Build V's kernel when it is a named or ksrc: one not built yet. */
+int prepare_kernel(const struct variant *v, const char *basedir, char *why, size_t whylen);
 
 /* Resolve V's kernel, tools and latency mode; on error writes why. */
 int plan_run(const struct variant *v, const char *basedir, struct run_plan *p,

@@ -278,31 +278,37 @@ void report_where(const char *dir, bool written, const char *note)
 		printf("bnb-run: no summary written in %s (see the error above)%s\n", dir, note);
 }
 
-/* Refuse to start when a selected variant cannot run here at all. */
+/*
+ * Refuse to start when a selected variant cannot run here at all; build
+ * the kernels the experiment names first.
+ */
 static int preflight(const struct experiment *exp, const char *only, const char *experiment,
 		     bool will_run)
 {
-	char *copy = realpath(experiment, NULL), why[512];
+	char *copy = realpath(experiment, NULL), why[512], basedir[PATH_MAX];
 	struct run_plan plan;
 	int i, rc = 0, n = 0;
 
+	/* dirname() cuts its argument: once, for every variant */
+	snprintf(basedir, sizeof(basedir), "%s", copy ? dirname(copy) : ".");
+	free(copy);
 	for (i = 0; i < exp->n_variants; i++)
 		n += selected(&exp->variants[i], only);
 	if (!n) {
 		prog_error("no variant named '%s' in %s", only, experiment);
-		free(copy);
 		return -1;
 	}
 	for (i = 0; i < exp->n_variants && !rc && will_run; i++) {
 		if (!selected(&exp->variants[i], only))
 			continue;
-		rc = plan_run(&exp->variants[i], copy ? dirname(copy) : ".", &plan, why, sizeof(why));
+		rc = prepare_kernel(&exp->variants[i], basedir, why, sizeof(why));
+		if (!rc)
+			rc = plan_run(&exp->variants[i], basedir, &plan, why, sizeof(why));
 		if (rc)
 			fprintf(stderr, "bnb-run: variant %s: %s\n", exp->variants[i].name, why);
 		else
 			rc = workload_preflight(exp, &exp->variants[i]);
 	}
-	free(copy);
 	return rc;
 }
 

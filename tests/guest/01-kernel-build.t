@@ -33,6 +33,48 @@ else
 	skip "a changed patch changes the key" "empty series"
 fi
 check "PATCHES=none is another kernel" test "$(kernel/build.sh --patches none --print-key)" != "$key"
+
+# Kernels by name (bench/runner/knobs.c has the same names): each its own key.
+check "--kernel patched is the default build" test "$(kernel/build.sh --kernel patched --print-key)" = "$key"
+check "--kernel default is its alias" test "$(kernel/build.sh --kernel default --print-key)" = "$key"
+k612=$(kernel/build.sh --kernel debian-6.12 --print-key 2>&1)
+check "debian-6.12 is another kernel ($k612)" test "$k612" != "$key" -a "${#k612}" = 16
+check "debian-6.1 is the series-less build of the same source" \
+	test "$(kernel/build.sh --kernel debian-6.1 --print-key)" = "$(kernel/build.sh --patches none --print-key)"
+check "--print-dir is the key's directory in the cache" \
+	test "$(kernel/build.sh --kernel debian-6.12 --print-dir)" = "${BNB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/balancenuma-bench}/kernels/$k612"
+err=$(kernel/build.sh --kernel debian-6.13 --print-key 2>&1)
+check "an unknown name is refused with the names there are" \
+	grep -q "unknown kernel 'debian-6.13' (named kernels: patched, debian-6.1, debian-6.12" <<<"$err"
+names=$(sed -n 's/^	{ KERNEL_[A-Z0-9_]*, "\([^"]*\)".*/\1/p' bench/runner/knobs.c)
+for n in $names; do
+	check "the runner's kernel $n is one build.sh knows" kernel/build.sh --kernel "$n" --print-key
+done
+check "the runner knows 3 names" test "$(wc -w <<<"$names")" = 3
+
+# --link-in: build/kernel is the default kernel alone. In a scratch cache
+# where both builds "exist" (a bzImage at each key), nothing is built.
+links=$(mktemp -d)
+for k in patched debian-6.12; do
+	d=$(BNB_CACHE=$links/cache kernel/build.sh --kernel $k --print-dir)
+	mkdir -p "$d" && echo "$k" > "$d/bzImage"
+done
+out=$(BNB_CACHE=$links/cache kernel/build.sh --link-in "$links/build")
+check "--link-in DIR links DIR/kernel to the default kernel" \
+	test "$(cat "$links/build/kernel/bzImage")" = patched
+check "and says its key and the kernel = value" grep -q "$key up to date.*kernel = patched" <<<"$out"
+out=$(BNB_CACHE=$links/cache kernel/build.sh --kernel debian-6.12 --link-in "$links/build")
+check "another named kernel gets DIR/kernel-NAME" \
+	test "$(cat "$links/build/kernel-debian-6.12/bzImage")" = debian-6.12
+check "and prints its key and the kernel = value" grep -q "$k612 up to date.*kernel = debian-6.12" <<<"$out"
+check "DIR/kernel stays the default" test "$(cat "$links/build/kernel/bzImage")" = patched
+d=$(BNB_CACHE=$links/cache kernel/build.sh --patches none --print-dir)
+mkdir -p "$d" && echo none > "$d/bzImage"
+out=$(BNB_CACHE=$links/cache kernel/build.sh --patches none --link-in "$links/build")
+check "PATCHES=none links nothing: DIR/kernel stays the default" \
+	test "$(cat "$links/build/kernel/bzImage")" = patched
+check "it prints its path for kernel =" grep -q "kernel = $d/bzImage" <<<"$out"
+rm -rf "$links"
 check "the debug fragment is another kernel" test "$(kernel/build.sh --debug --print-key 2>/dev/null)" != "$key"
 
 mkdir -p "$tmp/bad" && echo "missing.patch" > "$tmp/bad/series"
@@ -61,6 +103,28 @@ printf 'junk\n' > "$tmp/bad.patch"
 err=$( (checkout_series "$toy" "$tmp/p1.patch" "$tmp/bad.patch") 2>&1)
 check "a patch that does not apply is named" grep -q 'patch bad.patch does not apply' <<<"$err"
 check "and leaves the tree as it was" test "$(cat "$toy/a.c")" = AA
+
+# Debian's 6.12 tarball ignores every top-level file in its .gitignore
+# ("/*"): the cache's git tree must track them all the same.
+mkdir -p "$tmp/deb/linux-source-9.9/sub"
+printf '/*\n!/debian/\n' > "$tmp/deb/linux-source-9.9/.gitignore"
+printf 'all:\n' > "$tmp/deb/linux-source-9.9/Makefile"
+printf 'x\n' > "$tmp/deb/linux-source-9.9/sub/x.c"
+tar -C "$tmp/deb" -cJf "$tmp/deb.tar.xz" linux-source-9.9
+(prepare_debian_tree "$tmp/deb.tar.xz" "$tmp/debtree" linux-source-9.9) >/dev/null
+check "a Debian tree: every top-level file is tracked despite its .gitignore" \
+	test "$(git -C "$tmp/debtree" ls-files Makefile .gitignore sub/x.c | wc -l)" = 3
+(checkout_series "$tmp/debtree") >/dev/null
+check "and survives a series switch" test -f "$tmp/debtree/Makefile"
+
+# A tree that is not a git tree keeps its key while no file changes.
+mkdir -p "$tmp/plain" && cp "$tmp/deb/linux-source-9.9/Makefile" "$tmp/plain/"
+k1=$(kernel/build.sh --ksrc "$tmp/plain" --patches none --print-key)
+check "a plain KSRC tree keeps its key" test "$(kernel/build.sh --ksrc "$tmp/plain" --patches none --print-key)" = "$k1"
+printf 'y\n' > "$tmp/plain/y.c"
+check "an added file changes it" test "$(kernel/build.sh --ksrc "$tmp/plain" --patches none --print-key)" != "$k1"
+err=$(kernel/build.sh --kernel debian-6.12 --ksrc "$tmp/plain" --print-key 2>&1)
+check "--kernel with --ksrc is refused" grep -q 'name two sources' <<<"$err"
 
 # KSRC=DIR: the series goes onto a copy of the user's tree in the cache,
 # which a later build with another series, or an edited source, must bring

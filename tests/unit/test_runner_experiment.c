@@ -245,7 +245,7 @@ Test(experiment, inheritance_and_defaults)
 	cr_assert_eq(b->latency, LATENCY_AUTO);
 	cr_assert_eq(b->bound, BOUND_NONE);
 	cr_assert_eq(b->scale_scan.mode, SCALE_OFF);
-	cr_assert_str_eq(b->kernel, "default");
+	cr_assert_str_eq(b->kernel, "patched");
 	cr_assert_eq(b->plugin_opts.n, 0);
 	cr_assert_eq(a->n_sysctls, 0);
 	cr_assert_eq(exp.objective, OBJ_CONVERGENCE);
