@@ -115,7 +115,11 @@ compiler=$(gcc --version | head -n1)
 # only what a change touches); the tree, the compiler and whether this is
 # the debug build select it, so switching back and forth stays cheap.
 confkey=$( { echo "$srcbase"; echo "$compiler"; echo "debug=$debug"; } | hash_of)
-key=$( { echo "$srcbase"; echo "$srcid"; echo "$compiler"; cat "${fragments[@]}";
+# RECIPE names what this script does to a build that its inputs do not
+# show (2: the key in uname -v); a change of it is a new key for every build.
+recipe=2
+key=$( { echo "recipe=$recipe"; echo "$srcbase"; echo "$srcid"; echo "$compiler";
+	cat "${fragments[@]}";
 	for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
 
 out=$cache/kernels/$key
@@ -190,7 +194,12 @@ obj=$cache/obj/$confkey
 ticking "configuring $obj" configure_obj "$tree" "$obj" "${fragments[@]}"
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
+# Reproducible except for the key: the guest's uname -v reads "#KEY SMP
+# ...", so that a run can tell which build booted (bench/runner/bootcheck.c);
+# patched and debian-6.1 have the same release. Only init/version.o and
+# the link depend on it.
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb
+export KBUILD_BUILD_VERSION=$key
 start=$(date +%s)
 echo "kernel: building $key in $obj (a line every ${PROGRESS_EVERY} s; log: $obj/build.log)"
 if ! kbuild_progress "$obj" make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage; then
