@@ -357,6 +357,8 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 		snprintf(s->reason, sizeof(s->reason), "%s", o->write_error);
 	} else if (killed) {
 		snprintf(s->reason, sizeof(s->reason), "runner time limit exceeded (launcher did not stop)");
+	} else if (o->boot_error[0]) {
+		snprintf(s->reason, sizeof(s->reason), "%s", o->boot_error);
 	} else if (wl.sysctl_error[0]) {
 		snprintf(s->reason, sizeof(s->reason), "sysctl %s", wl.sysctl_error);
 	} else if (o->monitor_error[0]) {

@@ -5,7 +5,7 @@ RUNNER_SRCS := keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c 
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
 	reference.c reference_eval.c reference_calib.c numawork.c wlcheck.c scale.c scalerun.c \
-	tieringrun.c plot_tiering.c
+	tieringrun.c plot_tiering.c bootcheck.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
@@ -20,7 +20,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
-RUNNER_TESTS := experiment keys knobs stats report dilation extract monitors provenance compare reference modelrun hostile scale
+RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance compare reference modelrun hostile scale
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

@@ -12,6 +12,7 @@
 #include "modelrun.h"
 #include "numawork.h"
 #include "outcome.h"
+#include "bootcheck.h"
 #include "provenance.h"
 #include "runsummary.h"
 #include "scalerun.h"
@@ -91,6 +92,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 		prov_add_vm(prov, out);
 		snprintf(out, sizeof(out), "%s/out.log", rundir);
 		prov_add_guest(prov, out);
+		boot_check(prov, o->boot_error, sizeof(o->boot_error));
 	}
 	if (run_summary_add(rundir, prov, &o->x, totals))
 		write_failed(o, rundir, "summary.json");

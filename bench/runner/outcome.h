@@ -22,6 +22,7 @@ struct outcome {
 	char why[512];		/* when not: the command and what was missing */
 	char monitor_error[256];	/* bnb-monitor could not start a monitor */
 	char write_error[400];	/* a file of the run that could not be written */
+	char boot_error[512];	/* the guest booted another kernel (bootcheck.h) */
 	struct xmetrics x;
 };
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bnb_monitor.h"
+#include "bootcheck.h"
 #include "lib/argv.h"
 #include "lib/util.h"
 #include "provenance.h"
@@ -111,6 +112,22 @@ static int tree_files(const char *list, const char *dir, char paths[][PATH_MAX],
 }
 
 /*
+ * The image: the release and version its guest must report (bootcheck.c)
+ * and a hash of the file, which tells apart builds a version cannot.
+ */
+static void image_items(struct json_object *o, const char *image)
+{
+	const char *files[2] = { image, NULL };
+	struct kernel_ident id = { "", "" };
+	char hash[32], why[256];
+
+	bzimage_ident(image, &id, why, sizeof(why));
+	put(o, "kernel_release", id.release);
+	put(o, "kernel_version", id.version);
+	put(o, "kernel_image_hash", prov_hash_files(files, hash, sizeof(hash)));
+}
+
+/*
  * The kernel: the cache key it was built under (its directory's name), its
  * source and compiler, and hashes of the series and config fragments it
  * names, as they are in this tree now, and of the .config it was built with.
@@ -127,6 +144,7 @@ static void kernel_items(struct json_object *o, const char *kernel)
 		return;
 	}
 	put(o, "kernel", real);
+	image_items(o, real);
 	snprintf(dir, sizeof(dir), "%s", real);
 	*strrchr(dir, '/') = 0;
 	put(o, "kernel_key", strstr(dir, "/kernels/") ? strrchr(dir, '/') + 1 : NULL);

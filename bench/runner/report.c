@@ -209,6 +209,68 @@ const char *report_latency(const struct results *r, const char *variant)
 	return "unknown";
 }
 
+/* The provenance of VARIANT's first run that has one; NULL if none. */
+static struct json_object *variant_prov(const struct results *r, const char *variant)
+{
+	int i;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].prov)
+			return r->runs[i].prov;
+	return NULL;
+}
+
+static const char *prov_str(struct json_object *prov, const char *key)
+{
+	struct json_object *v;
+	const char *s;
+
+	if (!prov || !json_object_object_get_ex(prov, key, &v))
+		return NULL;
+	s = json_object_get_string(v);
+	return s && *s && strcmp(s, "unknown") ? s : NULL;
+}
+
+static const char *asked_kernel(const struct results *r, const char *variant)
+{
+	const struct variant *v = experiment_variant(&r->exp, variant);
+
+	return v && v->kernel[0] ? v->kernel : "default";
+}
+
+const char *report_kernel(const struct results *r, const char *variant, char *buf, size_t len)
+{
+	struct json_object *prov = variant_prov(r, variant);
+	const char *release = prov_str(prov, "guest.uname_r") ?: prov_str(prov, "kernel_release");
+	const char *build = prov_str(prov, "kernel_key");
+
+	if (!release) {
+		snprintf(buf, len, "unknown");
+		return buf;
+	}
+	snprintf(buf, len, "%s (%s%s%s)", release, asked_kernel(r, variant),
+		 build ? ", build " : "", build ? build : "");
+	return buf;
+}
+
+struct json_object *report_kernel_json(const struct results *r, const char *variant)
+{
+	static const char *const fields[][2] = {
+		{ "release", "guest.uname_r" }, { "version", "guest.uname_v" },
+		{ "build", "kernel_key" }, { "image_hash", "kernel_image_hash" },
+	};
+	struct json_object *prov = variant_prov(r, variant), *o = json_object_new_object();
+	const char *s;
+	size_t i;
+
+	jset(o, "asked", json_object_new_string(asked_kernel(r, variant)));
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		s = prov_str(prov, fields[i][1]);
+		jset(o, fields[i][0], s ? json_object_new_string(s) : NULL);
+	}
+	return o;
+}
+
 static void describe(const struct results *r, const char *variant, const char *metric,
 		     struct describe *d)
 {
@@ -242,6 +304,7 @@ struct json_object *report_variant_json(const struct results *r, const char *var
 			counts[r->runs[i].status]++;
 	jset(o, "name", json_object_new_string(variant));
 	jset(o, "latency", json_object_new_string(report_latency(r, variant)));
+	jset(o, "kernel", report_kernel_json(r, variant));
 	jset(o, "rate_unit", json_object_new_string(results_rate_unit(r, variant)));
 	jset(o, "ok", json_object_new_int(counts[RUN_OK]));
 	jset(o, "failed", json_object_new_int(counts[RUN_FAILED]));
@@ -440,11 +503,13 @@ static void md_runs(FILE *md, const struct results *r)
 static void md_variant(FILE *md, const struct results *r, const char *variant)
 {
 	const struct metric_info *mi;
-	char b[7][32];
+	char b[7][32], kernel[PATH_MAX + 128];
 	int m, n = metrics_of(r, variant, &mi);
 
-	fprintf(md, "### %s\n\n| metric | unit | n | mean | stddev | CV %% | min | median | max |\n"
-		"|---|---|---|---|---|---|---|---|---|\n", variant);
+	fprintf(md, "### %s\n\nKernel: %s\n\n"
+		"| metric | unit | n | mean | stddev | CV %% | min | median | max |\n"
+		"|---|---|---|---|---|---|---|---|---|\n", variant,
+		report_kernel(r, variant, kernel, sizeof(kernel)));
 	for (m = 0; m < n; m++) {
 		struct describe d;
 

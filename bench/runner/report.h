@@ -37,6 +37,15 @@ int report_problems(const struct results *r, FILE *md, FILE *err);
 const char *report_baseline(const struct results *r);
 /* The latency mode VARIANT's runs recorded: emulated, uniform, real, or unknown. */
 const char *report_latency(const struct results *r, const char *variant);
+/*
+ * The kernel VARIANT's runs booted, from their provenance: its release as
+ * the guest reported it (the image's where the guest said nothing), the
+ * variant's `kernel =` value and the build key, as "6.1.192+ (patched,
+ * build 46a10bb8599e551b)"; "unknown" without provenance. In BUF.
+ */
+const char *report_kernel(const struct results *r, const char *variant, char *buf, size_t len);
+/* The same as a JSON object: asked, release, version, build, image_hash. */
+struct json_object *report_kernel_json(const struct results *r, const char *variant);
 
 /* Plain-language notes every report carries. */
 const char *latency_note(const char *mode);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The verdict first; see verdict.h. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,22 @@ static void missing_primaries(FILE *f, const struct versus *v, const struct argv
 			fprintf(f, "- %s: named primary, but no run measured it\n", primary->v[i]);
 }
 
+/* Which kernel each side booted: one when both are the same build. */
+static void kernel_text(FILE *f, const struct results *ra, const char *va,
+			const struct results *rb, const char *vb)
+{
+	char ka[PATH_MAX + 128], kb[PATH_MAX + 128];
+
+	report_kernel(ra, va, ka, sizeof(ka));
+	report_kernel(rb, vb, kb, sizeof(kb));
+	if (!strcmp(ka, kb) && !strcmp(ka, "unknown"))
+		return;		/* runs without provenance: nothing to say */
+	if (!strcmp(ka, kb))
+		fprintf(f, ", kernel %s", ka);
+	else
+		fprintf(f, ", kernel %s against %s", kb, ka);
+}
+
 static void full(FILE *f, const struct versus *v, const struct results *ra, const char *va,
 		 const struct results *rb, const char *vb, const char *la, const char *lb)
 {
@@ -402,6 +419,7 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 		latency_free(report_latency(ra, va)) || latency_free(report_latency(rb, vb)) ?
 		" (remote memory costs nothing there: only the balancer's cost shows)" : "",
 		variant_timing(rb, vb));
+	kernel_text(f, ra, va, rb, vb);
 	jitter_text(f, ra, va, rb, vb, la, lb);
 	fprintf(f, ". %d of %d primary metrics changed significantly (p < 0.05):\n\n",
 		changed, tested);
@@ -460,6 +478,8 @@ static struct json_object *pair_json(const struct versus *v, const struct result
 	json_object_object_add(o, "variant", json_object_new_string(vb));
 	json_object_object_add(o, "latency", json_object_new_string(report_latency(rb, vb)));
 	json_object_object_add(o, "timing", json_object_new_string(variant_timing(rb, vb)));
+	json_object_object_add(o, "kernel", report_kernel_json(rb, vb));
+	json_object_object_add(o, "baseline_kernel", report_kernel_json(ra, va));
 	json_object_object_add(o, "remote_memory_free",
 			       json_object_new_boolean(latency_free(report_latency(ra, va)) ||
 						       latency_free(report_latency(rb, vb))));

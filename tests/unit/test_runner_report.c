@@ -769,3 +769,50 @@ Test(report, plots_sweep_missing_point)
 	free(gp);
 	results_free(&r);
 }
+
+/* Each side's kernel, from its runs' provenance, in the tables and the verdict (issue 29). */
+static void set_kernel(struct results *r, const char *variant, const char *release,
+		       const char *build)
+{
+	struct json_object *p;
+	int i;
+
+	for (i = 0; i < r->n_runs; i++) {
+		if (strcmp(r->runs[i].variant, variant))
+			continue;
+		p = json_object_new_object();
+		json_object_object_add(p, "guest.uname_r", json_object_new_string(release));
+		json_object_object_add(p, "kernel_key", json_object_new_string(build));
+		if (r->runs[i].prov)
+			json_object_put(r->runs[i].prov);
+		r->runs[i].prov = p;
+	}
+}
+
+Test(report, names_each_sides_kernel)
+{
+	struct json_object *root;
+	struct results r;
+	char path[PATH_MAX * 2], *md;
+
+	load("onoff", &r);
+	set_kernel(&r, "off", "6.1.192+", "46a10bb8599e551b");
+	set_kernel(&r, "on", "6.12.118+", "fce705f952b5f424");
+	cr_assert_eq(report_write(&r), 0);
+	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
+	md = slurp(path);
+	cr_assert(strstr(md, "timing wall, kernel 6.12.118+ (patched, build fce705f952b5f424) "
+			 "against 6.1.192+ (patched, build 46a10bb8599e551b)."), "%s", md);
+	cr_assert(strstr(md, "### off\n\nKernel: 6.1.192+ (patched, build 46a10bb8599e551b)"),
+		  "%s", md);
+	free(md);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root);
+	cr_assert_str_eq(json_object_get_string(J(root, "variants", "1", "kernel", "release")),
+			 "6.12.118+");
+	cr_assert_str_eq(json_object_get_string(J(root, "verdict", "0", "baseline_kernel",
+						  "build")), "46a10bb8599e551b");
+	json_object_put(root);
+	results_free(&r);
+}
