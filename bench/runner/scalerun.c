@@ -49,6 +49,7 @@ static double passes_at(const struct csv *t, double when)
 
 struct conv {
 	double passes, to_90, to_95, from;	/* NAN where unknown */
+	double hints, ptes;			/* the run's totals, NAN unknown */
 };
 
 /* The collector's summary: passes in all, when convergence held, from when. */
@@ -57,13 +58,16 @@ static void read_summary(const char *rundir, struct conv *c)
 	char path[PATH_MAX + 32];
 	struct json_object *o, *sub = NULL;
 
-	c->passes = c->to_90 = c->to_95 = c->from = NAN;
+	c->passes = c->to_90 = c->to_95 = c->from = c->hints = c->ptes = NAN;
 	snprintf(path, sizeof(path), "%s/summary.json", rundir);
 	o = json_object_from_file(path);
 	if (!o)
 		return;
-	if (json_object_object_get_ex(o, "counters", &sub))
+	if (json_object_object_get_ex(o, "counters", &sub)) {
 		c->passes = json_num(sub, BNB_WIRE_PASSES);
+		c->hints = json_num(sub, "numa_hint_faults");
+		c->ptes = json_num(sub, "numa_pte_updates");
+	}
 	c->to_90 = json_num(o, "time_to_conv_90_s");
 	c->to_95 = json_num(o, "time_to_conv_95_s");
 	c->from = 0;
@@ -84,6 +88,26 @@ static void add_when(struct xmetrics *x, const char *name, const char *unit, dou
 		xm_add(x, name, unit, value, BETTER_LOWER);
 }
 
+/*
+ * The balancer's work in its own unit, the scan pass: what a kernel
+ * change that acts per pass moves (hint faults, PTE updates and the
+ * guest time the balancer's functions took, numawork.c), comparable
+ * between kernels and runs of different lengths.
+ */
+static void add_per_pass(const struct conv *c, struct xmetrics *x)
+{
+	const struct xmetric *work = xm_find(x, "numa_work_s");
+
+	if (!(c->passes >= 1))
+		return;
+	if (isfinite(c->hints))
+		xm_add(x, "hint_faults_per_pass", "", c->hints / c->passes, BETTER_NONE);
+	if (isfinite(c->ptes))
+		xm_add(x, "pte_updates_per_pass", "", c->ptes / c->passes, BETTER_NONE);
+	if (work && isfinite(work->value))
+		xm_add(x, "numa_work_per_pass_s", "s", work->value / c->passes, BETTER_LOWER);
+}
+
 static void add_passes(const char *rundir, const struct conv *c, struct xmetrics *x)
 {
 	char path[PATH_MAX + 32], err[256];
@@ -92,6 +116,7 @@ static void add_passes(const char *rundir, const struct conv *c, struct xmetrics
 	if (isnan(c->passes))
 		return;		/* an agent that does not count them */
 	xm_add(x, "scan_passes", "", c->passes, BETTER_NONE);
+	add_per_pass(c, x);
 	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
 	if (csv_load(path, &t, err, sizeof(err)))
 		return;

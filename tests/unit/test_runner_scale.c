@@ -407,7 +407,8 @@ static void scaled_run(void)
 		   "# summary status=ok work_s=3.6 rate_mean=600 threads=1\n");
 	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence\n"
 		   "1,0,0,\n2,0.5,1,0.1\n3,1.0,4,0.8\n4,1.5,6,0.97\n5,2.0,9,1\n6,2.0,9,1\n");
-	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 9 }, "
+	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 9, "
+		   "\"numa_hint_faults\": 90, \"numa_pte_updates\": 1800 }, "
 		   "\"time_to_conv_90_s\": 1.3, \"time_to_conv_95_s\": null, "
 		   "\"plugin\": { \"work_start_s\": 0.2 } }");
 	write_file("result", "timing=deterministic\ninsn_ps=2000\n");
@@ -428,6 +429,9 @@ Test(scale_run, passes_and_hardware_seconds, .init = scaled_run, .fini = rmtmp)
 	memset(&x, 0, sizeof(x));
 	scalerun_add(tmpdir, &x);
 	cr_assert_float_eq(xm(&x, "scan_passes"), 9, 1e-12);
+	cr_assert_float_eq(xm(&x, "hint_faults_per_pass"), 10, 1e-12);
+	cr_assert_float_eq(xm(&x, "pte_updates_per_pass"), 200, 1e-12);
+	cr_assert_null(xm_find(&x, "numa_work_per_pass_s"), "no balancer time measured");
 	/* converged from 0.2 + 1.3 s: the first sample at or after 1.5 s */
 	cr_assert_float_eq(xm(&x, "passes_to_conv_90"), 6, 1e-12);
 	cr_assert(isnan(xm(&x, "passes_to_conv_95")), "never held 95 %%");
@@ -460,6 +464,7 @@ Test(scale_run, never_converged_has_no_passes_to_converge, .init = scaled_run, .
 	cr_assert_float_eq(xm(&x, "scan_passes"), 0, 1e-12);
 	cr_assert_null(xm_find(&x, "passes_to_conv_90"));
 	cr_assert_null(xm_find(&x, "passes_to_conv_95"));
+	cr_assert_null(xm_find(&x, "hint_faults_per_pass"), "no pass: no per-pass figure");
 	cr_assert_null(xm_find(&x, "time_to_conv_90_hw_s"));
 	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
 	cr_assert_str_eq(x.refused, "", "never is no absurd value");
