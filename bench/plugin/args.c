@@ -339,11 +339,11 @@ static int check_model(struct bnb_plugin_args *a, char *err, size_t errlen)
 int bnb_args_model(const struct bnb_plugin_args *a, struct bnb_model_params *p,
 		   const char **key, char *err, size_t errlen)
 {
-	struct bnb_topology t;
+	struct bnb_topology t = { .nodes = (int)a->n_nodes };
 
-	t.nodes = a->n_nodes;
 	for (unsigned int i = 0; i < a->n_nodes; i++) {
 		t.cpus[i] = a->cpus[i];
+		t.mem[i] = a->mem_bytes[i];
 		for (unsigned int j = 0; j < a->n_nodes; j++)
 			t.dist[i][j] = a->dist[i][j];
 	}

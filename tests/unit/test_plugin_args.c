@@ -157,6 +157,22 @@ Test(plugin_args, time_keeper_follows_icount)
 }
 
 /* The model's words are the experiment's and bnb-vm's, checked by bench/model. */
+/* The launcher's topology reaches the model whole: a CXL node's fast tier holds its memory. */
+Test(plugin_args, cxl_nodes_with_the_launchers_memory)
+{
+	struct bnb_model_params p;
+	const char *key;
+
+	cr_assert_eq(PARSE("nodes=3", "cpus=1:1:0", "mem_mib=256:256:256",
+			   "dist=10:20:17:20:10:28:17:28:10", "icount_shift=0", "model=2socket",
+			   "cxl_nodes=2"), 0, "%s", err);
+	cr_assert_eq(bnb_args_model(&a, &p, &key, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(p.mem_mbs[2], 22000);
+	expect_error(PARSE("nodes=3", "cpus=1:1:0", "mem_mib=30:30:256",
+			   "dist=10:20:17:20:10:28:17:28:10", "icount_shift=0", "model=2socket",
+			   "cxl_nodes=2"), "the fast tier) have 60 MiB in all");
+}
+
 Test(plugin_args, model_from_a_class_refined)
 {
 	struct bnb_model_params p;
