@@ -600,9 +600,10 @@ Test(report, plots_onoff)
 
 /*
  * Add the collector's promote_mbps and demote_mbps to run REL's
- * timeseries.csv: MBPS at every row from the second on (0 with 0).
+ * timeseries.csv: MBPS at every row from the second on (0 with 0); with
+ * SHARE >= 0 the plugin's fast_tier_share too.
  */
-static void tier_columns(const char *rel, double mbps)
+static void tier_columns(const char *rel, double mbps, double share)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8], line[4096];
 	FILE *in, *out;
@@ -618,7 +619,10 @@ static void tier_columns(const char *rel, double mbps)
 		if (line[0] == '#')
 			fprintf(out, "%s\n", line);
 		else if (!row++)
-			fprintf(out, "%s,promote_mbps,demote_mbps\n", line);
+			fprintf(out, "%s,promote_mbps,demote_mbps%s\n", line,
+				share >= 0 ? ",fast_tier_share" : "");
+		else if (share >= 0)
+			fprintf(out, "%s,%g,%g,%g\n", line, row > 2 ? mbps : 0, mbps / 4, share);
 		else
 			fprintf(out, "%s,%g,%g\n", line, row > 2 ? mbps : 0, mbps / 4);
 	}
@@ -635,9 +639,9 @@ Test(report, plots_tiering)
 
 	for (int rep = 1; rep <= 3; rep++) {
 		snprintf(rel, sizeof(rel), "onoff/runs/off/rep%d", rep);
-		tier_columns(rel, 0);
+		tier_columns(rel, 0, -1);
 		snprintf(rel, sizeof(rel), "onoff/runs/on/rep%d", rep);
-		tier_columns(rel, 8 * rep);
+		tier_columns(rel, 8 * rep, -1);
 	}
 	load("onoff", &r);
 	cr_assert_eq(plot_all(&r), 0);
@@ -654,6 +658,31 @@ Test(report, plots_tiering)
 	results_free(&r);
 }
 
+/* The fast tier's share gets a panel of its own, drawn even where nothing moved. */
+Test(report, plots_tiering_share)
+{
+	struct results r;
+	char path[PATH_MAX * 2], *gp;
+
+	for (int rep = 1; rep <= 3; rep++) {
+		snprintf(path, sizeof(path), "onoff/runs/off/rep%d", rep);
+		tier_columns(path, 0, 0.4);
+	}
+	load("onoff", &r);
+	cr_assert_eq(plot_all(&r), 0);
+	snprintf(path, sizeof(path), "%s/plots/tiering.gp", r.dir);
+	gp = slurp(path);
+	cr_expect(strstr(gp, "set multiplot layout 2,1"), "%s", gp);
+	cr_expect(strstr(gp, "set ylabel 'share of accesses served by the fast tier'\n"
+			 "set yrange [0:1.05]\n"
+			 "plot 'data/off-rep1.tiering.dat' using 1:4 with lines lw 1 dt 1 "
+			 "lc rgb '#1f77b4' title 'off: fast tier'"), "%s", gp);
+	free(gp);
+	snprintf(path, sizeof(path), "%s/plots", r.dir);
+	assert_png(path, "tiering");
+	results_free(&r);
+}
+
 Test(report, plots_without_tiering)
 {
 	struct results r;
@@ -661,7 +690,7 @@ Test(report, plots_without_tiering)
 
 	for (int rep = 1; rep <= 3; rep++) {
 		snprintf(path, sizeof(path), "onoff/runs/on/rep%d", rep);
-		tier_columns(path, 0);
+		tier_columns(path, 0, -1);
 	}
 	load("onoff", &r);
 	cr_assert_eq(plot_all(&r), 0);
