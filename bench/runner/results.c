@@ -297,8 +297,9 @@ static void load_collector(struct run *run)
 		objs[0] = root;
 		json_object_object_get_ex(root, "counters", &objs[1]);
 		json_object_object_get_ex(root, "plugin", &objs[2]);
-		if (json_object_object_get_ex(root, "tiering", &tiering))
-			tiering_load(run, tiering);
+		tiering = NULL;
+		json_object_object_get_ex(root, "tiering", &tiering);
+		tiering_load(run, tiering, objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = checked_number(run, objs[keys[i].obj], keys[i].key);
 		run->window_hints = json_number(root, "window_hints");
@@ -442,7 +443,7 @@ void run_load(struct run *run)
 	load_status(run);
 	load_workload(run);
 	load_dilation(run);
-	tiering_load(run, NULL);
+	tiering_load(run, NULL, NULL);
 	load_collector(run);
 	/* a failed run's files may well be short; an ok run's must be whole */
 	if (run->status == RUN_OK) {

@@ -77,7 +77,7 @@ struct run {
 	struct json_object *prov;	/* summary.json "provenance", or NULL */
 	int warnings;		/* the guest kernel's (vm_warnings()), -1 unknown */
 	/* summary.json "tiering" (tieringrun.h), NAN where absent */
-	double tiering[5];
+	double tiering[6];
 	char refused[1024];	/* values refused as absurd, "; "-separated, or "" */
 	char damaged[512];	/* files of an ok run that could not be read, or "" */
 };

@@ -14,15 +14,22 @@
 #include "lib/util.h"
 #include "tieringrun.h"
 
-/* The "tiering" keys that become metrics, in run->tiering[] order. */
+/*
+ * The keys that become metrics, in run->tiering[] order: the collector's
+ * "tiering" object's, and the fast tier's share of the accesses from its
+ * "plugin" object (a ratio, unlike the rest).
+ */
 static const struct {
 	const char *key, *unit;
+	bool plugin;
+	enum better better;
 } keys[] = {
-	{ "promoted_pages", "pages" },
-	{ "promote_candidates", "pages" },
-	{ "demoted_pages", "pages" },
-	{ "promote_mbps_mean", "MB/s" },
-	{ "demote_mbps_mean", "MB/s" },
+	{ "promoted_pages", "pages", false, BETTER_NONE },
+	{ "promote_candidates", "pages", false, BETTER_NONE },
+	{ "demoted_pages", "pages", false, BETTER_NONE },
+	{ "promote_mbps_mean", "MB/s", false, BETTER_NONE },
+	{ "demote_mbps_mean", "MB/s", false, BETTER_NONE },
+	{ "fast_tier_share", "", true, BETTER_HIGHER },
 };
 
 _Static_assert(ARRAY_SIZE(keys) == ARRAY_SIZE(((struct run *)0)->tiering),
@@ -31,39 +38,40 @@ _Static_assert(ARRAY_SIZE(keys) == ARRAY_SIZE(((struct run *)0)->tiering),
 /* What one summary may hold: no guest moves 10^15 pages or 10^12 MB/s. */
 #define TIERING_MAX 1e15
 
-static double value_of(struct run *run, struct json_object *tiering, const char *key)
+static double value_of(struct run *run, struct json_object *obj, const char *key, bool share)
 {
+	const char *from = share ? "plugin" : "tiering";
+	double max = share ? 1 : TIERING_MAX;
 	struct json_object *v;
 	double d;
 
-	if (!json_object_object_get_ex(tiering, key, &v) || !v)
-		return NAN;	/* absent on this kernel */
+	if (!obj || !json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, key, &v) || !v)
+		return NAN;	/* absent on this kernel or machine */
 	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) {
-		errf_append(run->refused, sizeof(run->refused), "tiering.%s is not a number", key);
+		errf_append(run->refused, sizeof(run->refused), "%s.%s is not a number", from, key);
 		return NAN;
 	}
 	d = json_object_get_double(v);
-	if (isfinite(d) && d >= 0 && d <= TIERING_MAX)
+	if (isfinite(d) && d >= 0 && d <= max)
 		return d;
 	errf_append(run->refused, sizeof(run->refused),
-		    "tiering.%s=%g is outside its sane range 0..%g", key, d, TIERING_MAX);
+		    "%s.%s=%g is outside its sane range 0..%g", from, key, d, max);
 	return NAN;
 }
 
-void tiering_load(struct run *run, struct json_object *tiering)
+void tiering_load(struct run *run, struct json_object *tiering, struct json_object *plugin)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		run->tiering[i] = NAN;
-	if (!tiering || !json_object_is_type(tiering, json_type_object))
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		run->tiering[i] = value_of(run, tiering, keys[i].key);
+		run->tiering[i] = value_of(run, keys[i].plugin ? plugin : tiering, keys[i].key,
+					   keys[i].plugin);
 }
 
+/* Pages moved between tiers, or a slow tier the plugin saw. */
 static bool tiers(const struct run *run)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (run->tiering[i] > 0)
+		if (keys[i].plugin ? !isnan(run->tiering[i]) : run->tiering[i] > 0)
 			return true;
 	return false;
 }
@@ -87,7 +95,7 @@ void tiering_metrics(struct results *r)
 				run->xm = calloc(1, sizeof(*run->xm));
 			if (run->xm)
 				xm_add(run->xm, keys[k].key, keys[k].unit, run->tiering[k],
-				       BETTER_NONE);
+				       keys[k].better);
 		}
 	}
 }

@@ -120,6 +120,24 @@ static void set_tiering(const char *rel, const char *tiering)
 	json_object_put(o);
 }
 
+/* Set the plugin's fast_tier_share in the summary.json of run REL. */
+static void set_fast_share(const char *rel, double share)
+{
+	char path[PATH_MAX];
+	struct json_object *o, *plugin;
+
+	snprintf(path, sizeof(path), "%s/%s/summary.json", tmpdir, rel);
+	o = json_object_from_file(path);
+	cr_assert_not_null(o, "%s", path);
+	if (!json_object_object_get_ex(o, "plugin", &plugin)) {
+		plugin = json_object_new_object();
+		json_object_object_add(o, "plugin", plugin);
+	}
+	json_object_object_add(plugin, "fast_tier_share", json_object_new_double(share));
+	cr_assert_eq(json_object_to_file(path, o), 0);
+	json_object_put(o);
+}
+
 /* Every ok run of onoff: ON's promote, OFF's have the counters at 0. */
 static void tiering_onoff(const char *on, const char *off)
 {
@@ -159,6 +177,7 @@ Test(report, tiering_metrics)
 		cr_expect_float_eq(run_metric(run, "promoted_pages"), on ? 2560 : 0, 1e-9);
 		cr_expect_float_eq(run_metric(run, "promote_mbps_mean"), on ? 2.5 : 0, 1e-9);
 		cr_expect(isnan(run_metric(run, "demoted_pages")), "absent, not 0");
+		cr_expect(isnan(run_metric(run, "fast_tier_share")), "no slow tier, no share");
 	}
 	cr_assert_eq(report_write(&r), 0);
 	snprintf(path, sizeof(path), "%s/summary.md", r.dir);
@@ -176,6 +195,34 @@ Test(report, no_tiering_metrics_without_traffic)
 	tiering_onoff(TIER_OFF, TIER_OFF);
 	load("onoff", &r);
 	cr_expect(isnan(run_metric(&r.runs[0], "promoted_pages")));
+	results_free(&r);
+}
+
+/* A slow tier the plugin counted is tiering too, even where nothing moved. */
+Test(report, fast_tier_share_metric)
+{
+	struct results r;
+
+	tiering_onoff(TIER_OFF, TIER_OFF);
+	set_fast_share("onoff/runs/off/rep1", 0.25);
+	set_fast_share("onoff/runs/on/rep3", 1.5);
+	load("onoff", &r);
+	for (int i = 0; i < r.n_runs; i++) {
+		const struct run *run = &r.runs[i];
+		bool off1 = !strcmp(run->variant, "off") && run->rep == 1;
+		bool on3 = !strcmp(run->variant, "on") && run->rep == 3;
+
+		if (run->status != RUN_OK)
+			continue;
+		cr_expect_float_eq(run_metric(run, "promoted_pages"), 0, 1e-9);
+		if (off1)
+			cr_expect_float_eq(run_metric(run, "fast_tier_share"), 0.25, 1e-9);
+		else
+			cr_expect(isnan(run_metric(run, "fast_tier_share")));
+		if (on3)
+			cr_expect(strstr(run->refused, "plugin.fast_tier_share=1.5 is outside its "
+					 "sane range 0..1"), "%s", run->refused);
+	}
 	results_free(&r);
 }
 
