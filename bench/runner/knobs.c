@@ -21,11 +21,11 @@
  */
 static const struct named_kernel kernels[N_NAMED_KERNELS] = {
 	{ KERNEL_PATCHED, "patched", "linux-source-6.1", "6.1.",
-	  "Debian's 6.1 with the balancenuma series (kernel/patches), the default" },
+	  "Debian's 6.1 with the balancenuma series (kernel/patches), the default", false },
 	{ KERNEL_DEBIAN_61, "debian-6.1", "linux-source-6.1", "6.1.",
-	  "Debian's 6.1 as it ships, without the series" },
+	  "Debian's 6.1 as it ships, without the series", false },
 	{ KERNEL_DEBIAN_612, "debian-6.12", "linux-source-6.12", "6.12.",
-	  "Debian's 6.12 (bookworm's linux-6.12) as it ships" },
+	  "Debian's 6.12 (bookworm's linux-6.12) as it ships", true },
 };
 
 const struct named_kernel *named_kernel(const char *name)
@@ -103,40 +103,41 @@ static const struct knob {
 	const char *symbol;
 	enum place at[N_NAMED_KERNELS];
 	const char *what;
+	bool tiering;		/* acts only on memory tiering */
 } knobs[] = {
 	{ NULL, SYSCTL_NUMA, NULL, "sysctl_numa_balancing_mode", { SYS, SYS, SYS },
-	  "0 off, 1 on, 2 memory tiering, 3 both" },
+	  "0 off, 1 on, 2 memory tiering, 3 both", false },
 	{ "scan_delay_ms", SYSCTL_NUMA "_scan_delay_ms", "scan_delay_ms",
 	  "sysctl_numa_balancing_scan_delay", { SYS, DBG, DBG },
-	  "a new task's first scan after this long" },
+	  "a new task's first scan after this long", false },
 	{ "scan_period_min_ms", SYSCTL_NUMA "_scan_period_min_ms", "scan_period_min_ms",
-	  "sysctl_numa_balancing_scan_period_min", { SYS, DBG, DBG }, "shortest scan period" },
+	  "sysctl_numa_balancing_scan_period_min", { SYS, DBG, DBG }, "shortest scan period", false },
 	{ "scan_period_max_ms", SYSCTL_NUMA "_scan_period_max_ms", "scan_period_max_ms",
-	  "sysctl_numa_balancing_scan_period_max", { SYS, DBG, DBG }, "longest scan period" },
+	  "sysctl_numa_balancing_scan_period_max", { SYS, DBG, DBG }, "longest scan period", false },
 	{ "scan_size_mb", SYSCTL_NUMA "_scan_size_mb", "scan_size_mb",
-	  "sysctl_numa_balancing_scan_size", { SYS, DBG, DBG }, "memory one scan step covers" },
+	  "sysctl_numa_balancing_scan_size", { SYS, DBG, DBG }, "memory one scan step covers", false },
 	{ "hot_threshold_ms", NULL, "hot_threshold_ms", "sysctl_numa_balancing_hot_threshold",
-	  { DBG, DBG, DBG }, "tiering: a page faulting within this of its scan is hot" },
+	  { DBG, DBG, DBG }, "tiering: a page faulting within this of its scan is hot", true },
 	{ "promote_rate_limit_MBps", SYSCTL_NUMA "_promote_rate_limit_MBps", NULL,
 	  "sysctl_numa_balancing_promote_rate_limit", { SYS, SYS, SYS },
-	  "tiering: promotion rate limit" },
+	  "tiering: promotion rate limit", true },
 	{ "migrate_policy", SYSCTL_NUMA "_migrate_policy", NULL,
 	  "sysctl_numa_balancing_migrate_policy", { SYS, NO, NO },
-	  "the series: 0 the 6.1 default, 1 the 2012 policy" },
+	  "the series: 0 the 6.1 default, 1 the 2012 policy", false },
 	{ "migrate_ratelimit_mb", SYSCTL_NUMA "_migrate_ratelimit_mb", NULL,
 	  "sysctl_numa_balancing_migrate_ratelimit_mb", { SYS, NO, NO },
-	  "the series: MB migrated per node and interval" },
+	  "the series: MB migrated per node and interval", false },
 	{ "migrate_interval_ms", SYSCTL_NUMA "_migrate_interval_ms", NULL,
 	  "sysctl_numa_balancing_migrate_interval_ms", { SYS, NO, NO },
-	  "the series: the rate limit's interval" },
+	  "the series: the rate limit's interval", false },
 	{ "scan_adapt", SYSCTL_NUMA "_scan_adapt", NULL, "sysctl_numa_balancing_scan_adapt",
-	  { SYS, NO, NO }, "the series: the 2012 scan period adaptation" },
+	  { SYS, NO, NO }, "the series: the 2012 scan period adaptation", false },
 	{ "scan_period_reset_ms", SYSCTL_NUMA "_scan_period_reset_ms", NULL,
 	  "sysctl_numa_balancing_scan_period_reset", { SYS, NO, NO },
-	  "the series: 2012's periodic reset of the scan period" },
+	  "the series: 2012's periodic reset of the scan period", false },
 	{ "scan_first_node", SYSCTL_NUMA "_scan_first_node", NULL,
 	  "sysctl_numa_balancing_scan_first_node", { SYS, NO, NO },
-	  "the series: delay scanning until a task settles on a node" },
+	  "the series: delay scanning until a task settles on a node", false },
 };
 
 static bool name_ok(const char *name)
@@ -246,6 +247,35 @@ int knob_target(const struct named_kernel *kernel, const char *key, struct sysct
 	else
 		snprintf(t->sysctl, sizeof(t->sysctl), SYSCTL_NUMA "_%s", name);
 	return 0;
+}
+
+/* Whether VALUE (a value, a list or a range of them) includes mode 2 or 3. */
+static bool tiering_mode(const char *value)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ",: ", &save); tok; tok = strtok_r(NULL, ",: ", &save))
+		if (!strcmp(tok, "2") || !strcmp(tok, "3"))
+			return true;
+	return false;
+}
+
+int knob_tiering_check(const struct named_kernel *kernel, const char *key, const char *value,
+		       char *why, size_t whylen)
+{
+	const char *name = key + strlen(SYSCTL_PREFIX);
+	const struct knob *k;
+
+	if (!kernel || kernel->hmat_tiers || strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)))
+		return 0;
+	k = knob_of(name);
+	if (!k || !(k->tiering || (!strcmp(k->sysctl, SYSCTL_NUMA) && tiering_mode(value))))
+		return 0;
+	return errf(why, whylen, "memory tiering with kernel %s, which puts every node in one "
+		    "memory tier (6.1 takes tiers from dax/kmem devices only; tiers from the "
+		    "HMAT came with 6.7), so nothing would be promoted or demoted: use a kernel "
+		    "with tiers (kernel = debian-6.12)", kernel->name);
 }
 
 int sysctl_target(const char *key, struct sysctl_target *t)

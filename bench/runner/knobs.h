@@ -31,6 +31,12 @@ struct named_kernel {
 	const char *package;	/* the Debian package of its source */
 	const char *release;	/* what its uname -r starts with */
 	const char *about;	/* one line for docs and errors */
+	/*
+	 * Whether it puts a CPU-less node that the HMAT says is slower in a
+	 * lower memory tier (6.7+), without which memory tiering promotes
+	 * and demotes nothing: 6.1 takes tiers from dax/kmem devices only.
+	 */
+	bool hmat_tiers;
 };
 
 /* NAME's kernel ("default" is patched), or NULL. */
@@ -81,6 +87,15 @@ int knob_target(const struct named_kernel *kernel, const char *key, struct sysct
  */
 int knob_check_map(const char *map, const char *label, const char *key, char *why,
 		   size_t whylen);
+
+/*
+ * Memory tiering asked of a kernel that has no tiers: KEY ("sysctl.NAME")
+ * a tiering knob, or kernel.numa_balancing with 2 or 3 among VALUE's
+ * values, and KERNEL (NULL: not a named kernel, not checked) without
+ * hmat_tiers: -1 with WHY; else 0.
+ */
+int knob_tiering_check(const struct named_kernel *kernel, const char *key, const char *value,
+		       char *why, size_t whylen);
 
 /* The knob table as markdown, for bench/runner/README.md. */
 void knobs_markdown(FILE *f);

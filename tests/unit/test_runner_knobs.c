@@ -217,6 +217,42 @@ Test(knobs, an_experiment_asking_a_kernel_for_a_knob_it_lacks_is_refused)
 		  err);
 }
 
+/*
+ * Memory tiering asked of a kernel without memory tiers (issue 33, bad
+ * input): mode 2 or 3, alone or in a sweep, and the tiering knobs are
+ * refused on the 6.1 kernels, naming the key and the kernel; 6.12 takes
+ * them, and mode 1 is no tiering.
+ */
+Test(knobs, tiering_on_a_kernel_without_tiers_is_refused)
+{
+	static const char *const refused[] = {
+		"sysctl.kernel.numa_balancing = 2", "sysctl.kernel.numa_balancing = 1,3",
+		"sysctl.hot_threshold_ms = 500", "sysctl.promote_rate_limit_MBps = 100",
+	};
+	struct experiment exp;
+	char err[ERRLEN], text[256];
+	const char *path;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		snprintf(text, sizeof(text), "[global]\nworkload = stream\n[a]\nkernel = %s\n%s\n",
+			 i % 2 ? "debian-6.1" : "patched", refused[i]);
+		path = write_file("t.ini", text);
+		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1, "%s", refused[i]);
+		cr_assert(strstr(err, ":5: key 'sysctl.") && strstr(err, "memory tiering with kernel ") &&
+			  strstr(err, "kernel = debian-6.12"), "%s: %s", refused[i], err);
+		snprintf(text, sizeof(text), "[global]\nworkload = stream\n[a]\n"
+			 "kernel = debian-6.12\n%s\n", refused[i]);
+		path = write_file("t.ini", text);
+		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+		experiment_free(&exp);
+	}
+	path = write_file("t.ini", "[global]\nworkload = stream\n[a]\n"
+			  "sysctl.kernel.numa_balancing = 0,1\n");
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	experiment_free(&exp);
+}
+
 /* The guest writes where the variant's kernel keeps the knob. */
 Test(knobs, the_guest_command_follows_the_kernel)
 {
