@@ -62,16 +62,19 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	uint64_t rng = hotcold_seed(hc.cfg.seed, w->idx), done = 0, sum = 0;
 	uint64_t thresh = hotcold_threshold(hc.cfg.hot_pct);
+	/* in registers: the loop's only memory accesses are the working set's */
+	const uint64_t lines = hc.lines, hot_lines = hc.hot_lines;
+	const volatile char *ws = hc.ws;
 
 	wl_run_on(hc.cfg.com.node);
 	pthread_barrier_wait(&hc.start);
 	while (!atomic_load_explicit(&hc.stop, memory_order_relaxed)) {
 		uint64_t first = atomic_load_explicit(&hc.window, memory_order_relaxed) *
-				 hc.hot_lines;
+				 hot_lines;
 
 		for (int i = 0; i < CHUNK; i++)
-			sum += *(volatile uint64_t *)(hc.ws + hotcold_pick(hotcold_rand(&rng),
-						thresh, hc.lines, first, hc.hot_lines));
+			sum += *(const volatile uint64_t *)(ws + hotcold_pick(hotcold_rand(&rng),
+						thresh, lines, first, hot_lines));
 		done += CHUNK;
 		atomic_store_explicit(&w->accesses, done, memory_order_relaxed);
 	}
