@@ -261,7 +261,8 @@ static const struct opt_def keys[] = {
 	  .scope = KS_VARIANT,
 	  .help = "SLIT distances, rows split by ';': 10,20;20,10 (default 10 local, 20 remote)" },
 	{ "hmat", OPT_BOOL, V(hmat), .def = "on", .scope = KS_VARIANT,
-	  .help = "HMAT latency/bandwidth tables from the distances" },
+	  .help = "HMAT latency/bandwidth tables: the machine model's figures when it is on, "
+		  "else from the distances" },
 	{ "accel", OPT_CHOICE, V(accel), .choices = VM_ACCEL_CHOICES, .def = "tcg",
 	  .scope = KS_VARIANT, .help = "QEMU accelerator" },
 	{ "timing", OPT_CHOICE, V(timing), .choices = VM_TIMING_CHOICES, .def = "wall",
