@@ -53,6 +53,49 @@ static int hmat_pair_mbps(const struct vm_config *c, int i, int j)
 	return mbs > INT_MAX ? INT_MAX : mbs ? (int)mbs : 1;
 }
 
+/*
+ * QEMU keeps each HMAT entry as a 16-bit multiple of one base per data
+ * type, a power of 10 ns for latencies and a power of 2 of bytes/s for
+ * bandwidths, and refuses a table that does not fit (hw/core/numa.c).
+ * Each entry is rounded to a multiple of the least base under which the
+ * largest fits in 15 bits: exact for real machines' figures (2socket's
+ * 69300, 34400 and 22000 MB/s are multiples of 4), a rounding only for a
+ * model whose figures span more than 1:32767, such as a latency-bound
+ * test's 100 TB/s node beside 34 GB/s links.
+ */
+struct hmat_bases {
+	uint64_t ns, mbps;
+};
+
+static struct hmat_bases hmat_bases(const struct vm_config *c)
+{
+	const struct bnb_topology *t = &c->topo;
+	struct hmat_bases b = { 1, 1 };
+	uint64_t ns = 0, mbps = 0;
+
+	for (int i = 0; i < t->nodes; i++)
+		for (int j = 0; j < t->nodes && t->cpus[i]; j++) {
+			uint64_t pair_ns = (uint64_t)hmat_pair_ns(c, i, j);
+			uint64_t pair_mbps = (uint64_t)hmat_pair_mbps(c, i, j);
+
+			ns = pair_ns > ns ? pair_ns : ns;
+			mbps = pair_mbps > mbps ? pair_mbps : mbps;
+		}
+	while (ns / b.ns >= 32767)
+		b.ns *= 10;
+	while (mbps / b.mbps >= 32767)
+		b.mbps *= 2;
+	return b;
+}
+
+/* v to the nearest multiple of base, at least base. */
+static uint64_t hmat_round(int v, uint64_t base)
+{
+	uint64_t r = ((uint64_t)v + base / 2) / base * base;
+
+	return r ? r : base;
+}
+
 /* First CPU of a node, or of the nearest node that has CPUs. */
 static int initiator_of(const struct bnb_topology *t, int node)
 {
@@ -69,6 +112,7 @@ static int initiator_of(const struct bnb_topology *t, int node)
 static void add_numa(const struct vm_config *c, struct argv *a)
 {
 	const struct bnb_topology *t = &c->topo;
+	struct hmat_bases b;
 	int i, j, cpu = 0;
 
 	for (i = 0; i < t->nodes; i++) {
@@ -106,18 +150,19 @@ static void add_numa(const struct vm_config *c, struct argv *a)
 		}
 	if (!c->hmat)
 		return;
+	b = hmat_bases(c);
 	for (i = 0; i < t->nodes; i++) {
 		if (!t->cpus[i])
 			continue;
 		for (j = 0; j < t->nodes; j++) {
 			argv_add(a, "-numa");
 			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
-				 "data-type=access-latency,latency=%d", i, j,
-				 hmat_pair_ns(c, i, j));
+				 "data-type=access-latency,latency=%llu", i, j,
+				 (unsigned long long)hmat_round(hmat_pair_ns(c, i, j), b.ns));
 			argv_add(a, "-numa");
 			argv_add(a, "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
-				 "data-type=access-bandwidth,bandwidth=%dM", i, j,
-				 hmat_pair_mbps(c, i, j));
+				 "data-type=access-bandwidth,bandwidth=%lluM", i, j,
+				 (unsigned long long)hmat_round(hmat_pair_mbps(c, i, j), b.mbps));
 		}
 	}
 }

@@ -354,6 +354,35 @@ Test(qemu_args, hmat_from_the_machine_model)
 	cr_assert_eq(find_prefix("hmat-lb,initiator=2"), -1, "a CPU-less node initiates nothing");
 }
 
+/*
+ * QEMU keeps HMAT entries as 16-bit multiples of one base: a model whose
+ * figures span more than that (82-model.t's latency-bound node of 100 TB/s
+ * beside 2socket's 34.4 GB/s links) is rounded to what QEMU takes, the
+ * largest entry kept, the smallest at least the base.
+ */
+Test(qemu_args, hmat_rounded_to_what_qemu_encodes)
+{
+	static struct bnb_model_params p;
+	struct bnb_machine_spec spec = { .model = BNB_MACHINE_DEFAULT,
+					 .node_bandwidth_mbs = 100000000 };
+	const char *key;
+	char arg[256];
+
+	cr_assert_eq(bnb_machine_check(&spec, &cfg.topo, true, &p, &key, err, sizeof(err)), 0,
+		     "%s: %s", key, err);
+	cfg.model_params = &p;
+	qemu_build_args(&cfg, &args);
+	/* 10^8 / 32767 > 2^11: the base is 4096 MB/s */
+	snprintf(arg, sizeof(arg), "hmat-lb,initiator=0,target=0,hierarchy=memory,"
+		 "data-type=access-bandwidth,bandwidth=%lluM", 24414ull * 4096);
+	cr_expect_neq(find_arg(arg), -1, "no %s", arg);
+	snprintf(arg, sizeof(arg), "hmat-lb,initiator=0,target=1,hierarchy=memory,"
+		 "data-type=access-bandwidth,bandwidth=%lluM", 8ull * 4096);
+	cr_expect_neq(find_arg(arg), -1, "no %s", arg);
+	cr_expect_neq(find_arg("hmat-lb,initiator=1,target=0,hierarchy=memory,"
+			       "data-type=access-latency,latency=196"), -1, "latencies kept");
+}
+
 Test(qemu_args, no_hmat)
 {
 	cfg.hmat = false;
