@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "fmt.h"
 #include "compare.h"
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/path.h"
 #include "lib/util.h"
-#include "report.h"
 #include "verdict.h"
 #include "versus.h"
 

@@ -1,6 +1,6 @@
 # bench/runner: the experiment runner build/bin/bnb-run and its unit tests.
 
-RUNNER_SRCS := keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
+RUNNER_SRCS := fmt.c variant_info.c keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
 	report.c versus.c verdict.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
 	guestcmd.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \

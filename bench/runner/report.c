@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fmt.h"
+#include "variant_info.h"
 #include "lib/util.h"
 #include "extract.h"
 #include "fsio.h"
@@ -143,17 +145,6 @@ const char *latency_note(const char *mode)
 	return "Latency: unknown (no finished run recorded it).";
 }
 
-const char *fmt_num(double v, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 1e4 && fabs(v) < 1e12)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.4g", v);
-	return buf;
-}
-
 static struct json_object *jnum(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;
@@ -198,79 +189,6 @@ static void jset_doubles(struct json_object *o, const void *base,
 		jset(o, fields[i].key, jnum(*(const double *)((const char *)base + fields[i].offset)));
 }
 
-
-const char *report_latency(const struct results *r, const char *variant)
-{
-	int i;
-
-	for (i = 0; i < r->n_runs; i++)
-		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].latency[0])
-			return r->runs[i].latency;
-	return "unknown";
-}
-
-/* The provenance of VARIANT's first run that has one; NULL if none. */
-static struct json_object *variant_prov(const struct results *r, const char *variant)
-{
-	int i;
-
-	for (i = 0; i < r->n_runs; i++)
-		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].prov)
-			return r->runs[i].prov;
-	return NULL;
-}
-
-static const char *prov_str(struct json_object *prov, const char *key)
-{
-	struct json_object *v;
-	const char *s;
-
-	if (!prov || !json_object_object_get_ex(prov, key, &v))
-		return NULL;
-	s = json_object_get_string(v);
-	return s && *s && strcmp(s, "unknown") ? s : NULL;
-}
-
-static const char *asked_kernel(const struct results *r, const char *variant)
-{
-	const struct variant *v = experiment_variant(&r->exp, variant);
-
-	return v && v->kernel[0] ? v->kernel : "default";
-}
-
-const char *report_kernel(const struct results *r, const char *variant, char *buf, size_t len)
-{
-	struct json_object *prov = variant_prov(r, variant);
-	const char *release = prov_str(prov, "guest.uname_r") ?: prov_str(prov, "kernel_release");
-	const char *build = prov_str(prov, "kernel_key");
-
-	if (!release) {
-		snprintf(buf, len, "unknown");
-		return buf;
-	}
-	snprintf(buf, len, "%s (%s%s%s)", release, asked_kernel(r, variant),
-		 build ? ", build " : "", build ? build : "");
-	return buf;
-}
-
-struct json_object *report_kernel_json(const struct results *r, const char *variant)
-{
-	static const char *const fields[][2] = {
-		{ "release", "guest.uname_r" }, { "version", "guest.uname_v" },
-		{ "build", "kernel_key" }, { "image_hash", "kernel_image_hash" },
-	};
-	struct json_object *prov = variant_prov(r, variant), *o = json_object_new_object();
-	const char *s;
-	size_t i;
-
-	jset(o, "asked", json_object_new_string(asked_kernel(r, variant)));
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		s = prov_str(prov, fields[i][1]);
-		jset(o, fields[i][0], s ? json_object_new_string(s) : NULL);
-	}
-	return o;
-}
-
 static void describe(const struct results *r, const char *variant, const char *metric,
 		     struct describe *d)
 {
@@ -303,8 +221,8 @@ struct json_object *report_variant_json(const struct results *r, const char *var
 		if (!strcmp(r->runs[i].variant, variant))
 			counts[r->runs[i].status]++;
 	jset(o, "name", json_object_new_string(variant));
-	jset(o, "latency", json_object_new_string(report_latency(r, variant)));
-	jset(o, "kernel", report_kernel_json(r, variant));
+	jset(o, "latency", json_object_new_string(variant_latency(r, variant)));
+	jset(o, "kernel", variant_kernel_json(r, variant));
 	jset(o, "rate_unit", json_object_new_string(results_rate_unit(r, variant)));
 	jset(o, "ok", json_object_new_int(counts[RUN_OK]));
 	jset(o, "failed", json_object_new_int(counts[RUN_FAILED]));
@@ -350,17 +268,6 @@ static struct json_object *runs_json(const struct results *r)
 		json_object_array_add(a, o);
 	}
 	return a;
-}
-
-/* The baseline is the first variant of the file that has runs. */
-const char *report_baseline(const struct results *r)
-{
-	int i;
-
-	for (i = 0; i < r->exp.n_variants; i++)
-		if (results_has_runs(r, r->exp.variants[i].name))
-			return r->exp.variants[i].name;
-	return NULL;
 }
 
 static const char *dilation_cell(const struct run *run, char *buf, size_t len)
@@ -509,7 +416,7 @@ static void md_variant(FILE *md, const struct results *r, const char *variant)
 	fprintf(md, "### %s\n\nKernel: %s\n\n"
 		"| metric | unit | n | mean | stddev | CV %% | min | median | max |\n"
 		"|---|---|---|---|---|---|---|---|---|\n", variant,
-		report_kernel(r, variant, kernel, sizeof(kernel)));
+		variant_kernel(r, variant, kernel, sizeof(kernel)));
 	for (m = 0; m < n; m++) {
 		struct describe d;
 
@@ -545,13 +452,6 @@ static const char *with_ci(double d, double lo, double hi, char *buf, size_t len
 	snprintf(buf, len, "%s [%s, %s]", fmt_num(d, a, sizeof(a)), fmt_num(lo, b, sizeof(b)),
 		 fmt_num(hi, c, sizeof(c)));
 	return buf;
-}
-
-const char *fmt_p(double p, char *buf, size_t len)
-{
-	if (isfinite(p) && p < 0.001)
-		return "< 0.001";
-	return fmt_num(p, buf, len);
 }
 
 static void md_versus_row(FILE *md, const struct vs_row *row)
@@ -673,7 +573,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 
 		if (!results_has_runs(r, name))
 			continue;
-		mode = report_latency(r, name);
+		mode = variant_latency(r, name);
 		jset(lat, name, json_object_new_string(mode));
 		for (j = 0; j < n_seen && strcmp(seen[j], mode); j++)
 			;
@@ -704,7 +604,7 @@ static void notes(FILE *md, const struct results *r, struct json_object *root)
 static void comparisons(FILE *md, const struct results *r, struct json_object *root)
 {
 	struct json_object *arr = json_object_new_array();
-	const char *base = report_baseline(r);
+	const char *base = variant_baseline(r);
 	struct versus v;
 	int i;
 
@@ -779,7 +679,7 @@ int report_write(const struct results *r)
 		json_object_array_add(vars, report_variant_json(r, r->exp.variants[i].name));
 	}
 	jset(root, "variants", vars);
-	base = report_baseline(r);
+	base = variant_baseline(r);
 	jset(root, "baseline", base ? json_object_new_string(base) : NULL);
 	fprintf(md, "## Comparison against the baseline (%s)\n\n", base ? base : "-");
 	comparisons(md, r, root);

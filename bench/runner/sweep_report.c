@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "lib/util.h"
-#include "report.h"
 #include "stats.h"
 #include "sweep_report.h"
 

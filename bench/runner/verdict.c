@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "variant_info.h"
 #include "verdict.h"
 #include "versus.h"
 
@@ -28,18 +28,6 @@ static const char *signed_num(double v, char *buf, size_t len)
 		return "-";
 	snprintf(buf, len, "%+.3g", v);
 	return buf;
-}
-
-const char *variant_timing(const struct results *r, const char *variant)
-{
-	struct json_object *t;
-
-	for (int i = 0; i < r->n_runs; i++)
-		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].prov &&
-		    json_object_object_get_ex(r->runs[i].prov, "timing", &t) &&
-		    json_object_is_type(t, json_type_string))
-			return json_object_get_string(t);
-	return "wall";
 }
 
 /* KEY's value in V as run: its sweep point, else its setting; NULL if unset. */
@@ -396,8 +384,8 @@ static void kernel_text(FILE *f, const struct results *ra, const char *va,
 {
 	char ka[PATH_MAX + 128], kb[PATH_MAX + 128];
 
-	report_kernel(ra, va, ka, sizeof(ka));
-	report_kernel(rb, vb, kb, sizeof(kb));
+	variant_kernel(ra, va, ka, sizeof(ka));
+	variant_kernel(rb, vb, kb, sizeof(kb));
 	if (!strcmp(ka, kb) && !strcmp(ka, "unknown"))
 		return;		/* runs without provenance: nothing to say */
 	if (!strcmp(ka, kb))
@@ -415,8 +403,8 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	fprintf(f, "**%s** against **%s**: ", lb, la);
 	if (experiment_variant(&ra->exp, va) && experiment_variant(&rb->exp, vb))
 		what_differs(f, experiment_variant(&ra->exp, va), experiment_variant(&rb->exp, vb));
-	fprintf(f, ". Latency %s%s, timing %s", report_latency(rb, vb),
-		latency_free(report_latency(ra, va)) || latency_free(report_latency(rb, vb)) ?
+	fprintf(f, ". Latency %s%s, timing %s", variant_latency(rb, vb),
+		latency_free(variant_latency(ra, va)) || latency_free(variant_latency(rb, vb)) ?
 		" (remote memory costs nothing there: only the balancer's cost shows)" : "",
 		variant_timing(rb, vb));
 	kernel_text(f, ra, va, rb, vb);
@@ -476,13 +464,13 @@ static struct json_object *pair_json(const struct versus *v, const struct result
 
 	json_object_object_add(o, "baseline", json_object_new_string(va));
 	json_object_object_add(o, "variant", json_object_new_string(vb));
-	json_object_object_add(o, "latency", json_object_new_string(report_latency(rb, vb)));
+	json_object_object_add(o, "latency", json_object_new_string(variant_latency(rb, vb)));
 	json_object_object_add(o, "timing", json_object_new_string(variant_timing(rb, vb)));
-	json_object_object_add(o, "kernel", report_kernel_json(rb, vb));
-	json_object_object_add(o, "baseline_kernel", report_kernel_json(ra, va));
+	json_object_object_add(o, "kernel", variant_kernel_json(rb, vb));
+	json_object_object_add(o, "baseline_kernel", variant_kernel_json(ra, va));
 	json_object_object_add(o, "remote_memory_free",
-			       json_object_new_boolean(latency_free(report_latency(ra, va)) ||
-						       latency_free(report_latency(rb, vb))));
+			       json_object_new_boolean(latency_free(variant_latency(ra, va)) ||
+						       latency_free(variant_latency(rb, vb))));
 	json_object_object_add(o, "start_jitter", json_object_new_boolean(variant_jitter(rb, vb)));
 	json_object_object_add(o, "baseline_start_jitter",
 			       json_object_new_boolean(variant_jitter(ra, va)));
@@ -538,7 +526,7 @@ static void free_memory_line(FILE *f, const struct results *r)
 	for (i = 0; i < r->exp.n_variants; i++) {
 		const char *name = r->exp.variants[i].name;
 
-		if (!results_has_runs(r, name) || !latency_free(report_latency(r, name)))
+		if (!results_has_runs(r, name) || !latency_free(variant_latency(r, name)))
 			continue;
 		fprintf(f, "%s**%s**", n++ ? ", " : "Remote memory cost nothing in the runs of ",
 			name);
@@ -555,7 +543,7 @@ static void free_memory_line(FILE *f, const struct results *r)
 struct json_object *verdict_results(const struct results *r, FILE *f)
 {
 	struct json_object *arr = json_object_new_array();
-	const char *base = report_baseline(r);
+	const char *base = variant_baseline(r);
 	int i, n = 0;
 	bool brief;
 

@@ -33,7 +33,4 @@ struct json_object *verdict_pair(const struct results *ra, const char *va,
 				 const struct results *rb, const char *vb,
 				 const char *label_a, const char *label_b, FILE *f);
 
-/* The timing mode of VARIANT's runs from their provenance: wall unless told. */
-const char *variant_timing(const struct results *r, const char *variant);
-
 #endif
