@@ -12,7 +12,7 @@ CC ?= gcc
 OBJCOPY ?= objcopy
 BUILD := build
 OPT ?= -O2
-WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Werror=implicit-function-declaration
 CFLAGS := $(OPT) -g -std=gnu11 -D_GNU_SOURCE $(WARN) -Ibench/include -Ibench -Iworkloads
 GUEST_LDFLAGS := -static -pthread
 CRITERION_LIBS := -lcriterion

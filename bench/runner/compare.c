@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "report.h"
 #include "fmt.h"
 #include "compare.h"
 #include "keys.h"
