@@ -1,7 +1,7 @@
 # bench/runner: the experiment runner build/bin/bnb-run and its unit tests.
 
 RUNNER_SRCS := fmt.c variant_info.c keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
-	report.c versus.c verdict.c sweep_report.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
+	report.c versus.c verdict.c sweep_report.c plot_gp.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
 	guestcmd.c proc.c job.c schedule.c latency.c dilation.c hostrun.c \
 	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
 	reference.c reference_eval.c reference_calib.c numawork.c wlcheck.c scale.c scalerun.c \

@@ -13,7 +13,7 @@
 
 #include "csv.h"
 #include "lib/util.h"
-#include "plot_internal.h"
+#include "plot_gp.h"
 
 #define MAX_PANELS 8
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_internal.h"
+#include "plot_gp.h"
 #include "stats.h"
 #include "sweep_report.h"
 

@@ -14,7 +14,7 @@
 
 #include "csv.h"
 #include "lib/util.h"
-#include "plot_internal.h"
+#include "plot_gp.h"
 
 /* Columns of timeseries.csv, in the order of the data file after t_s. */
 static const struct {

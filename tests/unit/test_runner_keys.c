@@ -16,7 +16,7 @@
 #include "keys.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "plot_internal.h"
+#include "plot_gp.h"
 #include "runner.h"
 #include "sweep_report.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "plot.h"
-#include "plot_internal.h"
+#include "plot_gp.h"
 #include "report.h"
 #include "results.h"
 

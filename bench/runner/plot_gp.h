@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between the plot files: context, element lists, script output. */
-#ifndef BNB_PLOT_INTERNAL_H
-#define BNB_PLOT_INTERNAL_H
+/*
+ * plot_gp.h - what the plot files share (plot_gp.c): the context, element
+ * lists, gnuplot quoting and the script output. A leaf: plot.c draws the
+ * on/off plots and calls the others (plot_parts.h), which use this alone.
+ */
+#ifndef BNB_PLOT_GP_H
+#define BNB_PLOT_GP_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -41,10 +45,6 @@ char *elems_close(struct elems *e);
 /* Write NAME.gp drawing BODY (freed) as PNG and SVG, and run gnuplot. */
 int emit(struct plot_ctx *p, const char *name, char *body, int height);
 
-void plot_sweeps(struct plot_ctx *p);
-void plot_monitors(struct plot_ctx *p);
-/* Promotion and demotion over time, when some run tiers (plot_tiering.c). */
-void plot_tiering(struct plot_ctx *p);
 /* The colour of VARIANT in every plot of R. */
 const char *plot_color(const struct results *r, const char *variant);
 bool data_has(const struct plot_ctx *p, const char *rel, int col);
