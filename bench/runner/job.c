@@ -238,7 +238,7 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 
 	s->vm_exit = code;
 	snprintf(path, sizeof(path), "%s/result", rundir);
-	if (kv_get(path, "reason", vm_why, sizeof(vm_why)))
+	if (results_kv_get(path, "reason", vm_why, sizeof(vm_why)))
 		vm_why[0] = '\0';
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
 	wl_scan(path, &wl);
@@ -290,10 +290,10 @@ const char *stall_verdict(const char *result, const struct variant *v, const cha
 	char n[16], line[400], err[64];
 
 	*stalls = 0;
-	if (kv_get(result, "stalls", n, sizeof(n)) ||
+	if (results_kv_get(result, "stalls", n, sizeof(n)) ||
 	    parse_int(n, 0, INT_MAX, stalls, err, sizeof(err)) || !*stalls)
 		return state;
-	if (kv_get(result, "stall", line, sizeof(line)))
+	if (results_kv_get(result, "stall", line, sizeof(line)))
 		line[0] = '\0';
 	if (strcmp(state, "ok"))
 		return state;
@@ -313,8 +313,8 @@ static void kvm_verdict(const char *rundir, struct status *s)
 	char path[PATH_MAX + 16], accel[16], bound[16];
 
 	snprintf(path, sizeof(path), "%s/result", rundir);
-	if (kv_get(path, "accel", accel, sizeof(accel)) ||
-	    kv_get(path, "host_bound", bound, sizeof(bound)))
+	if (results_kv_get(path, "accel", accel, sizeof(accel)) ||
+	    results_kv_get(path, "host_bound", bound, sizeof(bound)))
 		return;		/* it did not get that far */
 	if (strcmp(accel, "kvm")) {
 		s->latency = "uniform";
@@ -418,7 +418,7 @@ static bool guest_ran(const char *rundir)
 	char path[PATH_MAX + 16], ms[32];
 
 	snprintf(path, sizeof(path), "%s/result", rundir);
-	return !kv_get(path, "boot_ms", ms, sizeof(ms)) && strcmp(ms, "-1");
+	return !results_kv_get(path, "boot_ms", ms, sizeof(ms)) && strcmp(ms, "-1");
 }
 
 static int launch(const struct variant *v, const struct run_plan *p,

@@ -37,7 +37,7 @@ static double kv_num(const char *path, const char *key)
 {
 	char val[64];
 
-	return kv_get(path, key, val, sizeof(val)) ? NAN : atof(val);
+	return results_kv_get(path, key, val, sizeof(val)) ? NAN : atof(val);
 }
 
 static double collector_cost(const char *rundir)
@@ -86,7 +86,8 @@ void numawork_add(const char *rundir, struct xmetrics *x)
 	if (!(hw_ps > 0))
 		return;
 	snprintf(result, sizeof(result), "%s/result", rundir);
-	if (!kv_get(result, "timing", timing, sizeof(timing)) && !strcmp(timing, "deterministic"))
+	if (!results_kv_get(result, "timing", timing, sizeof(timing)) &&
+	    !strcmp(timing, "deterministic"))
 		insn_ps = kv_num(result, "insn_ps");
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		double s = hw_seconds(file, kinds[i], hw_ps, insn_ps);

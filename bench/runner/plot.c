@@ -119,7 +119,7 @@ static int count_ok(const struct results *r, const char *variant)
 
 /* Lines per repetition (thin) and the variant median (thick) of column COL. */
 static int ts_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
-		    struct elems *e)
+		    struct gp_elems *e)
 {
 	int data = 0;
 	const struct results *r = p->r;
@@ -133,9 +133,9 @@ static int ts_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
 		gp_str(name, sizeof(name), variant);
 		for (i = 0; i < n_rf; i++) {
 			if (strcmp(rf[i].run->variant, variant) || !rf[i].ts[0] ||
-			    !data_has(p, rf[i].ts, col + 2))
+			    !plot_data_has(p, rf[i].ts, col + 2))
 				continue;
-			elem(e, "'%s' using 1:%d with lines lw 1 dt 3 lc rgb '%s' %s%s%s",
+			gp_elem(e, "'%s' using 1:%d with lines lw 1 dt 3 lc rgb '%s' %s%s%s",
 			     gp_str(file, sizeof(file), rf[i].ts),
 			     col + 2, color, titled ? "notitle" : "title '", titled ? "" : name,
 			     titled ? "" : " (each run)'");
@@ -143,12 +143,12 @@ static int ts_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
 			data++;
 		}
 		if (titled && prepare_median(p, variant, median, sizeof(median)) &&
-		    data_has(p, median, col + 2))
-			elem(e, "'%s' using 1:%d with lines lw 3 lc rgb '%s' title '%s median of %d'",
+		    plot_data_has(p, median, col + 2))
+			gp_elem(e, "'%s' using 1:%d with lines lw 3 lc rgb '%s' title '%s median of %d'",
 			     gp_str(file, sizeof(file), median), col + 2, color, name,
 			     count_ok(r, variant));
 		else if (!titled && count_ok(r, variant))
-			elem(e, "keyentry with lines lw 3 lc rgb '%s' title '%s: undefined in every run'",
+			gp_elem(e, "keyentry with lines lw 3 lc rgb '%s' title '%s: undefined in every run'",
 			     color, name);
 	}
 	return data;
@@ -220,14 +220,14 @@ static const char *window_label(const struct results *r, char *buf, size_t len)
 static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const struct ts_plot *t)
 {
 	char *body, vars[512], sub[256] = "", q[5][GP_STR_MAX];
-	struct elems e;
+	struct gp_elems e;
 
-	elems_open(&e);
+	gp_elems_open(&e);
 	if (!ts_lines(p, rf, n_rf, t->col, &e)) {
-		free(elems_close(&e));
+		free(gp_elems_close(&e));
 		return;
 	}
-	elems_close(&e);
+	gp_elems_close(&e);
 	if (t->col == TS_CONV)
 		window_label(p->r, sub, sizeof(sub));
 	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'%s%s%s\n"
@@ -240,21 +240,21 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 			     e.buf) < 0)
 		body = NULL;
 	free(e.buf);
-	emit(p, t->name, body, 650);
+	gp_emit(p, t->name, body, 650);
 }
 
 static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 {
-	struct elems cum, rate;
+	struct gp_elems cum, rate;
 	char *body, vars[512], name[GP_STR_MAX], list[GP_STR_MAX];
 	int n;
 
-	elems_open(&cum);
-	elems_open(&rate);
+	gp_elems_open(&cum);
+	gp_elems_open(&rate);
 	n = ts_lines(p, rf, n_rf, TS_COST_CUM, &cum);
 	n = n && ts_lines(p, rf, n_rf, TS_COST_RATE, &rate);
-	elems_close(&cum);
-	elems_close(&rate);
+	gp_elems_close(&cum);
+	gp_elems_close(&rate);
 	if (!n) {
 		free(cum.buf);
 		free(rate.buf);
@@ -271,7 +271,7 @@ static void plot_cost(struct plot_ctx *p, struct run_files *rf, int n_rf)
 		body = NULL;
 	free(cum.buf);
 	free(rate.buf);
-	emit(p, "cost", body, 900);
+	gp_emit(p, "cost", body, 900);
 }
 
 static void plot_faults(struct plot_ctx *p, const char *variant)
@@ -282,18 +282,18 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		{ TS_MIGRATED_PS + 2, "axes x1y2 lw 1 lc rgb '#1f77b4'", "pages migrated/s (right axis)" },
 	};
 	char median[PATH_MAX], name[PATH_MAX], *body, q[3][GP_STR_MAX];
-	struct elems e;
+	struct gp_elems e;
 	size_t i;
 
 	if (!count_ok(p->r, variant) || !prepare_median(p, variant, median, sizeof(median)))
 		return;
-	elems_open(&e);
+	gp_elems_open(&e);
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		if (data_has(p, median, lines[i].col))
-			elem(&e, "'%s' using 1:%d with lines %s title '%s'",
+		if (plot_data_has(p, median, lines[i].col))
+			gp_elem(&e, "'%s' using 1:%d with lines %s title '%s'",
 			     gp_str(q[0], GP_STR_MAX, median), lines[i].col, lines[i].style,
 			     gp_str(q[2], GP_STR_MAX, lines[i].title));
-	elems_close(&e);
+	gp_elems_close(&e);
 	if (!e.n) {
 		free(e.buf);
 		return;
@@ -308,11 +308,11 @@ static void plot_faults(struct plot_ctx *p, const char *variant)
 		body = NULL;
 	free(e.buf);
 	snprintf(name, sizeof(name), "faults-%s", variant);
-	emit(p, name, body, 600);
+	gp_emit(p, name, body, 600);
 }
 
 /* Horizontal lines at the mean rate of variants marked bound=local|remote. */
-static void bound_lines(struct plot_ctx *p, struct elems *e)
+static void bound_lines(struct plot_ctx *p, struct gp_elems *e)
 {
 	const struct results *r = p->r;
 	char name[GP_STR_MAX];
@@ -325,14 +325,14 @@ static void bound_lines(struct plot_ctx *p, struct elems *e)
 
 		if (v->bound == BOUND_NONE || !isfinite(mean))
 			continue;
-		elem(e, "%.6g with lines lw 2 dt 4 lc rgb '%s' title '%s bound: %s mean %.4g'",
+		gp_elem(e, "%.6g with lines lw 2 dt 4 lc rgb '%s' title '%s bound: %s mean %.4g'",
 		     mean, v->bound == BOUND_LOCAL ? "#000000" : "#7f7f7f", bound,
 		     gp_str(name, sizeof(name), v->name), mean);
 	}
 }
 
 static void wl_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col,
-		     struct elems *e)
+		     struct gp_elems *e)
 {
 	bool titled[EXP_MAX_VARIANTS] = { false };
 	char file[GP_STR_MAX], title[GP_STR_MAX];
@@ -341,11 +341,11 @@ static void wl_lines(struct plot_ctx *p, struct run_files *rf, int n_rf, int col
 	for (i = 0; i < n_rf; i++) {
 		const char *name = rf[i].run->variant;
 
-		if (!rf[i].wl[0] || !data_has(p, rf[i].wl, col))
+		if (!rf[i].wl[0] || !plot_data_has(p, rf[i].wl, col))
 			continue;
 		for (v = 0; v < p->r->exp.n_variants && strcmp(p->r->exp.variants[v].name, name); v++)
 			;
-		elem(e, "'%s' using 1:%d with linespoints lw 1 pt 7 ps 0.4 lc rgb '%s' %s%s%s",
+		gp_elem(e, "'%s' using 1:%d with linespoints lw 1 pt 7 ps 0.4 lc rgb '%s' %s%s%s",
 		     gp_str(file, sizeof(file), rf[i].wl), col, plot_color(p->r, name),
 		     titled[v] ? "notitle" : "title '",
 		     titled[v] ? "" : gp_str(title, sizeof(title), name),
@@ -367,13 +367,13 @@ static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 			  const struct wl_plot *w, const char *ylabel)
 {
 	char *body, vars[512], q[4][GP_STR_MAX];
-	struct elems e;
+	struct gp_elems e;
 
-	elems_open(&e);
+	gp_elems_open(&e);
 	wl_lines(p, rf, n_rf, w->col, &e);
 	if (e.n && w->bounds)
 		bound_lines(p, &e);
-	elems_close(&e);
+	gp_elems_close(&e);
 	if (!e.n) {
 		free(e.buf);
 		return;
@@ -385,7 +385,7 @@ static void plot_workload(struct plot_ctx *p, struct run_files *rf, int n_rf,
 		     gp_str(q[2], GP_STR_MAX, ylabel), w->yrange, e.buf) < 0)
 		body = NULL;
 	free(e.buf);
-	emit(p, w->name, body, 650);
+	gp_emit(p, w->name, body, 650);
 }
 
 static void plot_rate(struct plot_ctx *p, struct run_files *rf, int n_rf)

@@ -23,7 +23,7 @@ static const char *const colors[] = {
 #define N_COLORS (sizeof(colors) / sizeof(colors[0]))
 
 /* Whether column COL (1-based) of data file REL has a finite value. */
-bool data_has(const struct plot_ctx *p, const char *rel, int col)
+bool plot_data_has(const struct plot_ctx *p, const char *rel, int col)
 {
 	char path[PATH_MAX * 3], line[4096], *tok, *save;
 	bool found = false;
@@ -77,13 +77,13 @@ const char *gp_str(char *buf, size_t len, const char *text)
 }
 
 /* Out of memory leaves E without a stream: nothing is added, nothing drawn. */
-void elems_open(struct elems *e)
+void gp_elems_open(struct gp_elems *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->f = open_memstream(&e->buf, &e->len);
 }
 
-void elem(struct elems *e, const char *fmt, ...)
+void gp_elem(struct gp_elems *e, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -95,7 +95,7 @@ void elem(struct elems *e, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *elems_close(struct elems *e)
+char *gp_elems_close(struct gp_elems *e)
 {
 	if (!e->f)
 		return NULL;
@@ -139,7 +139,7 @@ static int run_gnuplot(struct plot_ctx *p, const char *name)
  * Write NAME.gp: common settings, then BODY for PNG and again for SVG,
  * and run it. BODY is freed.
  */
-int emit(struct plot_ctx *p, const char *name, char *body, int height)
+int gp_emit(struct plot_ctx *p, const char *name, char *body, int height)
 {
 	char path[PATH_MAX * 2], out[GP_STR_MAX];
 	FILE *f;

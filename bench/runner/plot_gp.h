@@ -21,7 +21,7 @@ struct plot_ctx {
 };
 
 /* A list of plot elements, joined into one gnuplot `plot` command. */
-struct elems {
+struct gp_elems {
 	char *buf;
 	size_t len;
 	FILE *f;
@@ -38,15 +38,15 @@ const char *gp_str(char *buf, size_t len, const char *text);
 /* A buffer for gp_str(), for the names and labels the plots write. */
 #define GP_STR_MAX 1024
 
-void elems_open(struct elems *e);
-void elem(struct elems *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *elems_close(struct elems *e);
+void gp_elems_open(struct gp_elems *e);
+void gp_elem(struct gp_elems *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *gp_elems_close(struct gp_elems *e);
 
 /* Write NAME.gp drawing BODY (freed) as PNG and SVG, and run gnuplot. */
-int emit(struct plot_ctx *p, const char *name, char *body, int height);
+int gp_emit(struct plot_ctx *p, const char *name, char *body, int height);
 
 /* The colour of VARIANT in every plot of R. */
 const char *plot_color(const struct results *r, const char *variant);
-bool data_has(const struct plot_ctx *p, const char *rel, int col);
+bool plot_data_has(const struct plot_ctx *p, const char *rel, int col);
 
 #endif

@@ -119,7 +119,7 @@ static int count_panels(const struct mon_plot *m)
  * run of its variant: runs come grouped by variant); false without data.
  */
 static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct run *run,
-		      bool titled, struct elems *e)
+		      bool titled, struct gp_elems *e)
 {
 	char in[PATH_MAX * 2], rel[PATH_MAX], abs[PATH_MAX * 3], q[3][GP_STR_MAX];
 	int pi, qi, col = 2;
@@ -132,9 +132,9 @@ static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct
 		return false;
 	for (pi = 0; pi < count_panels(m); pi++)
 		for (qi = 0; qi < 4 && m->panel[pi].q[qi].title; qi++, col++) {
-			if (!data_has(p, rel, col))
+			if (!plot_data_has(p, rel, col))
 				continue;
-			elem(&e[pi], "'%s' using 1:%d with lines lw 1 %s lc rgb '%s' ",
+			gp_elem(&e[pi], "'%s' using 1:%d with lines lw 1 %s lc rgb '%s' ",
 			     gp_str(q[0], GP_STR_MAX, rel), col, dashes[qi],
 			     plot_color(p->r, run->variant));
 			if (titled)
@@ -152,7 +152,7 @@ static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct
 
 static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 {
-	struct elems e[MAX_PANELS];
+	struct gp_elems e[MAX_PANELS];
 	const char *titled = "";
 	int i, pi, n = 0, panels = count_panels(m);
 	char *body, q[3][GP_STR_MAX];
@@ -160,7 +160,7 @@ static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 	FILE *f;
 
 	for (pi = 0; pi < panels; pi++)
-		elems_open(&e[pi]);
+		gp_elems_open(&e[pi]);
 	for (i = 0; i < p->r->n_runs; i++) {
 		const struct run *run = &p->r->runs[i];
 
@@ -171,7 +171,7 @@ static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 		n++;
 	}
 	for (pi = 0; pi < panels; pi++)
-		elems_close(&e[pi]);
+		gp_elems_close(&e[pi]);
 	if (n) {
 		f = open_memstream(&body, &len);
 		fprintf(f, "set multiplot layout %d,1 title '%s: %s'\n"
@@ -184,7 +184,7 @@ static void plot_one(struct plot_ctx *p, const struct mon_plot *m)
 				e[pi].n ? e[pi].buf : "plot 1/0 notitle\n");
 		fprintf(f, "unset multiplot\n");
 		fclose(f);
-		emit(p, m->name, body, 150 + 300 * panels);
+		gp_emit(p, m->name, body, 150 + 300 * panels);
 	}
 	for (pi = 0; pi < panels; pi++)
 		free(e[pi].buf);

@@ -53,7 +53,7 @@ static bool write_point(FILE *f, const struct results *r, const struct variant *
 }
 
 /* One data file per group; returns the number of groups. *MISSING: a point lacks a figure. */
-static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANELS],
+static int sweep_data(struct plot_ctx *p, const char *key, struct gp_elems e[N_PANELS],
 		      bool *missing)
 {
 	const struct experiment *exp = &p->r->exp;
@@ -86,8 +86,8 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct elems e[N_PANE
 	for (g = 0; g < n_groups; g++) {
 		snprintf(rel, sizeof(rel), "data/sweep-%s-g%d.dat", key + strlen("sysctl."), g);
 		for (k = 0; k < N_PANELS; k++)
-			if (data_has(p, rel, 2 + 2 * k))
-				elem(&e[k], "'%s' using 1:%zu:%zu with yerrorlines lw 2 pt 7 title '%s'",
+			if (plot_data_has(p, rel, 2 + 2 * k))
+				gp_elem(&e[k], "'%s' using 1:%zu:%zu with yerrorlines lw 2 pt 7 title '%s'",
 				     gp_str(file, sizeof(file), rel), 2 + 2 * k, 3 + 2 * k,
 				     gp_str(title, sizeof(title), labels[g]));
 	}
@@ -163,23 +163,23 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		"workload time (s)",
 	};
 	const char *name = key + strlen("sysctl.");
-	struct elems e[N_PANELS];
+	struct gp_elems e[N_PANELS];
 	char *body, file[PATH_MAX], q[4][GP_STR_MAX];
 	bool missing = false;
 	size_t len, k;
 	FILE *f;
 
 	for (k = 0; k < N_PANELS; k++)
-		elems_open(&e[k]);
+		gp_elems_open(&e[k]);
 	if (!sweep_data(p, key, e, &missing) || (!e[0].n && !e[1].n && !e[2].n)) {
 		for (k = 0; k < N_PANELS; k++)
-			free(elems_close(&e[k]));
+			free(gp_elems_close(&e[k]));
 		return;
 	}
 	f = open_memstream(&body, &len);
 	if (!f) {
 		for (k = 0; k < N_PANELS; k++)
-			free(elems_close(&e[k]));
+			free(gp_elems_close(&e[k]));
 		return;
 	}
 	gp_str(q[0], GP_STR_MAX, p->r->exp.name);
@@ -197,7 +197,7 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 	for (k = 0; k < N_PANELS; k++) {
 		bool empty = !e[k].n;
 
-		elems_close(&e[k]);
+		gp_elems_close(&e[k]);
 		gp_str(q[3], GP_STR_MAX, ylabels[k]);
 		fprintf(f, "set title '%s%s'\nset ylabel '%s'\n", q[3],
 			empty ? " (no finished run has this figure)" : "", q[3]);
@@ -212,7 +212,7 @@ static void sweep_plot(struct plot_ctx *p, const char *key)
 		body = NULL;
 	}
 	snprintf(file, sizeof(file), "sweep-%s", name);
-	emit(p, file, body, 1100);
+	gp_emit(p, file, body, 1100);
 }
 
 void plot_sweeps(struct plot_ctx *p)

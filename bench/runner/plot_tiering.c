@@ -81,16 +81,16 @@ static bool write_data(const struct run *run, const char *out, struct tier_data 
 
 /* RUN's lines in each panel it has values for; titled once per variant. */
 static void run_lines(struct plot_ctx *p, const struct run *run, const char *rel,
-		      bool titled, struct elems *e)
+		      bool titled, struct gp_elems *e)
 {
 	char q[2][GP_STR_MAX];
 
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
-		struct elems *pe = &e[lines[i].panel];
+		struct gp_elems *pe = &e[lines[i].panel];
 
-		if (!data_has(p, rel, i + 2))
+		if (!plot_data_has(p, rel, i + 2))
 			continue;
-		elem(pe, "'%s' using 1:%zu with lines %s lc rgb '%s' ",
+		gp_elem(pe, "'%s' using 1:%zu with lines %s lc rgb '%s' ",
 		     gp_str(q[0], GP_STR_MAX, rel), i + 2, lines[i].style,
 		     plot_color(p->r, run->variant));
 		if (titled)
@@ -101,7 +101,7 @@ static void run_lines(struct plot_ctx *p, const struct run *run, const char *rel
 	}
 }
 
-static char *compose(struct plot_ctx *p, struct elems *e, const bool *panel, int panels)
+static char *compose(struct plot_ctx *p, struct gp_elems *e, const bool *panel, int panels)
 {
 	char q[GP_STR_MAX], *body;
 	size_t len;
@@ -124,14 +124,14 @@ static char *compose(struct plot_ctx *p, struct elems *e, const bool *panel, int
 
 void plot_tiering(struct plot_ctx *p)
 {
-	struct elems e[N_PANELS];
+	struct gp_elems e[N_PANELS];
 	bool panel[N_PANELS] = { false }, moved = false;
 	const char *titled = "";
 	char rel[PATH_MAX], abs[PATH_MAX * 3];
 	int i, pi, panels = 0;
 
 	for (pi = 0; pi < N_PANELS; pi++)
-		elems_open(&e[pi]);
+		gp_elems_open(&e[pi]);
 	for (i = 0; i < p->r->n_runs; i++) {
 		const struct run *run = &p->r->runs[i];
 		struct tier_data d = { { false }, false };
@@ -149,12 +149,12 @@ void plot_tiering(struct plot_ctx *p)
 			panel[pi] |= d.panel[pi];
 	}
 	for (pi = 0; pi < N_PANELS; pi++) {
-		elems_close(&e[pi]);
+		gp_elems_close(&e[pi]);
 		panels += panel[pi] && e[pi].n;
 		panel[pi] = panel[pi] && e[pi].n;
 	}
 	if (moved && panels)
-		emit(p, "tiering", compose(p, e, panel, panels), 150 + 300 * panels);
+		gp_emit(p, "tiering", compose(p, e, panel, panels), 150 + 300 * panels);
 	for (pi = 0; pi < N_PANELS; pi++)
 		free(e[pi].buf);
 }

@@ -87,7 +87,7 @@ const char *prov_hash_files(const char *const *files, char *out, size_t len)
 /* VALUE of KEY= in the kernel's build info file, or "". */
 static void info_get(const char *info, const char *key, char *out, size_t len)
 {
-	if (kv_get(info, key, out, len))
+	if (results_kv_get(info, key, out, len))
 		out[0] = 0;
 }
 
@@ -252,7 +252,7 @@ void prov_add_vm(struct json_object *prov, const char *result)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(vm_keys); i++) {
-		if (kv_get(result, vm_keys[i], value, sizeof(value)))
+		if (results_kv_get(result, vm_keys[i], value, sizeof(value)))
 			value[0] = 0;
 		if (value[0] && !strcmp(vm_keys[i], "plugin_opts"))
 			drop_run_paths(value);
@@ -260,7 +260,7 @@ void prov_add_vm(struct json_object *prov, const char *result)
 			put(prov, vm_keys[i], value);
 	}
 	qemu_version(prov);
-	if (kv_get(result, "plugin", value, sizeof(value)) || !strcmp(value, "none"))
+	if (results_kv_get(result, "plugin", value, sizeof(value)) || !strcmp(value, "none"))
 		return;
 	files[0] = value;
 	put(prov, "plugin_hash", prov_hash_files(files, hash, sizeof(hash)));

@@ -86,9 +86,9 @@ static double run_dilation(const struct run *run, const struct variant *v)
 	double hw = BNB_TK_DEF_HW_INSN_PS;
 
 	snprintf(path, sizeof(path), "%s/result", run->dir);
-	if (kv_get(path, "timing", val, sizeof(val)) || strcmp(val, "deterministic"))
+	if (results_kv_get(path, "timing", val, sizeof(val)) || strcmp(val, "deterministic"))
 		return run->m[M_DILATION];
-	if (kv_get(path, "insn_ps", val, sizeof(val)))
+	if (results_kv_get(path, "insn_ps", val, sizeof(val)))
 		return NAN;
 	for (int i = 0; v && i < v->plugin_opts.n; i++)
 		if (!strncmp(v->plugin_opts.v[i], "hw_insn_ps=", 11))

@@ -169,7 +169,7 @@ bool latency_free(const char *mode)
 	return !strncmp(mode, "uniform", 7);
 }
 
-int kv_get(const char *path, const char *key, char *out, size_t outlen)
+int results_kv_get(const char *path, const char *key, char *out, size_t outlen)
 {
 	size_t klen = strlen(key);
 	char line[1024];
@@ -194,7 +194,7 @@ int vm_warnings(const char *result)
 	char n[32], err[64];
 	int count;
 
-	if (kv_get(result, "warnings", n, sizeof(n)) ||
+	if (results_kv_get(result, "warnings", n, sizeof(n)) ||
 	    parse_int(n, 0, INT_MAX, &count, err, sizeof(err)))
 		return -1;
 	return count;
@@ -347,7 +347,7 @@ static void load_status(struct run *run)
 	snprintf(path, sizeof(path), "%s/status", run->dir);
 	run->status = RUN_INCOMPLETE;
 	snprintf(run->reason, sizeof(run->reason), "no status file (the run never finished)");
-	if (kv_get(path, "status", value, sizeof(value)))
+	if (results_kv_get(path, "status", value, sizeof(value)))
 		return;
 	if (!strcmp(value, "ok"))
 		run->status = RUN_OK;
@@ -359,11 +359,11 @@ static void load_status(struct run *run)
 	else if (strcmp(value, "incomplete"))
 		snprintf(run->reason, sizeof(run->reason), "the status file is damaged: "
 			 "status='%s'", printable(value, quoted, sizeof(quoted)));
-	if (kv_get(path, "latency", run->latency, sizeof(run->latency)))
+	if (results_kv_get(path, "latency", run->latency, sizeof(run->latency)))
 		run->latency[0] = 0;
-	if (kv_get(path, "latency_why", run->latency_why, sizeof(run->latency_why)))
+	if (results_kv_get(path, "latency_why", run->latency_why, sizeof(run->latency_why)))
 		run->latency_why[0] = 0;
-	if (!kv_get(path, "reason", value, sizeof(value)) && value[0])
+	if (!results_kv_get(path, "reason", value, sizeof(value)) && value[0])
 		snprintf(run->reason, sizeof(run->reason), "%s", value);
 	else if (run->status == RUN_OK)
 		run->reason[0] = 0;
@@ -381,12 +381,13 @@ static double configured_dilation(const struct run *run)
 	double insn_ps, hw_ps = BNB_TK_DEF_HW_INSN_PS;
 
 	snprintf(path, sizeof(path), "%s/result", run->dir);
-	if (kv_get(path, "timing", value, sizeof(value)) || strcmp(value, "deterministic") ||
-	    kv_get(path, "insn_ps", value, sizeof(value)))
+	if (results_kv_get(path, "timing", value, sizeof(value)) ||
+	    strcmp(value, "deterministic") ||
+	    results_kv_get(path, "insn_ps", value, sizeof(value)))
 		return NAN;
 	insn_ps = strtod(value, NULL);
 	snprintf(path, sizeof(path), "%s/numawork", run->dir);
-	if (!kv_get(path, "hw_insn_ps", value, sizeof(value)) && strtod(value, NULL) > 0)
+	if (!results_kv_get(path, "hw_insn_ps", value, sizeof(value)) && strtod(value, NULL) > 0)
 		hw_ps = strtod(value, NULL);
 	return insn_ps > 0 ? insn_ps / hw_ps : NAN;
 }
@@ -404,9 +405,9 @@ static void load_dilation(struct run *run)
 	}
 
 	snprintf(path, sizeof(path), "%s/status", run->dir);
-	if (kv_get(path, "dilation_why", run->dilation_why, sizeof(run->dilation_why)))
+	if (results_kv_get(path, "dilation_why", run->dilation_why, sizeof(run->dilation_why)))
 		run->dilation_why[0] = 0;
-	if (!kv_get(path, "host_rate", value, sizeof(value)))
+	if (!results_kv_get(path, "host_rate", value, sizeof(value)))
 		host = strtod(value, NULL);
 	run->m[M_DILATION] = dilation_ratio(host, run->thread_rate);
 	if (!isnan(run->m[M_DILATION]) || run->dilation_why[0])
@@ -454,7 +455,7 @@ void run_load(struct run *run)
 	}
 	snprintf(path, sizeof(path), "%s/result", run->dir);
 	run->warnings = vm_warnings(path);
-	if (!kv_get(path, "wall_ms", value, sizeof(value)))
+	if (!results_kv_get(path, "wall_ms", value, sizeof(value)))
 		run->m[M_WALL_S] = strtod(value, NULL) / 1000;
 	check_bounds(run);
 }
@@ -503,7 +504,7 @@ static void set_experiment_name(struct results *r)
 	int skip = 0;
 
 	snprintf(path, sizeof(path), "%s/jobs.conf", r->dir);
-	if (!kv_get(path, "name", name, sizeof(name)) && name[0]) {
+	if (!results_kv_get(path, "name", name, sizeof(name)) && name[0]) {
 		snprintf(r->exp.name, sizeof(r->exp.name), "%s", name);
 		return;
 	}

@@ -137,7 +137,7 @@ int results_values_named(const struct results *r, const char *variant, const cha
 const char *results_rate_unit(const struct results *r, const char *variant);
 
 /* key=value files (RUN_DIR/status, bnb-vm's RUN_DIR/result) */
-int kv_get(const char *path, const char *key, char *out, size_t outlen);
+int results_kv_get(const char *path, const char *key, char *out, size_t outlen);
 
 /*
  * The guest kernel's warnings that bnb-vm's result file RESULT counts

@@ -27,7 +27,7 @@ static bool finished(const char *dir, const struct job *j)
 	char path[PATH_MAX * 2], state[32];
 
 	snprintf(path, sizeof(path), "%s/runs/%s/rep%d/status", dir, j->variant, j->rep);
-	return !kv_get(path, "status", state, sizeof(state)) && !strcmp(state, "ok");
+	return !results_kv_get(path, "status", state, sizeof(state)) && !strcmp(state, "ok");
 }
 
 /*
@@ -139,7 +139,7 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
-	if (kv_get(path, "basedir", basedir, sizeof(basedir)))
+	if (results_kv_get(path, "basedir", basedir, sizeof(basedir)))
 		snprintf(basedir, sizeof(basedir), "%s", dir);
 	if (pending_jobs(dir, &ids, &n)) {
 		fprintf(stderr, "bnb-run: --resume %s: no job list (jobs.tsv, jobs.txt)\n", dir);

@@ -424,7 +424,7 @@ int cmd_job(const char *dir, const char *id_text)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
-	if (kv_get(path, "basedir", basedir, sizeof(basedir)))
+	if (results_kv_get(path, "basedir", basedir, sizeof(basedir)))
 		snprintf(basedir, sizeof(basedir), "%s", dir);
 	if (sscanf(id_text, "%ld", &id) != 1 || jobs_read(dir, (int)id, &j)) {
 		prog_error("job '%s' not in %s/jobs.tsv", id_text, dir);

@@ -335,15 +335,15 @@ Test(args, out_of_memory_is_an_error_not_a_crash)
 {
 	struct experiment exp;
 	struct argv vm = { 0 };
-	struct elems e;
+	struct gp_elems e;
 
 	load(&exp, "[global]\nworkload = true\n[a]\n");
 	fail_memstream = true;
 	cr_assert_null(guest_command(&exp.variants[0], NULL, 0));
 	cr_assert_eq(vm_args(&vm, &exp.variants[0], &plan, NULL, "/t", "/r"), -1);
-	elems_open(&e);
-	elem(&e, "'%s' using 1:2", "x");
-	cr_assert_null(elems_close(&e));
+	gp_elems_open(&e);
+	gp_elem(&e, "'%s' using 1:2", "x");
+	cr_assert_null(gp_elems_close(&e));
 	cr_assert_eq(e.n, 0, "nothing to draw");
 	fail_memstream = false;
 	argv_free(&vm);
