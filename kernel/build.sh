@@ -57,7 +57,7 @@ done
 # The named kernels: NAME -> the Debian package of its source and its
 # default patch set (--patches overrides it). The runner resolves an
 # experiment's `kernel = NAME` with --print-key, so the names it accepts
-# are these (bench/runner/knobs.c holds their tunables).
+# are these (bench/runner/experiment/knobs.c holds their tunables).
 kernel_named() {
 	case $1 in
 	patched | default) pkg=linux-source-6.1; named_patches=$here/patches ;;
@@ -127,7 +127,7 @@ if [ "$print_key" = 1 ]; then
 	echo "$key"
 	exit 0
 fi
-# The runner finds a named kernel's build here (bench/runner/plan.c).
+# The runner finds a named kernel's build here (bench/runner/run/plan.c).
 if [ "$print_dir" = 1 ]; then
 	echo "$out"
 	exit 0
@@ -195,7 +195,7 @@ ticking "configuring $obj" configure_obj "$tree" "$obj" "${fragments[@]}"
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 # Reproducible except for the key: the guest's uname -v reads "#KEY SMP
-# ...", so that a run can tell which build booted (bench/runner/bootcheck.c);
+# ...", so that a run can tell which build booted (bench/runner/run/bootcheck.c);
 # patched and debian-6.1 have the same release. Only init/version.o and
 # the link depend on it.
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00 UTC' KBUILD_BUILD_USER=bnb KBUILD_BUILD_HOST=bnb

@@ -62,7 +62,7 @@ $(REG_TEST): $(BUILD)/obj/tests/unit/test_workloads_registry.o $(BUILD)/obj/test
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) $(CRITERION_LIBS) -lm -ldl
 
-# the runner's check of a workload before anything boots (bench/runner/wlcheck.c),
+# the runner's check of a workload before anything boots (bench/runner/extract/wlcheck.c),
 # against the built guest programs and the archives' command lists
 CHK_TEST := $(TEST_BIN)/test_workloads_check
 UNIT_TESTS += $(CHK_TEST)

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "keys.h"
+#include "report/compare.h"
+#include "experiment/keys.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "reference.h"
-#include "report.h"
+#include "reference/reference.h"
+#include "report/report.h"
 #include "runner.h"
 
 #define O(f) OPT_FIELD(struct run_opts, f)

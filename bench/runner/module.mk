@@ -1,18 +1,30 @@
 # bench/runner: the experiment runner build/bin/bnb-run and its unit tests.
 
-RUNNER_SRCS := fmt.c variant_info.c keys.c knobs.c experiment.c fsio.c sweep.c stats.c csv.c wlout.c results.c \
-	report.c versus.c verdict.c sweep_report.c plot_gp.c plot.c plot_data.c plot_sweep.c paths.c plan.c \
-	guestcmd.c proc.c job.c schedule.c latency.c dilation.c hostrun.c \
-	extract.c extract_perf.c extract_stressng.c monitors.c provenance.c runsummary.c compare.c plot_monitors.c outcome.c resume.c modelrun.c \
-	reference.c reference_eval.c reference_calib.c numawork.c wlcheck.c scale.c scalerun.c \
-	tieringrun.c plot_tiering.c bootcheck.c
+# bench/runner in rooms by job: experiment/ (reading and checking an
+# experiment file), run/ (one run and the schedule of them), extract/ (a
+# run's figures from its files), report/ (statistics, summary, verdicts,
+# compare), plot/ (gnuplot), reference/ (the reference suite).
+RUNNER_SRCS := \
+	experiment/keys.c experiment/knobs.c experiment/experiment.c experiment/sweep.c \
+	experiment/dilation.c experiment/scale.c \
+	run/fsio.c run/paths.c run/plan.c run/guestcmd.c run/proc.c run/job.c run/schedule.c \
+	run/latency.c run/hostrun.c run/provenance.c run/runsummary.c run/outcome.c run/resume.c \
+	run/bootcheck.c \
+	extract/csv.c extract/wlout.c extract/extract.c extract/extract_perf.c \
+	extract/extract_stressng.c extract/monitors.c extract/modelrun.c extract/numawork.c \
+	extract/wlcheck.c extract/scalerun.c extract/tieringrun.c \
+	report/fmt.c report/variant_info.c report/stats.c report/results.c report/report.c \
+	report/versus.c report/verdict.c report/sweep_report.c report/compare.c \
+	plot/plot_gp.c plot/plot.c plot/plot_data.c plot/plot_sweep.c plot/plot_monitors.c \
+	plot/plot_tiering.c \
+	reference/reference.c reference/reference_eval.c reference/reference_calib.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto) -lnuma
 RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
 
-$(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS)
+$(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 
 BNB_RUN := $(HOST_BIN)/bnb-run
 HOST_PROGS += $(BNB_RUN)

@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "dilation.h"
-#include "experiment.h"
-#include "scale.h"
-#include "knobs.h"
+#include "experiment/dilation.h"
+#include "experiment/experiment.h"
+#include "experiment/scale.h"
+#include "experiment/knobs.h"
 #include "lib/host_numa.h"
 #include "lib/path.h"
 

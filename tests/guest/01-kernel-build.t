@@ -34,7 +34,7 @@ else
 fi
 check "PATCHES=none is another kernel" test "$(kernel/build.sh --patches none --print-key)" != "$key"
 
-# Kernels by name (bench/runner/knobs.c has the same names): each its own key.
+# Kernels by name (bench/runner/experiment/knobs.c has the same names): each its own key.
 check "--kernel patched is the default build" test "$(kernel/build.sh --kernel patched --print-key)" = "$key"
 check "--kernel default is its alias" test "$(kernel/build.sh --kernel default --print-key)" = "$key"
 k612=$(kernel/build.sh --kernel debian-6.12 --print-key 2>&1)
@@ -46,7 +46,7 @@ check "--print-dir is the key's directory in the cache" \
 err=$(kernel/build.sh --kernel debian-6.13 --print-key 2>&1)
 check "an unknown name is refused with the names there are" \
 	grep -q "unknown kernel 'debian-6.13' (named kernels: patched, debian-6.1, debian-6.12" <<<"$err"
-names=$(sed -n 's/^	{ KERNEL_[A-Z0-9_]*, "\([^"]*\)".*/\1/p' bench/runner/knobs.c)
+names=$(sed -n 's/^	{ KERNEL_[A-Z0-9_]*, "\([^"]*\)".*/\1/p' bench/runner/experiment/knobs.c)
 for n in $names; do
 	check "the runner's kernel $n is one build.sh knows" kernel/build.sh --kernel "$n" --print-key
 done

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Which kernel a run asked for against the one its guest booted
- * (bench/runner/bootcheck.c): the version string read from a bzImage's
+ * (bench/runner/run/bootcheck.c): the version string read from a bzImage's
  * setup header, and a run whose guest reports another kernel refused.
  */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bootcheck.h"
+#include "run/bootcheck.h"
 
 static char image[64];
 

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "report/compare.h"
 #include "fixture_dir.h"
-#include "runsummary.h"
+#include "run/runsummary.h"
 
 static char tmpdir[64], dirs[3][PATH_MAX];
 

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dilation.h"
-#include "experiment.h"
-#include "keys.h"
+#include "experiment/dilation.h"
+#include "experiment/experiment.h"
+#include "experiment/keys.h"
 #include "runner.h"
-#include "wlout.h"
+#include "extract/wlout.h"
 
 static char tmpdir[64];
 

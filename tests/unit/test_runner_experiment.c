@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "bnb_plugin_shm.h"
-#include "experiment.h"
-#include "keys.h"
+#include "experiment/experiment.h"
+#include "experiment/keys.h"
 #include "runner.h"
 
 static char tmpdir[64];

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "fixture_dir.h"
-#include "extract.h"
-#include "wlout.h"
+#include "extract/extract.h"
+#include "extract/wlout.h"
 
 static char fixtures[PATH_MAX + 64];
 static struct xmetrics x;

@@ -17,14 +17,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "report/compare.h"
 #include "lib/util.h"
-#include "extract.h"
+#include "extract/extract.h"
 #include "fixture_dir.h"
-#include "report.h"
-#include "results.h"
+#include "report/report.h"
+#include "report/results.h"
 #include "runner.h"
-#include "wlout.h"
+#include "extract/wlout.h"
 
 static char tmpdir[64], dir[PATH_MAX];
 

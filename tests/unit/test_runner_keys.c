@@ -12,13 +12,13 @@
 #include <string.h>
 
 #include "docblock.h"
-#include "experiment.h"
-#include "keys.h"
+#include "experiment/experiment.h"
+#include "experiment/keys.h"
 #include "lib/err.h"
 #include "lib/parse.h"
-#include "plot_gp.h"
+#include "plot/plot_gp.h"
 #include "runner.h"
-#include "sweep_report.h"
+#include "report/sweep_report.h"
 
 Test(keys, readme_table_is_the_key_table)
 {

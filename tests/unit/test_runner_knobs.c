@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernels by name and their knobs (bench/runner/knobs.c): which kernel a
+ * Kernels by name and their knobs (bench/runner/experiment/knobs.c): which kernel a
  * `kernel =` value names, where each named kernel keeps each tunable, a
  * knob the named kernel lacks refused when the file is read (naming the
  * key and the kernel), a System.map check for other kernels, and the
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "docblock.h"
-#include "experiment.h"
-#include "keys.h"
-#include "knobs.h"
+#include "experiment/experiment.h"
+#include "experiment/keys.h"
+#include "experiment/knobs.h"
 #include "lib/err.h"
 #include "lib/path.h"
 #include "runner.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "bnb_plugin_shm.h"
-#include "modelrun.h"
+#include "extract/modelrun.h"
 
 static char dir[] = "/tmp/bnb-modelrun-XXXXXX";
 

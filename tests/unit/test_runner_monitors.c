@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The monitors' host side (bench/runner/monitors.c) on guest output
+ * The monitors' host side (bench/runner/extract/monitors.c) on guest output
  * captured with bnb-monitor (fixtures/extract): splitting the monitor
  * files out of out.log, the per-second series, the totals, the names an
  * experiment may give, and guest lines that try to write elsewhere.
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "fixture_dir.h"
-#include "csv.h"
-#include "monitors.h"
+#include "extract/csv.h"
+#include "extract/monitors.h"
 
 static char fixtures[PATH_MAX + 64], tmp[64];
 static struct xmetrics x;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Provenance (bench/runner/provenance.c): the kernel's identity from a
+ * Provenance (bench/runner/run/provenance.c): the kernel's identity from a
  * cache-like directory, hashes made the way kernel/build.sh makes its key,
  * the guest's lines from a captured run, and the comparison that compare
  * builds its warnings on.
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
+#include "run/provenance.h"
 
 static char tmp[64];
 

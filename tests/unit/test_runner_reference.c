@@ -15,8 +15,8 @@
 #include "lib/parse.h"
 #include "model/machine.h"
 #include "model/model.h"
-#include "modelrun.h"
-#include "reference.h"
+#include "extract/modelrun.h"
+#include "reference/reference.h"
 
 #define SHIPPED BNB_SRC_DIR "/bench/experiments/reference/published.ini"
 

@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "plot_gp.h"
-#include "report.h"
-#include "results.h"
+#include "plot/plot.h"
+#include "plot/plot_gp.h"
+#include "report/report.h"
+#include "report/results.h"
 
 static char tmpdir[64];
 static char fixtures[PATH_MAX * 2];

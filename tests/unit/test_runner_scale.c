@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
-#include "extract.h"
-#include "results.h"
+#include "experiment/experiment.h"
+#include "extract/extract.h"
+#include "report/results.h"
 #include "runner.h"
-#include "scale.h"
-#include "scalerun.h"
+#include "experiment/scale.h"
+#include "extract/scalerun.h"
 
 static struct scale_plan plan;
 static const char *key;

@@ -12,7 +12,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "stats.h"
+#include "report/stats.h"
 
 #define EPS 1e-5
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The runner's check of a variant's workload before anything boots
- * (bench/runner/wlcheck.c), against the built guest programs and the
+ * (bench/runner/extract/wlcheck.c), against the built guest programs and the
  * archives' command lists: what it refuses, with the experiment's
  * file:line:key and the program's own message, and the shell it leaves
  * alone; and every shipped experiment passes it.
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "experiment/experiment.h"
 #include "lib/err.h"
-#include "wlcheck.h"
+#include "extract/wlcheck.h"
 
 static char tmpdir[] = "/tmp/bnb-wlcheck-XXXXXX";
 static char err[ERRLEN + 512];

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "docblock.h"
-#include "extract.h"
+#include "extract/extract.h"
 #include "lib/util.h"
 
 static const char *const registry[] = {
