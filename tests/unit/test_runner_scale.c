@@ -383,6 +383,24 @@ Test(scale_file, the_guest_writes_the_plan, .init = mktmp, .fini = rmtmp)
 	free(out);
 }
 
+/*
+ * numa01's plan (1352.74 s of hardware in 2.43 s): the guest's ticks and
+ * scan floor cannot keep the pass period, and the line that says so,
+ * "after the guest's 4 ms ticks", has a quote the shell must not see as
+ * one: the command runs and prints it whole.
+ */
+Test(scale_file, a_given_up_text_with_a_quote_runs, .init = mktmp, .fini = rmtmp)
+{
+	char *out = run_plan("[global]\nworkload = stream --size 8M\nscale_scan = hardware\n"
+			     "scale_hw_s = 1352.74\nscale_hw_ws = 3G\nscale_guest_s = 2.43\n"
+			     "scale_guest_ws = 8M\n[a]\n", "60000", true);
+
+	cr_assert_null(strstr(out, "syntax error"), "%s", out);
+	cr_assert_not_null(strstr(out, "ms after the guest's "), "%s", out);
+	cr_assert_gt(file_value("scan_period_max_ms"), 0, "the plan after the text was set: %s", out);
+	free(out);
+}
+
 /* A run folder as a scaled run leaves it: what scalerun_add() reads. */
 static void write_file(const char *name, const char *text)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "experiment/dilation.h"
+#include "lib/argv.h"
 #include "experiment/keys.h"
 #include "outcome.h"
 #include "runner.h"
@@ -107,12 +108,16 @@ static void set_knob(FILE *f, const struct variant *v, const struct scale_plan *
 static void hardware_plan(FILE *f, const struct variant *v, const struct scale_plan *p)
 {
 	struct sysctl_target t;
-	char line[512];
+	char text[512], line[600], quoted[1300];
 
-	scale_plan_describe(p, line, sizeof(line));
-	fprintf(f, "echo '" WL_SCALE_PLAN_MARK "%s'\n", line);
-	if (p->given_up[0])
-		fprintf(f, "echo '" WL_SCALE_GIVEN_UP_MARK "%s'\n", p->given_up);
+	/* texts, quoted for the shell: "the guest's ticks" has a quote */
+	scale_plan_describe(p, text, sizeof(text));
+	snprintf(line, sizeof(line), WL_SCALE_PLAN_MARK "%s", text);
+	fprintf(f, "echo %s\n", shell_quote(line, quoted, sizeof(quoted)));
+	if (p->given_up[0]) {
+		snprintf(line, sizeof(line), WL_SCALE_GIVEN_UP_MARK "%s", p->given_up);
+		fprintf(f, "echo %s\n", shell_quote(line, quoted, sizeof(quoted)));
+	}
 	set_knob(f, v, p, SK_DELAY);
 	set_knob(f, v, p, SK_SIZE);
 	plan_knob(v, SK_MAX, &t);	/* every named kernel has it */
