@@ -376,8 +376,7 @@ const struct opt_def *key_table(size_t *n)
 	return keys;
 }
 
-/* A sysctl name: letters (promote_rate_limit_MBps has capitals), digits, '_' and '.'. */
-static bool sysctl_name_ok(const char *name)
+bool sysctl_name_ok(const char *name)
 {
 	if (!*name || *name == '.' || strstr(name, ".."))
 		return false;

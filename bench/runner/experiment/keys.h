@@ -39,4 +39,7 @@ void keys_markdown(FILE *f);
  */
 int sysctl_target(const char *key, struct sysctl_target *t);
 
+/* A sysctl name: letters (promote_rate_limit_MBps has capitals), digits, '_' and '.'. */
+bool sysctl_name_ok(const char *name);
+
 #endif

@@ -140,16 +140,6 @@ static const struct knob {
 	  "the series: delay scanning until a task settles on a node", false },
 };
 
-static bool name_ok(const char *name)
-{
-	if (!*name || *name == '.' || strstr(name, ".."))
-		return false;
-	for (; *name; name++)
-		if (!isalnum((unsigned char)*name) && *name != '_' && *name != '.')
-			return false;
-	return true;
-}
-
 /* The row of NAME (after "sysctl."): its short name or its sysctl. */
 static const struct knob *knob_of(const char *name)
 {
@@ -228,7 +218,7 @@ int knob_target(const struct named_kernel *kernel, const char *key, struct sysct
 	const char *name = key + strlen(SYSCTL_PREFIX);
 	const struct knob *k;
 
-	if (strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)) || !name_ok(name))
+	if (strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)) || !sysctl_name_ok(name))
 		return errf(why, whylen, "'%s' is not sysctl.NAME", key);
 	t->debugfs = NULL;
 	k = knob_of(name);
