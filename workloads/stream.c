@@ -11,11 +11,23 @@
  * 0 sampling every page alone was a serial part of each iteration (a
  * fifth of one with 128K arrays) that STREAM itself does not have, and
  * that made two threads look slower than they are against one.
+ *
+ * The threads meet at a barrier before and after every kernel.  Like
+ * STREAM's OpenMP barriers (libgomp waits actively before it sleeps),
+ * a thread that arrives early spins with PAUSE for up to SPIN_S, then
+ * sleeps on a futex; with more threads than CPUs it sleeps at once.  A
+ * pthread barrier always slept: every meeting was a futex wake-up across
+ * CPUs (thousands of instructions each side, a microsecond of hardware),
+ * nine an iteration, where STREAM's threads see a cache line change.
  */
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -25,6 +37,10 @@
 /* |scalar| < 1 keeps the values finite over any number of iterations */
 #define SCALAR 0.4
 #define MAX_ITERATIONS 10000
+/* how long an early thread spins at a barrier before it sleeps */
+#define SPIN_S 1e-3
+/* spins between two looks at the clock */
+#define SPINS_PER_LOOK 64
 
 enum kernel { COPY, SCALE, ADD, TRIAD, NKERNELS };
 
@@ -51,10 +67,19 @@ static const struct opt_tool tool = {
 	rows, ARRAY_SIZE(rows), WL_EPILOG,
 };
 
+/* Threads meet here: spin, then sleep (see the top of the file). */
+struct barrier {
+	_Atomic unsigned int arrived;	/* of this round */
+	_Atomic int round;		/* the futex word: moves on when all arrived */
+	_Atomic unsigned int sleepers;	/* in FUTEX_WAIT, or about to be */
+	unsigned int threads;
+	bool spin;			/* no more threads than CPUs */
+};
+
 struct shared {
 	double *a, *b, *c;
 	size_t n;
-	pthread_barrier_t barrier;
+	struct barrier barrier;
 	struct wl_where where;
 	struct wl_sample *sample;	/* each thread's pages, queried by that thread */
 	bool *sample_failed;	/* its last query failed */
@@ -70,6 +95,54 @@ struct worker {
 	unsigned int idx;
 	size_t begin, end;
 };
+
+static void barrier_init(struct barrier *b, unsigned int threads, unsigned int cpus)
+{
+	atomic_init(&b->arrived, 0);
+	atomic_init(&b->round, 0);
+	atomic_init(&b->sleepers, 0);
+	b->threads = threads;
+	b->spin = threads <= cpus;
+}
+
+/* True once the round has moved on from @round, after up to SPIN_S of spinning. */
+static bool spin_until_round(struct barrier *b, int round)
+{
+	double deadline = wl_now() + SPIN_S;
+
+	for (unsigned int i = 1;; i++) {
+		if (atomic_load_explicit(&b->round, memory_order_acquire) != round)
+			return true;
+		__builtin_ia32_pause();
+		if (i % SPINS_PER_LOOK == 0 && wl_now() > deadline)
+			return false;
+	}
+}
+
+/*
+ * The sleeper count and the round are sequentially consistent: either the
+ * last thread sees a sleeper and wakes it, or the sleeper's FUTEX_WAIT
+ * sees the new round and returns at once.
+ */
+static void barrier_wait(struct barrier *b)
+{
+	int round = atomic_load_explicit(&b->round, memory_order_acquire);
+
+	if (atomic_fetch_add(&b->arrived, 1) + 1 == b->threads) {
+		atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+		atomic_fetch_add(&b->round, 1);
+		if (atomic_load(&b->sleepers))
+			syscall(SYS_futex, &b->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		return;
+	}
+	if (b->spin && spin_until_round(b, round))
+		return;
+	while (atomic_load(&b->round) == round) {
+		atomic_fetch_add(&b->sleepers, 1);
+		syscall(SYS_futex, &b->round, FUTEX_WAIT_PRIVATE, round, NULL, NULL, 0);
+		atomic_fetch_sub(&b->sleepers, 1);
+	}
+}
 
 static void run_kernel(struct shared *sh, enum kernel k, size_t begin, size_t end)
 {
@@ -163,7 +236,7 @@ static void *worker_main(void *arg)
 		sh->c[j] = 0.0;
 	}
 	sh->owner_node[w->idx] = sh->where.run >= 0 ? sh->where.run : wl_current_node();
-	pthread_barrier_wait(&sh->barrier);
+	barrier_wait(&sh->barrier);
 	if (!w->idx)
 		start_locality(sh);
 	wl_run_on(sh->where.run);
@@ -181,7 +254,7 @@ static void *worker_main(void *arg)
 			sample_own(sh, w->idx);
 		if (!w->idx)
 			sh->stop = wl_interrupted || it == cfg.com.iterations;
-		pthread_barrier_wait(&sh->barrier);
+		barrier_wait(&sh->barrier);
 		if (it && !w->idx) {
 			report(sh, it - 1);
 			sh->done = it;
@@ -189,13 +262,13 @@ static void *worker_main(void *arg)
 		if (sh->stop)
 			break;
 		for (k = 0; k < NKERNELS; k++) {
-			pthread_barrier_wait(&sh->barrier);
+			barrier_wait(&sh->barrier);
 			if (!w->idx)
 				t0 = wl_now();
 			run_kernel(sh, k, w->begin, w->end);
 			sh->owner_node[w->idx] = sh->where.run >= 0 ? sh->where.run :
 						 wl_current_node();
-			pthread_barrier_wait(&sh->barrier);
+			barrier_wait(&sh->barrier);
 			if (!w->idx)
 				sh->times[k] = wl_now() - t0;
 		}
@@ -283,7 +356,9 @@ static int setup(struct shared *sh, const struct wl_topo *topo)
 	for (unsigned int t = 0; t < threads; t++)
 		if (sample_slice(sh, t, per))
 			return -1;
-	return pthread_barrier_init(&sh->barrier, NULL, threads);
+	barrier_init(&sh->barrier, threads, sh->where.run >= 0 ? topo->cpus[sh->where.run] :
+						       topo->total_cpus);
+	return 0;
 }
 
 static const char *const columns[] = {
