@@ -147,6 +147,9 @@ struct bnb_shm_header {
 	uint32_t model_lat_ns[16][16];	/* latency, row = initiator (first 16 nodes) */
 	uint64_t work_ends;		/* BNB_MARK_WORK_END markers executed: a
 					 * measured phase ended (0 in older files) */
+	uint64_t tk_ipi_ps;		/* time keeper: an interrupt's delivery to
+					 * another vCPU, guest time (0 without the
+					 * machine model and in older files) */
 };
 
 struct bnb_shm_vcpu {

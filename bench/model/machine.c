@@ -21,18 +21,21 @@
 static const struct bnb_machine classes[] = {
 	/* 2-socket Xeon (E5 v3/v4 class): MLC idle 108.2 / 195.7 ns,
 	 * read bandwidth 69.3 GB/s local, 34.4 GB/s remote */
+	/* IPI: C1's exit latency on Haswell-EP and Broadwell-EP, 2 us (Linux,
+	 * drivers/idle/intel_idle.c, hsw_cstates and bdw_cstates) */
 	{ .name = "2socket", .latency_ns = 108, .remote_latency_ns = 196,
 	  .node_bandwidth_mbs = 69300, .link_bandwidth_mbs = 34400, .cpus_per_node = 16,
-	  .mlp = 10 },
+	  .mlp = 10, .ipi_latency_ns = 2000 },
 	/* 4-node 32-way Opteron (2012; assumed 2 x Opteron 6200, 2 dies of 8
 	 * cores each): ~100 ns idle, one hop 60 more (SLIT 16 of 2-socket G34
 	 * boards); perf bench numa, two threads, 13.177 GB/s local and 7.371
 	 * GB/s to the other die of the package: an x16 HyperTransport 3 link,
 	 * an x8 half of it; dies 0,1 and 2,3 in a package, joined by x16,
-	 * 0-2 and 1-3 x16, 0-3 and 1-2 x8 (G34's 4 ports a package, one for I/O) */
+	 * 0-2 and 1-3 x16, 0-3 and 1-2 x8 (G34's 4 ports a package, one for I/O);
+	 * IPI: 2socket's 2 us, assumed (no published figure for the Opteron) */
 	{ .name = "4node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
 	  .link_bandwidth_mbs = 7371, .cpus_per_node = 8, .mlp = 10,
-	  .links = "0-1,2-3,0-2,1-3,0-3:3686,1-2:3686" },
+	  .links = "0-1,2-3,0-2,1-3,0-3:3686,1-2:3686", .ipi_latency_ns = 2000 },
 	/* 8-node 64-core box of 2012 (assumed 4 x Opteron 6200, 8 dies of 8
 	 * cores): the 4-socket G34 link graph of the SLIT of two such boards
 	 * (10 local, 16 one hop, 22 two; hwloc's test topologies), x16 within
@@ -40,7 +43,7 @@ static const struct bnb_machine classes[] = {
 	{ .name = "8node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
 	  .link_bandwidth_mbs = 3686, .cpus_per_node = 8, .mlp = 10,
 	  .links = "0-1:7371,2-3:7371,4-5:7371,6-7:7371,0-2,0-4,0-6,1-3,1-4,1-7,2-4,2-5,"
-		   "2-6,2-7,3-4,3-5,4-6,5-7" },
+		   "2-6,2-7,3-4,3-5,4-6,5-7", .ipi_latency_ns = 2000 },
 };
 
 #define SPEC(f) OPT_FIELD(struct bnb_machine_spec, f)
@@ -570,6 +573,7 @@ static int build(const struct bnb_machine_spec *s, const struct bnb_topology *t,
 	p->cpus_per_node = OR(s->cpus_per_node, m->cpus_per_node);
 	p->mlp = OR(s->mlp, m->mlp);
 	p->window_ps = (uint64_t)OR(s->window_ns, BNB_MODEL_DEF_WINDOW_NS) * PS_PER_NS;
+	p->ipi_ps = (uint64_t)OR(s->ipi_latency_ns, m->ipi_latency_ns) * PS_PER_NS;
 	if (build_graph(s, m, t, p, key, err, errlen) ||
 	    build_latencies(s, m, t, p, key, err, errlen) ||
 	    build_cxl(s, t, p, key, err, errlen))

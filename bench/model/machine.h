@@ -66,6 +66,7 @@ struct bnb_machine_spec {
 	char cxl_nodes[BNB_MACHINE_CXL_LEN];	/* CPU-less nodes of CXL memory, "2,3" */
 	int cxl_latency_ns;			/* their idle latency from the nearest CPUs */
 	int cxl_bandwidth_mbs;			/* one CXL node's bandwidth */
+	int ipi_latency_ns;			/* an interrupt's delivery to another CPU */
 };
 
 /* A class: the figures of one published machine. */
@@ -79,6 +80,7 @@ struct bnb_machine {
 	int mlp;
 	int hop_latency_ns;			/* 0: latency_ns x SLIT / 10 */
 	const char *links;			/* its interconnect; NULL: a link per pair */
+	int ipi_latency_ns;			/* from an IPI's send to a halted CPU's handler */
 };
 
 /* Checks a latency table's text on its own (the node count comes later). */
@@ -161,7 +163,11 @@ int bnb_machine_parse_cxl_nodes(const struct opt_def *o, const char *value, void
 	X("cxl_bandwidth_mbs", "cxl-bandwidth-mbs", "one CXL node's memory bandwidth, MB/s, "	\
 	  "shared by every vCPU (default " BNB_STR(BNB_CXL_BANDWIDTH_MBS) ")",			\
 	  F(cxl_bandwidth_mbs), .type = OPT_INT, .min = 1, .max = 100000000,			\
-	  .metavar = "MB/S")
+	  .metavar = "MB/S")									\
+	X("ipi_latency_ns", "ipi-latency-ns", "from an interrupt's send on one CPU to its "	\
+	  "handler on another, halted or spinning: a vCPU another one wakes goes on from the "	\
+	  "waker's time at the send plus this (default the class's)",				\
+	  F(ipi_latency_ns), .type = OPT_INT, .min = 1, .max = 1000000, .metavar = "NS")
 
 /*
  * Where the model can run (keeper: deterministic timing with the plugin's

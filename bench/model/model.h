@@ -99,6 +99,7 @@ struct bnb_model_params {
 	unsigned int cpus_per_node;		/* modelled machine's CPUs per node */
 	unsigned int mlp;			/* sequential misses in flight per CPU */
 	uint64_t window_ps;			/* bandwidth sharing window */
+	uint64_t ipi_ps;			/* an interrupt's delivery to another CPU */
 	/* the interconnect: 0 links, one per node pair at link_bandwidth_mbs */
 	unsigned int n_links;
 	struct bnb_model_link link[BNB_MODEL_MAX_LINKS];

@@ -36,6 +36,7 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 	for (unsigned int i = 0; i < p->n_vcpus; i++) {
 		tk->v[i].idle = true;
 		tk->v[i].wake_ps = BNB_TK_NO_WAKE;
+		tk->v[i].irq_ps = BNB_TK_NO_WAKE;
 	}
 }
 
@@ -44,16 +45,23 @@ void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 	tk->v[v].idle = true;
 	tk->v[v].spinning = false;
 	tk->v[v].wake_ps = BNB_TK_NO_WAKE;
+	tk->v[v].irq_ps = BNB_TK_NO_WAKE;
 }
 
 bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps)
 {
 	struct bnb_tk_vcpu *c = &tk->v[to];
+	uint64_t arrives = at_ps + tk->p.ipi_ps;
 
-	if (from == to || !c->idle)
+	if (from == to)
 		return false;
-	if (at_ps < c->wake_ps)
-		c->wake_ps = at_ps;
+	if (!c->idle) {
+		if (c->spinning && arrives < c->irq_ps)
+			c->irq_ps = arrives;
+		return false;
+	}
+	if (arrives < c->wake_ps)
+		c->wake_ps = arrives;
 	return true;
 }
 
@@ -62,24 +70,25 @@ bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, 
  * wake-up, a waker's local time if another vCPU woke v, else the clock
  * (v's timer, a device's interrupt).
  */
-void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
+uint64_t bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
-	uint64_t from = bnb_tk_clock_ps(tk), local;
+	uint64_t from = bnb_tk_clock_ps(tk), woken = c->wake_ps, local;
 
 	if (!c->idle)
-		return;
+		return BNB_TK_NO_WAKE;
 	c->idle = false;
-	if (c->wake_ps != BNB_TK_NO_WAKE) {
-		from = c->wake_ps;
+	if (woken != BNB_TK_NO_WAKE) {
+		from = woken;
 		c->wake_ps = BNB_TK_NO_WAKE;
 		c->wakes++;
 	}
 	local = bnb_tk_local_ps(tk, v);
-	if (local >= from)
-		return;
-	c->catchup_ps += from - local;
-	c->catchups++;
+	if (local < from) {
+		c->catchup_ps += from - local;
+		c->catchups++;
+	}
+	return woken;
 }
 
 /* The spread of busy vCPUs' local times, for the lag report. */
@@ -124,16 +133,20 @@ void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v)
 /*
  * Spinning v looks again, after the others ran: whatever it waits for
  * was not written before the slowest other busy vCPU's time, so it goes
- * on from no earlier than that.
+ * on from no earlier than that.  An interrupt sent to it meanwhile ends
+ * the spin instead: it goes on from the interrupt's arrival.
  */
 static void look_again(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
-	uint64_t local = bnb_tk_local_ps(tk, v), slowest = slowest_other(tk, v);
+	uint64_t local = bnb_tk_local_ps(tk, v), from = slowest_other(tk, v);
 
 	c->spinning = false;
-	if (slowest != UINT64_MAX && slowest > local)
-		c->spin_ps += slowest - local;
+	if (c->irq_ps != BNB_TK_NO_WAKE)
+		from = c->irq_ps;
+	c->irq_ps = BNB_TK_NO_WAKE;
+	if (from != UINT64_MAX && from > local)
+		c->spin_ps += from - local;
 }
 
 /* The least advanced spinning vCPU's local time, v left out; UINT64_MAX if none. */

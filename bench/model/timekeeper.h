@@ -37,7 +37,13 @@
  * waker run on before the woken vCPU gets its turn, and the clock is the
  * most advanced local time: catching up to G charged every wake-up the
  * time the waker (or the leader) ran on meanwhile, up to a quantum, where
- * hardware charges microseconds.
+ * hardware charges microseconds.  With the machine model the interrupt
+ * also takes its class's delivery latency (ipi_ps, the hardware figure
+ * times D): the woken vCPU goes on from W plus that.  A vCPU that spins
+ * (below) when an interrupt is sent to it takes it at its next look, no
+ * earlier than the send plus that latency; a busy vCPU that does not spin
+ * takes it in its own time, as before (its instructions can't be moved
+ * after the interrupt's arrival).
  *
  * Spin-waits: a vCPU that executes PAUSE is waiting for another one (a
  * lock, an IPI's acknowledgement, a flag).  QEMU ends its turn there, but
@@ -105,6 +111,7 @@ struct bnb_tk_params {
 	uint64_t insn_ps;		/* modelled instruction time */
 	uint64_t hw_insn_ps;		/* hardware instruction time, for D */
 	uint64_t quantum_ps;		/* lead that makes a vCPU yield */
+	uint64_t ipi_ps;		/* an interrupt's delivery to another vCPU */
 };
 
 struct bnb_tk_vcpu {
@@ -115,6 +122,7 @@ struct bnb_tk_vcpu {
 	uint64_t yields;		/* turns ended for leading too far */
 	uint64_t budget_ps;		/* stall it may take before it must sync */
 	uint64_t wake_ps;		/* earliest wake since it halted; BNB_TK_NO_WAKE */
+	uint64_t irq_ps;		/* spinning: earliest interrupt's arrival, or that */
 	uint64_t wakes;			/* resumes at a waker's time */
 	uint64_t spin_ps;		/* skipped spinning behind the others */
 	uint64_t pauses;		/* PAUSEs executed */
@@ -177,13 +185,19 @@ static inline bool bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint
 }
 
 void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
-void bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v);
+/*
+ * v runs again.  The time another vCPU's wake-up started it from (the
+ * earliest wake's send plus the delivery latency), or BNB_TK_NO_WAKE when
+ * it was not idle or woke on its own (at the clock).
+ */
+uint64_t bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v);
 
 /*
- * vCPU from, at its local time at_ps, raised an interrupt for vCPU to.
- * True when it wakes to (to is idle): to then resumes at the earliest
- * such time, not at the clock.  An interrupt for a busy vCPU changes
- * nothing: it takes it in its own time.
+ * vCPU from, at its local time at_ps, raised an interrupt for vCPU to,
+ * which arrives ipi_ps later.  True when it wakes to (to is idle): to
+ * then resumes at the earliest such arrival, not at the clock.  A
+ * spinning vCPU takes it at its next look, no earlier than it arrives; a
+ * busy one in its own time.
  */
 bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps);
 

@@ -199,6 +199,7 @@ static void print_timekeeper(const struct bnb_shm_header *h)
 	       (unsigned long long)bnb_shm_load(&h->tk_added_ns),
 	       (unsigned long long)bnb_shm_load(&h->tk_adds),
 	       (unsigned long long)syncs);
+	printf("tk_ipi_ns=%.0f\n", h->tk_ipi_ps / 1e3);
 	printf("tk_lag_max_ns=%.0f\ntk_lag_mean_ns=%.0f\n",
 	       bnb_shm_load(&h->tk_lag_max_ps) / 1e3,
 	       syncs ? bnb_shm_load(&h->tk_lag_sum_ps) / 1e3 / syncs : 0.0);

@@ -25,7 +25,9 @@
  * notes the sender's local time as its wake time, and the sender ends its
  * turn, so that the woken vCPU runs next instead of after the sender's
  * turn (under round-robin QEMU does not end it: every vCPU shares one
- * thread, so the interrupt looks like the sender's own).
+ * thread, so the interrupt looks like the sender's own).  With the
+ * machine model the interrupt arrives its class's delivery latency later
+ * (ipi_latency_ns, scaled by D): the keeper adds it to the wake time.
  */
 #include <errno.h>
 #include <link.h>
@@ -174,9 +176,13 @@ static void sync_vcpu(unsigned int v)
 
 static void on_batch(unsigned int v, void *udata)
 {
+	uint64_t woken;
+
 	if (v >= tk.p.n_vcpus)
 		return;
-	bnb_tk_resume(&tk, v);
+	woken = bnb_tk_resume(&tk, v);
+	if (tracing && woken != BNB_TK_NO_WAKE)
+		bnb_divlog_event(&divlog, v, "woken", woken / BNB_TK_PS_PER_NS);
 	sync_vcpu(v);
 }
 
@@ -193,8 +199,10 @@ static void on_interrupt(qemu_plugin_id_t id, unsigned int from, unsigned int to
 	at = bnb_tk_local_ps(&tk, from) + (slot_get(from) - pulled[from]) * tk.p.insn_ps;
 	if (!bnb_tk_wake(&tk, from, to, at))
 		return;
-	if (tracing)
+	if (tracing) {
 		bnb_divlog_event(&divlog, from, "wake", to);
+		bnb_divlog_event(&divlog, to, "wake_at", at / BNB_TK_PS_PER_NS);
+	}
 	qemu_plugin_update_ns(time_handle, 0);
 }
 
@@ -346,6 +354,7 @@ static void publish_params(void)
 	shm->hw_insn_ps = tk.p.hw_insn_ps;
 	shm->dilation_milli = bnb_tk_dilation_milli(&tk.p);
 	shm->tk_quantum_ps = tk.p.quantum_ps;
+	shm->tk_ipi_ps = tk.p.ipi_ps;
 }
 
 /*
@@ -421,6 +430,9 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 		return -1;
 	if (!a->timekeeper)
 		return 0;
+	/* the model's hardware delivery latency, in guest time */
+	if (m)
+		p.ipi_ps = m->p.ipi_ps * p.insn_ps / p.hw_insn_ps;
 	if (bnb_tk_check(&p, err, errlen))
 		return -1;
 	time_handle = qemu_plugin_request_time_control();

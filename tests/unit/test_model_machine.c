@@ -148,6 +148,10 @@ Test(machine, refinements_replace_the_class_figures)
 	s.mlp = 6;
 	s.window_ns = 5000;
 	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.ipi_ps, 2000 * PS, "the class's IPI delivery, 2 us");
+	s.ipi_latency_ns = 700;
+	cr_assert_eq(check(&s, true), 0, "%s", err);
+	cr_assert_eq(p.ipi_ps, 700 * PS);
 	cr_assert_eq(p.node_bandwidth_mbs, 20000);
 	cr_assert_eq(p.link_bandwidth_mbs, 9000);
 	cr_assert_eq(p.cpus_per_node, 4);

@@ -471,6 +471,61 @@ Test(plugin_timekeeper, wake_rules)
 }
 
 /*
+ * With a delivery latency: vCPU 0 wakes idle vCPU 1 at 200 us of its
+ * time; the interrupt arrives 13.34 us later (2 us of hardware at D =
+ * 2000 / 300), and vCPU 1 goes on from 213.34 us.  Of two wakes the
+ * earlier arrival counts.
+ */
+Test(plugin_timekeeper, woken_vcpu_goes_on_after_the_delivery_latency)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, ipi = 2000 * BNB_TK_PS_PER_NS * 2000 / 300;
+
+	sim_init(2, 0, 2000, 100 * us);
+	s.tk.p.ipi_ps = ipi;
+	cr_assert_eq(ipi, 13333333, "2 us x D: %llu ps", (unsigned long long)ipi);
+	sim_run(0, 100000, 100000);
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 200 * us));
+	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 210 * us));
+	sim_run(0, 40000, 100000);
+	cr_assert_eq(bnb_tk_resume(&s.tk, 1), 213333333, "the earlier send, 200 us + 13.333333 us");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 213333333);
+	cr_assert_eq(s.tk.v[1].catchup_ps, 213333333, "slept from 0 to the arrival");
+	cr_assert_eq(bnb_tk_resume(&s.tk, 1), BNB_TK_NO_WAKE, "busy: no resume");
+}
+
+/*
+ * An interrupt for a vCPU that spins with PAUSE: it takes it at its next
+ * look, from the interrupt's arrival (the send plus the latency), even
+ * when the sender (spinning itself, as it waits for the handler) is
+ * behind that; a busy vCPU that does not spin keeps its own time.
+ */
+Test(plugin_timekeeper, spinning_vcpu_takes_an_interrupt_at_its_arrival)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	sim_init(2, 0, 2000, 100 * us);
+	s.tk.p.ipi_ps = 5 * us;
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);
+	bnb_tk_insns(&s.tk, 0, 10000);			/* 20 us */
+	bnb_tk_insns(&s.tk, 1, 9000);			/* 18 us */
+	bnb_tk_pause(&s.tk, 1);
+	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 20 * us), "vCPU 1 is not idle");
+	bnb_tk_pause(&s.tk, 0);				/* waits for the handler */
+	bnb_tk_sync(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 25 * us, "20 us sent + 5 us delivery");
+	cr_assert_eq(s.tk.v[1].spin_ps, 7 * us);
+	bnb_tk_insns(&s.tk, 1, 500);			/* the handler: 1 us */
+	bnb_tk_sync(&s.tk, 0);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 0), 26 * us, "the sender sees it done at 26 us");
+
+	bnb_tk_insns(&s.tk, 0, 5000);			/* 36 us; vCPU 1 at 26 */
+	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 36 * us));
+	bnb_tk_sync(&s.tk, 1);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 26 * us, "not spinning: its own time");
+}
+
+/*
  * Two threads that meet at a barrier after every phase of 10000
  * instructions (20 us), in round-robin turns of 50000: the last to arrive
  * wakes the other and goes on with its next phase in the same turn,
