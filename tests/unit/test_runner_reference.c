@@ -6,6 +6,7 @@
  * with the section and key named.
  */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
 #include "extract/extract.h"
 #include "keys.h"
+#include "sweep.h"
+#include "variant.h"
 #include "lib/err.h"
 #include "lib/topo_opt.h"
 #include "lib/parse.h"
@@ -374,16 +375,6 @@ const struct opt_def *key_table(size_t *n)
 {
 	*n = ARRAY_SIZE(keys);
 	return keys;
-}
-
-bool sysctl_name_ok(const char *name)
-{
-	if (!*name || *name == '.' || strstr(name, ".."))
-		return false;
-	for (; *name; name++)
-		if (!isalnum((unsigned char)*name) && *name != '_' && *name != '.')
-			return false;
-	return true;
 }
 
 const struct opt_def *key_lookup(const char *key)

@@ -22,8 +22,6 @@ enum key_scope {
 	KS_MACHINE = 4,		/* [machine] only; fills every struct variant */
 };
 
-#define SYSCTL_PREFIX "sysctl."
-
 const struct opt_def *key_table(size_t *n);
 /* The row for KEY (sysctl.* keys share one row), or NULL. */
 const struct opt_def *key_lookup(const char *key);
@@ -31,15 +29,5 @@ const struct opt_def *key_lookup(const char *key);
 /* `bnb-run --help`'s list of keys, and the README's table. */
 void keys_usage(FILE *f);
 void keys_markdown(FILE *f);
-
-/*
- * Where a sysctl key is written in the guest of a kernel the knob table
- * does not name (knob_target(NULL, ...), knobs.h): the sysctl, and for
- * the scan tunables debugfs when the kernel has no such sysctl.
- */
-int sysctl_target(const char *key, struct sysctl_target *t);
-
-/* A sysctl name: letters (promote_rate_limit_MBps has capitals), digits, '_' and '.'. */
-bool sysctl_name_ok(const char *name);
 
 #endif

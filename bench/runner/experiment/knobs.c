@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "keys.h"
 #include "knobs.h"
 #include "lib/err.h"
 #include "lib/path.h"
@@ -266,6 +265,16 @@ int knob_tiering_check(const struct named_kernel *kernel, const char *key, const
 		    "memory tier (6.1 takes tiers from dax/kmem devices only; tiers from the "
 		    "HMAT came with 6.7), so nothing would be promoted or demoted: use a kernel "
 		    "with tiers (kernel = debian-6.12)", kernel->name);
+}
+
+bool sysctl_name_ok(const char *name)
+{
+	if (!*name || *name == '.' || strstr(name, ".."))
+		return false;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && *name != '_' && *name != '.')
+			return false;
+	return true;
 }
 
 int sysctl_target(const char *key, struct sysctl_target *t)

@@ -100,4 +100,17 @@ int knob_tiering_check(const struct named_kernel *kernel, const char *key, const
 /* The knob table as markdown, for bench/runner/README.md. */
 void knobs_markdown(FILE *f);
 
+/* An experiment's sysctl keys: sysctl.NAME */
+#define SYSCTL_PREFIX "sysctl."
+
+/*
+ * Where a sysctl key is written in the guest of a kernel the knob table
+ * does not name (knob_target(NULL, ...)): the sysctl, and for the scan
+ * tunables debugfs when the kernel has no such sysctl.
+ */
+int sysctl_target(const char *key, struct sysctl_target *t);
+
+/* A sysctl name: letters (promote_rate_limit_MBps has capitals), digits, '_' and '.'. */
+bool sysctl_name_ok(const char *name);
+
 #endif

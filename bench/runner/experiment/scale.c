@@ -21,12 +21,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "experiment.h"
-#include "keys.h"
+#include "knobs.h"
 #include "lib/err.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "scale.h"
+#include "variant.h"
 
 #define HOUR_MS 3600000L
 

@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
 #include "lib/err.h"
 #include "lib/parse.h"
+#include "sweep.h"
+#include "variant.h"
 
 int sweep_range(const char *spec, long long *start, long long *end, long long *step,
 		char *err, size_t errlen)

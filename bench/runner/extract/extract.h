@@ -13,11 +13,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/results.h"
+/* Which way a metric improves; the reports compare by it. */
+enum better { BETTER_NONE, BETTER_LOWER, BETTER_HIGHER };
 
 #define XM_NAME_MAX 64
 #define XM_UNIT_MAX 16
 #define XM_MAX 256	/* metrics one run may report */
+/* Extracted metrics (any name) are bounded by this in magnitude. */
+#define XM_SANE_MAX 1e18
 
 struct xmetric {
 	char name[XM_NAME_MAX];

@@ -8,6 +8,7 @@
  * and is not recognised: run the tests without -q.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -8,24 +8,39 @@
 #ifndef BNB_TIERINGRUN_H
 #define BNB_TIERINGRUN_H
 
-#include "report/results.h"
+#include <stdbool.h>
+#include <stddef.h>
 
 struct json_object;
+struct xmetrics;
+
+/* promoted, candidates, demoted, their MB/s, and the fast tier's share */
+#define TIERING_FIGURES 6
+
+/* One run's figures; NAN where its summary has none. */
+struct tiering {
+	double figure[TIERING_FIGURES];
+};
 
 /*
- * Keep RUN's tiering figures from summary.json's TIERING and PLUGIN
- * objects (NULL: none).
+ * Read a run's figures from summary.json's TIERING and PLUGIN objects
+ * (NULL: none); a value that is not a sane number is left NAN and named
+ * in REFUSED.
  */
-void tiering_load(struct run *run, struct json_object *tiering, struct json_object *plugin);
+void tiering_load(struct tiering *t, char *refused, size_t len, struct json_object *tiering,
+		  struct json_object *plugin);
+
+/* Pages moved between tiers, or a slow tier the plugin saw. */
+bool tiering_moved(const struct tiering *t);
 
 /*
- * Make them metrics of every run that has them, when some run of R
- * promoted, demoted or found a candidate, or had a slow tier (a node
- * without vCPUs, whose accesses the plugin counts apart): in an
- * experiment where nothing tiers (two nodes) they would be rows of zeros;
- * in one that does, the variant without tiering needs its zeros to be
- * compared with.
+ * Add the figures it has to *X as metrics (allocated when NULL and there
+ * is one). The reports do it for every
+ * run of an experiment once some run tiered at all (tiering_moved): in
+ * one where nothing tiers (two nodes) they would be rows of zeros; in one
+ * that does, the variant without tiering needs its zeros to be compared
+ * with.
  */
-void tiering_metrics(struct results *r);
+void tiering_add(const struct tiering *t, struct xmetrics **x);
 
 #endif

@@ -22,7 +22,6 @@
 #include "lib/util.h"
 #include "model/timekeeper.h"
 #include "results.h"
-#include "extract/tieringrun.h"
 #include "extract/wlout.h"
 
 /* Sanity bounds: a billion seconds is 31 years; counts and rates far above any machine's. */
@@ -299,7 +298,7 @@ static void load_collector(struct run *run)
 		json_object_object_get_ex(root, "plugin", &objs[2]);
 		tiering = NULL;
 		json_object_object_get_ex(root, "tiering", &tiering);
-		tiering_load(run, tiering, objs[2]);
+		tiering_load(&run->tiering, run->refused, sizeof(run->refused), tiering, objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = checked_number(run, objs[keys[i].obj], keys[i].key);
 		run->window_hints = json_number(root, "window_hints");
@@ -444,7 +443,7 @@ void run_load(struct run *run)
 	load_status(run);
 	load_workload(run);
 	load_dilation(run);
-	tiering_load(run, NULL, NULL);
+	tiering_load(&run->tiering, run->refused, sizeof(run->refused), NULL, NULL);
 	load_collector(run);
 	/* a failed run's files may well be short; an ok run's must be whole */
 	if (run->status == RUN_OK) {
@@ -513,6 +512,24 @@ static void set_experiment_name(struct results *r)
 	sscanf(base, "%*8[0-9]-%*6[0-9]-%n", &skip);
 	snprintf(r->exp.name, sizeof(r->exp.name), "%s", base + skip);
 	free(copy);
+}
+
+/*
+ * The tiering figures as metrics of every run, once some run tiered at
+ * all (tieringrun.h says why not before).
+ */
+static void tiering_metrics(struct results *r)
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < r->n_runs && !any; i++)
+		any = r->runs[i].status == RUN_OK && tiering_moved(&r->runs[i].tiering);
+	for (i = 0; any && i < r->n_runs; i++) {
+		struct run *run = &r->runs[i];
+
+		tiering_add(&run->tiering, &run->xm);
+	}
 }
 
 int results_load(const char *dir, struct results *r, char *err, size_t errlen)

@@ -10,11 +10,11 @@
 #include <stdbool.h>
 
 #include "experiment/experiment.h"
+#include "extract/extract.h"
+#include "extract/tieringrun.h"
 
 struct xmetrics;
 struct json_object;
-
-enum better { BETTER_NONE, BETTER_LOWER, BETTER_HIGHER };
 
 enum metric_id {
 	M_WORK_S, M_RATE, M_COST_TOTAL, M_COST_PER_S, M_MMTESTS_COST,
@@ -41,9 +41,6 @@ extern const struct metric_def metric_defs[N_METRICS];
 
 /* Whether V is a value of metric M: finite and within its bounds. */
 bool metric_sane(int m, double v);
-
-/* Extracted metrics (any name) are bounded by this in magnitude. */
-#define XM_SANE_MAX 1e18
 
 struct wl_summary;
 /*
@@ -76,8 +73,7 @@ struct run {
 	struct xmetrics *xm;
 	struct json_object *prov;	/* summary.json "provenance", or NULL */
 	int warnings;		/* the guest kernel's (vm_warnings()), -1 unknown */
-	/* summary.json "tiering" (tieringrun.h), NAN where absent */
-	double tiering[6];
+	struct tiering tiering;	/* summary.json "tiering" (tieringrun.h) */
 	char refused[1024];	/* values refused as absurd, "; "-separated, or "" */
 	char damaged[512];	/* files of an ok run that could not be read, or "" */
 };
