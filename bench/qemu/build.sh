@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build the project's QEMU out of tree, in the cache, never in the repository.
 #
-#   bench/qemu/build.sh [--link DIR] [--print-key] [--print-tree] [--check DIR] [--upto N]
+#   bench/qemu/build.sh [--link DIR] [--print-key] [--print-tree] [--print-configure]
+#                       [--check DIR] [--upto N]
 #
 # Source: Debian's qemu source package (trixie, through the deb-src line
 # bench/deps.sh adds), unpacked once with Debian's own patches into
@@ -19,7 +20,9 @@
 #
 # --check DIR verifies one entry and says what is wrong with it.
 # --upto N builds with the first N patches of the series only, and
-# --print-tree unpacks the source if needed and prints where (check.sh).
+# --print-tree unpacks the source if needed and prints where (check.sh);
+# --print-configure prints the object directory and configure's
+# arguments, one a line, and builds nothing.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +36,7 @@ format="bnb-qemu 1"
 link=
 print_key=0
 print_tree=0
+print_configure=0
 check=
 upto=
 
@@ -43,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--link) link=${2:?--link needs a path}; shift ;;
 	--print-key) print_key=1 ;;
 	--print-tree) print_tree=1 ;;
+	--print-configure) print_configure=1 ;;
 	--check) check=${2:?--check needs a cache entry}; shift ;;
 	--upto) upto=${2:?--upto needs a patch count}; shift ;;
 	*) die "unknown option '$1'" ;;
@@ -127,11 +132,27 @@ done < "$here/config"
 # The object directory outlives patch changes (ninja rebuilds only what a
 # patch touches); the source version, compiler and configuration select it.
 confkey=$( { echo "$version"; echo "$compiler"; cat "$here/config" "$here/devices.mak"; } | hash_of)
+# ccache when it is there (bench/deps.sh installs it), in the kernel's
+# ccache directory: a rebuild after a patch change, or in a second object
+# directory, then compiles only what ccache has not seen. It does not
+# change the binary, so the key leaves it out; the object directory is
+# configured with the compiler command, so it has one of its own.
+objkey=$confkey
+cc_flags=()
+if command -v ccache >/dev/null; then
+	cc_flags=("--cc=ccache gcc")
+	objkey=$( { echo "$confkey"; echo "cc=ccache gcc"; } | hash_of)
+	export CCACHE_DIR=${CCACHE_DIR:-${cache%/qemu}/ccache}
+fi
 patch_hash=$( { for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
 key=$( { echo "$version"; sha256sum < "$dsc"; echo "$confkey"; echo "$patch_hash"; } | hash_of)
 
 if [ "$print_key" = 1 ]; then
 	echo "$key"
+	exit 0
+fi
+if [ "$print_configure" = 1 ]; then
+	printf '%s\n' "$cache/obj/$objkey" "${flags[@]}" "${cc_flags[@]}"
 	exit 0
 fi
 
@@ -217,13 +238,13 @@ progress() {
 
 in_dir() { cd "$1" && shift && "$@"; }
 
-obj=$cache/obj/$confkey
-if [ "$(cat "$obj/.bnb-config" 2>/dev/null)" != "$confkey" ]; then
+obj=$cache/obj/$objkey
+if [ "$(cat "$obj/.bnb-config" 2>/dev/null)" != "$objkey" ]; then
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	progress "$obj/configure.log" configuring \
-		in_dir "$obj" "$tree/configure" "${flags[@]}"
-	echo "$confkey" > "$obj/.bnb-config"
+		in_dir "$obj" "$tree/configure" "${flags[@]}" "${cc_flags[@]}"
+	echo "$objkey" > "$obj/.bnb-config"
 fi
 
 start=$SECONDS

@@ -81,6 +81,23 @@ mkdir -p "$tmp/bad" && echo "missing.patch" > "$tmp/bad/series"
 err=$(kernel/build.sh --patches "$tmp/bad" --print-key 2>&1)
 check "a series naming a missing patch is refused by name" grep -q 'missing.patch' <<<"$err"
 
+# The project's QEMU compiles through ccache when it is there (a rebuild
+# after a patch change costs little); the emulator's key leaves it out.
+if command -v ccache >/dev/null; then
+	nocc=$tmp/nocc
+	mkdir -p "$nocc"
+	find /usr/bin -maxdepth 1 ! -name ccache ! -type d -exec ln -sf -t "$nocc" {} +
+	conf=$(bench/qemu/build.sh --print-configure)
+	check "QEMU is configured with ccache when it is installed" grep -qx -- '--cc=ccache gcc' <<<"$conf"
+	conf_nocc=$(PATH=$nocc bench/qemu/build.sh --print-configure)
+	check "and without it when it is not" test -n "$conf_nocc" -a "$(grep -c -- '--cc=' <<<"$conf_nocc")" = 0
+	check "each in an object directory of its own" test "$(head -n1 <<<"$conf")" != "$(head -n1 <<<"$conf_nocc")"
+	check "with the same key for the emulator" \
+		test "$(PATH=$nocc bench/qemu/build.sh --print-key)" = "$(bench/qemu/build.sh --print-key)"
+else
+	skip "QEMU is configured with ccache when it is installed" "no ccache here"
+fi
+
 # Switching series rewrites only what changes, so kbuild rebuilds only
 # what depends on it (kernel/tree.sh checkout_series, on a toy tree).
 # shellcheck source=kernel/tree.sh
