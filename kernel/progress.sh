@@ -28,7 +28,8 @@ fmt_secs() {
 # ticking WHAT COMMAND...: run COMMAND (a shell function too) with a line
 # "kernel: WHAT, N s" every PROGRESS_EVERY seconds while it lasts, so that
 # the quiet steps before kbuild (extracting the tarball, recording it in
-# git, configuring) show that they are alive. Returns COMMAND's status.
+# git, configuring) show that they are alive; "qemu: ..." for
+# bench/qemu/build.sh, which sets tree_label. Returns COMMAND's status.
 ticking() {
 	local what=$1 pid rc=0 start=$SECONDS next
 	shift
@@ -39,7 +40,7 @@ ticking() {
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		if [ "$SECONDS" -ge "$next" ]; then
-			echo "kernel: $what, $(fmt_secs $((SECONDS - start)))"
+			echo "${tree_label:-kernel}: $what, $(fmt_secs $((SECONDS - start)))"
 			next=$((SECONDS + PROGRESS_EVERY))
 		fi
 	done
@@ -82,6 +83,15 @@ kbuild_steps() {
 	grep -c '^  [A-Z]' "$1" || true
 }
 
+# cold_obj OBJ: true when kbuild has compiled nothing in OBJ yet (kconfig's
+# own programs under scripts/ aside). Only such a build counts the steps of
+# a full one: a build resumed after an interruption, with no vmlinux yet,
+# once recorded its 566 remaining steps as the size of a full build.
+cold_obj() {
+	[ -z "$(find "$1" -path "$1/scripts" -prune -o -path "$1/tools" -prune \
+		-o -name '*.o' -print -quit)" ]
+}
+
 # kbuild_progress OBJ MAKE-COMMAND...: run the build with its output in
 # OBJ/build.log, a progress line every PROGRESS_EVERY seconds on stdout.
 # Returns the build's exit status.
@@ -95,7 +105,7 @@ kbuild_progress() {
 	local expect full=1 start=$SECONDS next pid rc=0
 	shift
 
-	[ -f "$obj/vmlinux" ] && full=0
+	cold_obj "$obj" || full=0
 	expect=$(cat "$steps_file" 2>/dev/null || echo "$COLD_BUILD_STEPS")
 	next=$((start + PROGRESS_EVERY))
 	# Not the caller's make flags: 'make -s kernel' would silence kbuild's

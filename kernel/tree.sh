@@ -154,6 +154,8 @@ configure_obj() {
 		return 0
 	fi
 	mkdir -p "$obj"
+	# the last full build's step count was of the old configuration
+	rm -f "$obj/.bnb-steps"
 	make -C "$tree" O="$obj" -s tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
 	make -C "$tree" O="$obj" -s olddefconfig >/dev/null

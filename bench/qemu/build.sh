@@ -58,6 +58,8 @@ done
 tree_label=qemu
 # shellcheck source=kernel/tree.sh
 . "$here/../../kernel/tree.sh"
+# shellcheck source=kernel/progress.sh
+. "$here/../../kernel/progress.sh"
 
 hash_of() { sha256sum | cut -c1-16; }
 info_field() { sed -n "s/^$2=//p" "$1/info" 2>/dev/null; }
@@ -202,7 +204,7 @@ prepare_tree() {
 }
 
 tree=$cache/src/${version#*:}
-prepare_tree "$tree"
+ticking "unpacking the source into $tree" prepare_tree "$tree"
 if [ "$print_tree" = 1 ]; then
 	echo "$tree"
 	exit 0

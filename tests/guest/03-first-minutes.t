@@ -110,7 +110,8 @@ fake_build() {
 	return "${1:-0}"
 }
 PROGRESS_EVERY=1 COLD_BUILD_STEPS=50
-mkdir "$tmp/obj"
+# kconfig's own programs are compiled before kbuild starts: still cold
+mkdir -p "$tmp/obj/scripts/kconfig" && touch "$tmp/obj/scripts/kconfig/conf.o"
 prog=$(MAKEFLAGS="s -j2" kbuild_progress "$tmp/obj" fake_build)
 rc=$?
 check "a build's progress lines carry steps, share and time left" \
@@ -120,12 +121,16 @@ check "the first steps give no estimate of the time left (kbuild's tools come fi
 check "progress comes at least every PROGRESS_EVERY seconds" test "$(grep -c '^kernel: ' <<<"$prog")" -ge 2
 check "the build's output goes to the log" test "$(grep -c '^  CC' "$tmp/obj/build.log")" = 40
 check "a full build records its step count for the next one" test "$(cat "$tmp/obj/.bnb-steps")" = 40 -a "$rc" = 0
-touch "$tmp/obj/vmlinux"
+# objects and no vmlinux: a build resumed after an interruption
+mkdir -p "$tmp/obj/dir" && touch "$tmp/obj/dir/file1.o"
 prog=$(kbuild_progress "$tmp/obj" fake_build 3)
 rc=$?
 check "a failed build returns its status" test "$rc" = 3
-check "an incremental build is not taken for a full one" \
+check "a resumed or incremental build is not taken for a full one" \
 	grep -q '^kernel: [0-9]* steps, .*incremental; a full build is about 40' <<<"$prog"
+echo 1572 > "$tmp/obj/.bnb-steps"
+kbuild_progress "$tmp/obj" fake_build >/dev/null
+check "and does not record its steps as a full build's" test "$(cat "$tmp/obj/.bnb-steps")" = 1572
 
 # The quiet steps before kbuild tick too, and keep their status.
 prog=$(ticking "preparing" sh -c 'sleep 2.5; exit 4')
@@ -133,4 +138,6 @@ rc=$?
 check "a quiet step prints a line every PROGRESS_EVERY seconds" \
 	test "$(grep -c '^kernel: preparing, [0-9]* s$' <<<"$prog")" -ge 2
 check "a quiet step's status is kept" test "$rc" = 4
+prog=$(tree_label=qemu ticking "unpacking" sleep 1.5)
+check "QEMU's quiet steps tick under its own name" grep -q '^qemu: unpacking, [0-9]* s$' <<<"$prog"
 done_testing
