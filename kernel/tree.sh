@@ -154,8 +154,11 @@ configure_obj() {
 		return 0
 	fi
 	mkdir -p "$obj"
-	# the last full build's step count was of the old configuration
-	rm -f "$obj/.bnb-steps"
+	# Neither the old stamp nor the last full build's step count holds
+	# from here: a configuration that fails below (or is interrupted)
+	# leaves OBJ/.config half made, which the old stamp would have passed
+	# as the old configuration's to the next build.
+	rm -f "$obj/.bnb-config" "$obj/.bnb-steps"
 	make -C "$tree" O="$obj" -s tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" >/dev/null
 	make -C "$tree" O="$obj" -s olddefconfig >/dev/null
