@@ -121,6 +121,26 @@ err=$( (checkout_series "$toy" "$tmp/p1.patch" "$tmp/bad.patch") 2>&1)
 check "a patch that does not apply is named" grep -q 'patch bad.patch does not apply' <<<"$err"
 check "and leaves the tree as it was" test "$(cat "$toy/a.c")" = AA
 
+# A configuration the check refuses leaves no stamp: the next build with
+# the old fragment configures again rather than take the half-made .config
+# (a toy tree whose merge drops CONFIG_NO, as kconfig drops an option whose
+# dependencies are off).
+ktoy=$tmp/ktoy
+mkdir -p "$ktoy/scripts/kconfig"
+# shellcheck disable=SC2016 # make and sh expand these
+printf 'tinyconfig:\n\techo CONFIG_TINY=y > $(O)/.config\nolddefconfig:\n\t@:\n' > "$ktoy/Makefile"
+# shellcheck disable=SC2016
+printf '#!/bin/sh\nshift 3; cfg=$1; shift; grep -hv CONFIG_NO "$@" >> "$cfg"\n' > "$ktoy/scripts/kconfig/merge_config.sh"
+chmod +x "$ktoy/scripts/kconfig/merge_config.sh"
+echo CONFIG_OLD=y > "$tmp/old.config"
+printf 'CONFIG_NEW=y\nCONFIG_NO=y\n' > "$tmp/new.config"
+(configure_obj "$ktoy" "$tmp/kobj" "$tmp/old.config") >/dev/null 2>&1
+err=$( (configure_obj "$ktoy" "$tmp/kobj" "$tmp/new.config") 2>&1)
+check "a fragment option that does not hold is refused by name" grep -q 'not satisfied: CONFIG_NO=y' <<<"$err"
+(configure_obj "$ktoy" "$tmp/kobj" "$tmp/old.config") >/dev/null 2>&1
+check "and the old fragment then configures again" \
+	test "$(grep -c CONFIG_NEW "$tmp/kobj/.config")" = 0 -a "$(grep -c CONFIG_OLD=y "$tmp/kobj/.config")" = 1
+
 # Debian's 6.12 tarball ignores every top-level file in its .gitignore
 # ("/*"): the cache's git tree must track them all the same.
 mkdir -p "$tmp/deb/linux-source-9.9/sub"
