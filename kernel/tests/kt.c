@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -247,6 +248,59 @@ void kt_counters(long out[KT_NR_COUNTERS])
 			kt_bail("/proc/vmstat has no %s", kt_counter_names[i]);
 	}
 	fclose(f);
+}
+
+/* /proc/self/sched */
+
+long kt_sched_field(const char *name)
+{
+	FILE *f = fopen("/proc/self/sched", "r");
+	size_t len = strlen(name);
+	char line[256];
+	bool found = false;
+	long val = 0;
+
+	if (!f)
+		kt_bail("cannot open /proc/self/sched");
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, name, len) && colon &&
+		    (line[len] == ' ' || line[len] == ':'))
+			found = sscanf(colon + 1, "%ld", &val) == 1;
+	}
+	fclose(f);
+	if (!found)
+		kt_bail("no %s in /proc/self/sched", name);
+	return val;
+}
+
+/* children */
+
+pid_t kt_fork_reporter(int *fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		kt_bail("pipe failed");
+	pid = fork();
+	if (pid < 0)
+		kt_bail("fork failed");
+	close(fds[pid ? 1 : 0]);
+	*fd = fds[pid ? 0 : 1];
+	return pid;
+}
+
+bool kt_child_report(pid_t pid, int fd, void *buf, size_t len)
+{
+	bool got = read(fd, buf, len) == (ssize_t)len;
+	int status;
+
+	close(fd);
+	if (waitpid(pid, &status, 0) != pid)
+		return false;
+	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* placement */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* TAP: numbered results on stdout, the plan printed by kt_done() */
 void kt_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -45,6 +46,18 @@ enum kt_counter {
 };
 extern const char *const kt_counter_names[KT_NR_COUNTERS];
 void kt_counters(long out[KT_NR_COUNTERS]);
+
+/* The value of @name in /proc/self/sched (negative ones too); bails if absent */
+long kt_sched_field(const char *name);
+
+/*
+ * Fork a child that reports back through a pipe: 0 in the child, with
+ * *fd the pipe's write end; the child's pid in the parent, with *fd its
+ * read end. kt_child_report() reads @len bytes of report, reaps the child
+ * and says whether both worked and the child exited 0.
+ */
+pid_t kt_fork_reporter(int *fd);
+bool kt_child_report(pid_t pid, int fd, void *buf, size_t len);
 
 /* Needs two nodes with a CPU each; skips the whole program otherwise */
 void kt_require_nodes(int nr);

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define BYTES		(8UL << 20)
@@ -70,30 +69,19 @@ static void child(int fd, bool move)
 
 static bool run_child(bool move, long updates[2])
 {
-	int fds[2], status;
-	pid_t pid;
-	bool got;
+	int fd;
+	pid_t pid = kt_fork_reporter(&fd);
 
-	if (pipe(fds))
-		kt_bail("pipe failed");
-	pid = fork();
-	if (pid < 0)
-		kt_bail("fork failed");
 	if (!pid) {
-		char fd[16];
+		char fdtext[16];
 
-		close(fds[0]);
 		kt_run_on_node(FIRST_NODE);
-		snprintf(fd, sizeof(fd), "%d", fds[1]);
-		execl("/proc/self/exe", "kt-firstnode", CHILD_ARG, fd,
+		snprintf(fdtext, sizeof(fdtext), "%d", fd);
+		execl("/proc/self/exe", "kt-firstnode", CHILD_ARG, fdtext,
 		      move ? "1" : "0", (char *)NULL);
 		_exit(127);
 	}
-	close(fds[1]);
-	got = read(fds[0], updates, 2 * sizeof(long)) == 2 * sizeof(long);
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return got && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return kt_child_report(pid, fd, updates, 2 * sizeof(long));
 }
 
 int main(int argc, char **argv)

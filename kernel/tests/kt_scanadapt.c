@@ -36,34 +36,9 @@
 #define LOCALITY_SCANS	10
 #define LOCALITY_SECS	30.0
 
-/* The value of @name in /proc/self/sched */
-static long sched_field(const char *name)
-{
-	FILE *f = fopen("/proc/self/sched", "r");
-	size_t len = strlen(name);
-	char line[256];
-	long val = -1;
-
-	if (!f)
-		kt_bail("cannot open /proc/self/sched");
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, name, len) && colon &&
-		    (line[len] == ' ' || line[len] == ':')) {
-			sscanf(colon + 1, "%ld", &val);
-			break;
-		}
-	}
-	fclose(f);
-	if (val < 0)
-		kt_bail("no %s in /proc/self/sched", name);
-	return val;
-}
-
 static long scan_period(void)
 {
-	return sched_field("numa_scan_period");
+	return kt_sched_field("numa_scan_period");
 }
 
 static long gcd(long a, long b)
@@ -214,19 +189,19 @@ static long idle_min(double secs, double *when)
  */
 static void check_locality(void *buf)
 {
-	long seq = sched_field("mm->numa_scan_seq");
+	long seq = kt_sched_field("mm->numa_scan_seq");
 	long faults = kt_vmstat("numa_hint_faults");
 	double end = kt_now() + LOCALITY_SECS;
 	long scans, locality;
 
 	kt_sysctl_set("numa_balancing_scan_period_max_ms", MIN_MS * 2);
-	while (sched_field("mm->numa_scan_seq") < seq + LOCALITY_SCANS &&
+	while (kt_sched_field("mm->numa_scan_seq") < seq + LOCALITY_SCANS &&
 	       kt_now() < end)
 		kt_read_pages(buf, BYTES);
-	scans = sched_field("mm->numa_scan_seq") - seq;
+	scans = kt_sched_field("mm->numa_scan_seq") - seq;
 	faults = kt_vmstat("numa_hint_faults") - faults;
-	locality = sched_field("numa_faults_locality[0]") +
-		   sched_field("numa_faults_locality[1]");
+	locality = kt_sched_field("numa_faults_locality[0]") +
+		   kt_sched_field("numa_faults_locality[1]");
 	kt_diag("%ld scans, %ld hint faults, numa_faults_locality %ld",
 		scans, faults, locality);
 	kt_ok(scans >= LOCALITY_SCANS / 2 && locality <= faults / 2,
