@@ -34,6 +34,7 @@ static const struct knob knobs[] = {
 	{ "numa_balancing_scan_adapt", 0, 1 },
 	{ "numa_balancing_scan_period_reset_ms", 1, 5000 },
 	{ "numa_balancing_scan_first_node", 0, 1 },
+	{ "numa_balancing_task_placement", 0, 1 },
 };
 #define NR_KNOBS (sizeof(knobs) / sizeof(knobs[0]))
 

@@ -34,6 +34,7 @@ static const struct knob knobs[] = {
 	{ "numa_balancing_scan_period_reset_ms", 60000, 1000,
 	  { "0", "3600001" } },
 	{ "numa_balancing_scan_first_node", 0, 1, { "2" } },
+	{ "numa_balancing_task_placement", 1, 0, { "2" } },
 };
 
 /* Written to every knob: none of them is a valid number */
