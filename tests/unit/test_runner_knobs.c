@@ -218,6 +218,40 @@ Test(knobs, an_experiment_asking_a_kernel_for_a_knob_it_lacks_is_refused)
 }
 
 /*
+ * The series' task placement knob (patch 0007): the patched kernel takes
+ * it as a sysctl; the unpatched kernels have no such sysctl and refuse it
+ * when the file is read, at file:line:key.
+ */
+Test(knobs, task_placement_is_a_knob_of_the_patched_kernel_only)
+{
+	static const char *const unpatched[] = { "debian-6.1", "debian-6.12" };
+	struct sysctl_target t;
+	struct experiment exp;
+	char err[ERRLEN], text[256];
+	const char *path;
+
+	cr_assert_eq(knob_target(named_kernel("patched"), "sysctl.task_placement", &t, err,
+				 sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(t.sysctl, "kernel.numa_balancing_task_placement");
+	cr_assert_null(t.debugfs);
+	path = write_file("tp.ini",
+		"[global]\nworkload = stream\n"
+		"[on]\nsysctl.migrate_policy = 2\nsysctl.task_placement = 0\n");
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+	experiment_free(&exp);
+	for (size_t i = 0; i < ARRAY_SIZE(unpatched); i++) {
+		snprintf(text, sizeof(text),
+			 "[global]\nworkload = stream\n[on]\nkernel = %s\n"
+			 "sysctl.task_placement = 0\n", unpatched[i]);
+		path = write_file("tp.ini", text);
+		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1, "%s took it",
+			     unpatched[i]);
+		cr_assert(strstr(err, "tp.ini:5: key 'sysctl.task_placement'"), "%s", err);
+		cr_assert(strstr(err, "has no NUMA balancing knob 'task_placement'"), "%s", err);
+	}
+}
+
+/*
  * Memory tiering asked of a kernel without memory tiers (issue 33, bad
  * input): mode 2 or 3, alone or in a sweep, and the tiering knobs are
  * refused on the 6.1 kernels, naming the key and the kernel; 6.12 takes

@@ -90,7 +90,7 @@ enum place { NO, SYS, DBG };
  * The knobs, per named kernel (columns in enum kernel_id order). A knob
  * is set as sysctl.SHORT, or as sysctl.SYSCTL where it is a sysctl: 6.1
  * moved the scan tunables to debugfs (8a99b6833c88), the series puts them
- * back as sysctls (patch 0001) and adds its own (0002-0005); 6.1 and 6.12
+ * back as sysctls (patch 0001) and adds its own (0002-0005, 0007); 6.1 and 6.12
  * keep hot_threshold_ms in debugfs and the promotion rate limit as a
  * sysctl. SYMBOL is the variable behind the knob, looked for in the
  * System.map of a kernel the table does not know.
@@ -137,6 +137,9 @@ static const struct knob {
 	{ "scan_first_node", SYSCTL_NUMA "_scan_first_node", NULL,
 	  "sysctl_numa_balancing_scan_first_node", { SYS, NO, NO },
 	  "the series: delay scanning until a task settles on a node", false },
+	{ "task_placement", SYSCTL_NUMA "_task_placement", NULL,
+	  "sysctl_numa_balancing_task_placement", { SYS, NO, NO },
+	  "the series: 0 the scheduler ignores NUMA faults, as in 2012", false },
 };
 
 /* The row of NAME (after "sysctl."): its short name or its sysctl. */
