@@ -14,6 +14,7 @@
 
 #include "experiment/experiment.h"
 #include "extract/extract.h"
+#include "reference/reference.h"
 #include "report/results.h"
 #include "runner.h"
 #include "experiment/scale.h"
@@ -510,4 +511,48 @@ Test(scale_run, deterministic_dilation_is_the_configured_d, .init = scaled_run, 
 	run_load(&run);
 	cr_assert_float_eq(run.m[M_DILATION], 2000.0 / 300, 1e-12);
 	cr_assert_str_eq(run.dilation_why, "");
+}
+
+/*
+ * The reference programs know their hardware run: each shipped
+ * TOPO-PROGRAM.ini states the published balancing-on seconds of the
+ * machine whose on/off ratio the suite holds it to (published.ini), and
+ * the working set of one process of the program as upstream sizes it.
+ */
+Test(scale_file, reference_programs_state_their_published_run)
+{
+	static const struct { const char *prog; unsigned long long hw_ws; } progs[] = {
+		{ "numa01", 3ULL << 30 }, { "numa01_THREAD_ALLOC", 3ULL << 30 },
+		{ "numa02", 1ULL << 30 }, { "numa02_SMT", 1ULL << 30 },
+	};
+	static const char *const topos[] = { "2n", "4n" };
+	struct ref_published pub;
+	int machine = -1;
+	char b[64];
+
+	cr_assert_eq(ref_published_load(BNB_SRC_DIR "/bench/experiments/reference/published.ini",
+					&pub, err, sizeof(err)), 0, "%s", err);
+	for (int i = 0; i < pub.n_ratios; i++)
+		if (!strcmp(ref_ratio_text(&pub.ratio[i], b, sizeof(b)), "on/off"))
+			machine = pub.ratio[i].machine;
+	cr_assert_geq(machine, 0);
+	for (size_t t = 0; t < sizeof(topos) / sizeof(topos[0]); t++)
+		for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+			const struct ref_program *prog = ref_program_find(&pub, progs[i].prog);
+			struct experiment exp;
+			const struct variant *on;
+			char path[512];
+
+			snprintf(path, sizeof(path), BNB_SRC_DIR "/bench/experiments/reference/%s-%s.ini",
+				 topos[t], progs[i].prog);
+			cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
+			on = experiment_variant(&exp, "on");
+			cr_assert_not_null(on);
+			cr_assert_eq(on->scale_scan.mode, SCALE_HARDWARE, "%s", path);
+			cr_assert_float_eq(on->scale_hw_s, prog->elapsed[machine][RV_ON], 1e-9,
+					   "%s: scale_hw_s %g, published %g", path, on->scale_hw_s,
+					   prog->elapsed[machine][RV_ON]);
+			cr_assert_eq(on->scale_hw_ws, progs[i].hw_ws, "%s", path);
+			experiment_free(&exp);
+		}
 }
