@@ -27,6 +27,7 @@
 
 #include "autonuma.h"
 #include "common.h"
+#include "smaps.h"
 #include "lib/util.h"
 
 #define MB 1e6
@@ -37,6 +38,7 @@ static struct autonuma_opts {
 	struct wl_common com;
 	int test;			/* enum an_test */
 	unsigned int passes, interval_ms;
+	uint64_t align;			/* the buffers' start boundary; 0: malloc's */
 	bool first_touch, inverse_both;
 } cfg;
 
@@ -64,6 +66,10 @@ static const struct opt_def rows[] = {
 	{ "inverse-both", OPT_FLAG, O(inverse_both),
 	  .help = "numa01 INVERSE_BIND: swap both processes' memory halves, not only the "
 		  "child's as upstream's build" },
+	{ "align", OPT_SIZE, O(align), .min = 0, .max = 1ull << 30, .def = "2M",
+	  .help = "start each buffer on this boundary, a power of two (default a huge page), "
+		  "so that a buffer of MiB is as huge-page backed as upstream's of GiB; "
+		  "0: where malloc puts it, as upstream" },
 	WL_ROW_INTERVAL(O, interval_ms, "1000"),
 	WL_ROW_CHECK(O),
 };
@@ -84,6 +90,7 @@ struct slot {
 struct control {
 	_Atomic unsigned int done;	/* threads finished */
 	_Atomic int stop;		/* interrupted: stop between passes */
+	_Atomic long long huge_kb;	/* AnonHugePages of the buffers at the end */
 	struct slot slot[MAX_SLOTS];
 };
 
@@ -227,14 +234,40 @@ static void main_fault(char *buf)
 	}
 }
 
+/*
+ * Upstream mallocs GiB, so the partial huge pages at a buffer's two ends
+ * are a few MiB of base pages in thousands of huge ones. A buffer scaled
+ * to MiB starts wherever mmap put it, and those ends are a quarter of it:
+ * most hinting faults then come from its base pages, one per 4K, where a
+ * huge page takes one per 2 MiB (docs/time-scale.md). Aligned, the scaled
+ * buffer keeps upstream's share of huge pages.
+ */
 static char *alloc_buffer(void)
 {
-	char *buf = malloc(plan.size);
+	void *buf = NULL;
 
+	if (!cfg.align)
+		buf = malloc(plan.size);
+	else if (posix_memalign(&buf, cfg.align, plan.size))
+		buf = NULL;
 	if (!buf)
 		fprintf(stderr, "autonuma: cannot allocate %llu bytes\n",
 			(unsigned long long)plan.size);
 	return buf;
+}
+
+/* What of @buf is in huge pages now (smaps), into the run's total. */
+static void note_huge(const char *buf)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	long long kb;
+
+	if (!f)
+		return;
+	kb = wl_smaps_anon_huge_kb(f, (uintptr_t)buf, (uintptr_t)buf + plan.size);
+	fclose(f);
+	if (kb > 0)
+		atomic_fetch_add(&ctl->huge_kb, kb);
 }
 
 /* numa01: this process's half of the machine (child 0, parent 1). */
@@ -242,6 +275,7 @@ static int run_process(unsigned int proc)
 {
 	unsigned int cpu[2], mem[2];
 	char *buf;
+	int rc;
 
 	an_process_nodes(&plan, proc, false, &cpu[0], &cpu[1]);
 	an_process_nodes(&plan, proc, true, &mem[0], &mem[1]);
@@ -250,7 +284,9 @@ static int run_process(unsigned int proc)
 	buf = alloc_buffer();
 	if (!buf)
 		return -1;
-	return run_threads(proc, buf);
+	rc = run_threads(proc, buf);
+	note_huge(buf);
+	return rc;
 }
 
 static uint64_t bytes_done(void)
@@ -355,6 +391,7 @@ static bool run(struct wl_out *out)
 	} else if ((buf = alloc_buffer())) {
 		main_fault(buf);
 		rc = run_threads(0, buf);
+		note_huge(buf);
 	} else {
 		rc = -1;
 	}
@@ -440,6 +477,17 @@ static void make_plan(const struct wl_topo *topo)
 	char err[256];
 	uint64_t size = cfg.com.size ? cfg.com.size : default_size[cfg.test];
 
+	if (cfg.align & (cfg.align - 1)) {
+		fprintf(stderr, "autonuma: --align %llu is not a power of two\n",
+			(unsigned long long)cfg.align);
+		exit(WL_EXIT_USAGE);
+	}
+	if (cfg.align && cfg.align < sizeof(void *)) {
+		fprintf(stderr, "autonuma: --align %llu is below a pointer's size\n",
+			(unsigned long long)cfg.align);
+		exit(WL_EXIT_USAGE);
+	}
+
 	if (an_plan_make(&plan, cfg.test, bind_of(cfg.com.placement), (unsigned int)topo->nodes,
 			 topo->total_cpus, size, cfg.com.threads, cfg.passes,
 			 (cfg.first_touch ? AN_FIRST_TOUCH : 0) | (cfg.inverse_both ? AN_INVERSE_BOTH : 0),
@@ -490,7 +538,11 @@ int main(int argc, char **argv)
 	out.loc_end = loc;
 	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, end_time() - t0, "test=%s bind=%s threads=%u passes=%u "
-		       "mb_total=%.1f", an_test_names[plan.test], an_bind_names[plan.bind],
-		       plan.processes * plan.threads, plan.passes, bytes_done() / MB);
+		       "mb_total=%.1f align=%llu buffer_kb=%llu huge_kb=%lld",
+		       an_test_names[plan.test], an_bind_names[plan.bind],
+		       plan.processes * plan.threads, plan.passes, bytes_done() / MB,
+		       (unsigned long long)cfg.align,
+		       (unsigned long long)(plan.processes * plan.size >> 10),
+		       atomic_load(&ctl->huge_kb));
 	return ok && !wl_interrupted ? 0 : 1;
 }
