@@ -164,7 +164,7 @@ Test(reference, strict_order_fails_on_a_tie_and_missing_is_unknown, .init = load
 
 		if (!strcmp(t, "on < off"))
 			cr_assert_eq(e.order[i].holds, REF_NO);
-		if (!strcmp(t, "off < INVERSE_BIND"))
+		if (!strcmp(t, "off <= INVERSE_BIND"))
 			cr_assert_eq(e.order[i].holds, REF_UNKNOWN);
 	}
 	cr_assert_eq(e.ratio[ratio_index("INVERSE_BIND/HARD_BIND")].holds, REF_UNKNOWN);
