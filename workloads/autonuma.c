@@ -259,13 +259,8 @@ static char *alloc_buffer(void)
 /* What of @buf is in huge pages now (smaps), into the run's total. */
 static void note_huge(const char *buf)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
-	long long kb;
+	long long kb = wl_region_huge_kb(buf, plan.size);
 
-	if (!f)
-		return;
-	kb = wl_smaps_anon_huge_kb(f, (uintptr_t)buf, (uintptr_t)buf + plan.size);
-	fclose(f);
 	if (kb > 0)
 		atomic_fetch_add(&ctl->huge_kb, kb);
 }

@@ -39,3 +39,15 @@ int wl_thp_mode(FILE *enabled, char *mode, size_t len)
 	mode[close - open - 1] = '\0';
 	return 0;
 }
+
+long long wl_region_huge_kb(const void *mem, size_t len)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	long long kb;
+
+	if (!f)
+		return -1;
+	kb = wl_smaps_anon_huge_kb(f, (uintptr_t)mem, (uintptr_t)mem + len);
+	fclose(f);
+	return kb;
+}

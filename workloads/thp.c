@@ -91,18 +91,6 @@ static bool verify(void)
 	return !bad;
 }
 
-static long long region_thp_kb(const char *mem, size_t len)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	long long kb;
-
-	if (!f)
-		return -1;
-	kb = wl_smaps_anon_huge_kb(f, (uintptr_t)mem, (uintptr_t)mem + len);
-	fclose(f);
-	return kb;
-}
-
 static void thp_mode(char *mode, size_t len)
 {
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
@@ -195,7 +183,7 @@ static double monitor(struct state *st, struct wl_out *out)
 		values[0] = (double)(done - last_done) / MB;
 		values[1] = st->migrated0 < 0 ? NAN :
 			    (double)(wl_vmstat("numa_pages_migrated") - st->migrated0);
-		values[2] = (double)region_thp_kb(st->mem, st->len);
+		values[2] = (double)wl_region_huge_kb(st->mem, st->len);
 		values[3] = huge_moved(st);
 		wl_out_row(out, wl_ticker_elapsed(&tick), values[0] / wl_ticker_dt(&tick),
 			   loc, values);
@@ -265,7 +253,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "thp: cannot set up a region of %zu bytes\n", st.len);
 		return 1;
 	}
-	thp_kb = region_thp_kb(st.mem, st.len);
+	thp_kb = wl_region_huge_kb(st.mem, st.len);
 	if (strcmp(mode, "never") == 0 || thp_kb <= 0)
 		fprintf(stderr, "thp: the region is not THP-backed (THP mode %s, "
 			"AnonHugePages %lld kB): migrations will be 4 KiB pages\n", mode, thp_kb);
@@ -290,7 +278,7 @@ int main(int argc, char **argv)
 	 * as 4 KiB pages and khugepaged collapses it later: backed means backed
 	 * at either end of the run.
 	 */
-	thp_kb_end = region_thp_kb(st.mem, st.len);
+	thp_kb_end = wl_region_huge_kb(st.mem, st.len);
 	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, work_s, "thp_mode=%s thp_backed=%s thp_kb=%lld "
 		       "thp_kb_end=%lld huge_pages=%zu huge_moved=%u pages_migrated=%lld",
