@@ -40,7 +40,7 @@ struct opts {
 	bool trace, sched, perfstat, provenance;
 	int interval_ms, buffer_kb;
 	char *out, *events, *perf;
-	const char *proc, *tracefs, *debugfs;
+	const char *proc, *tracefs, *debugfs, *sysfs;
 };
 
 struct monitors {
@@ -301,7 +301,7 @@ static int exit_code(int status)
 int main(int argc, char **argv)
 {
 	struct opts o = { .proc = "/proc", .tracefs = "/sys/kernel/tracing",
-			  .debugfs = "/sys/kernel/debug" };
+			  .debugfs = "/sys/kernel/debug", .sysfs = "/sys" };
 	struct monitors m = { 0 };
 	sigset_t set;
 	double t0, end, perf_cpu, own_cpu;
@@ -316,7 +316,7 @@ int main(int argc, char **argv)
 		return EXIT_MONITOR;
 	}
 	if (o.provenance)
-		prov_print(stdout, o.proc, o.debugfs);
+		prov_print(stdout, o.proc, o.debugfs, o.sysfs);
 	fflush(stdout);
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);

@@ -89,6 +89,6 @@ struct perf_mon *perfstat_start(const char *perf, const char *dir, const char *e
 double perfstat_stop(struct perf_mon *p);
 
 /* "# bnb-prov: key=value" lines: kernel, command line, NUMA sysctls. */
-void prov_print(FILE *out, const char *proc, const char *debugfs);
+void prov_print(FILE *out, const char *proc, const char *debugfs, const char *sysfs);
 
 #endif

@@ -2,8 +2,9 @@
 /*
  * What the guest knows about what produced a number: the kernel's release
  * and version strings, its command line, and every NUMA balancing knob in
- * force as the workload starts (the kernel.numa_balancing* sysctls, and the
- * debugfs scan tunables of kernels without the series' sysctls).
+ * force as the workload starts (the kernel.numa_balancing* sysctls, the
+ * debugfs scan tunables of kernels without the series' sysctls, and the
+ * memory tiering switches of /sys/kernel/mm/numa).
  */
 #include <glob.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ static void files_item(FILE *out, const char *prefix, const char *dir, const cha
 	globfree(&g);
 }
 
-void prov_print(FILE *out, const char *proc, const char *debugfs)
+void prov_print(FILE *out, const char *proc, const char *debugfs, const char *sysfs)
 {
 	struct utsname u;
 	char path[512];
@@ -68,5 +69,7 @@ void prov_print(FILE *out, const char *proc, const char *debugfs)
 	files_item(out, "sysctl.kernel.", path, "numa_balancing*");
 	snprintf(path, sizeof(path), "%s/sched/numa_balancing", debugfs);
 	files_item(out, "debugfs.numa_balancing.", path, "*");
+	snprintf(path, sizeof(path), "%s/kernel/mm/numa", sysfs);
+	files_item(out, "sysfs.kernel.mm.numa.", path, "*");
 	fflush(out);
 }

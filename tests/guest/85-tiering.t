@@ -9,7 +9,8 @@
 # tier (the workload's hot_fast, the sampled share of the hot set's pages
 # on nodes with CPUs) as of all accesses (the plugin's fast_tier_share);
 # with 0 nothing is promoted and the slow tier keeps serving the hot set. Bad tiering setups are refused before
-# anything boots. Without the 6.12 build in the cache, the test builds it
+# anything boots. An experiment's sysctl.demotion_enabled reaches the
+# guest's sysfs switch and its provenance. Without the 6.12 build in the cache, the test builds it
 # (kernel/build.sh --kernel debian-6.12, about 12 min here) or fails.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
@@ -133,4 +134,31 @@ check "the slow tier serves 10x the share of accesses in mode 0 as in mode 2 at 
 check "the promoted hot set runs faster than the one left in CXL memory" \
 	awk -v a="$(summary "$on" rate_mean)" -v b="$(summary "$off" rate_mean)" \
 	'BEGIN { exit !(a > 0 && b > 0 && a > b) }'
+# sysctl.demotion_enabled: the sysfs switch, written where 6.12 keeps it,
+# read back, and recorded in each run's provenance.
+cat > "$work/demotion.ini" <<EOF
+[global]
+kernel = debian-6.12
+nodes = 2
+mem = 256M
+repetitions = 1
+workload = stream --size 1M --iterations 2
+[on]
+sysctl.demotion_enabled = true
+[off]
+sysctl.demotion_enabled = false
+EOF
+"$BNB_ROOT/build/bin/bnb-run" "$work/demotion.ini" --out "$work/demotion" --no-plots \
+	> "$work/demotion.log" 2>&1
+check "an experiment switching demotion runs both variants (bnb-run exit $?)" \
+	test -f "$work/demotion/summary.json"
+for v in on off; do
+	want=$([ $v = on ] && echo true || echo false)
+	check "$v: the guest wrote $want to /sys/kernel/mm/numa/demotion_enabled and read it back" \
+		grep -q "= $want (/sys/kernel/mm/numa/demotion_enabled)" \
+		"$work/demotion/runs/$v/rep1/out.log"
+	check "$v: provenance records demotion_enabled=$want" \
+		grep -q "\"guest.sysfs.kernel.mm.numa.demotion_enabled\":\"$want\"" \
+		"$work/demotion/runs/$v/rep1/summary.json"
+done
 done_testing

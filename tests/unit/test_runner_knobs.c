@@ -262,6 +262,7 @@ Test(knobs, tiering_on_a_kernel_without_tiers_is_refused)
 	static const char *const refused[] = {
 		"sysctl.kernel.numa_balancing = 2", "sysctl.kernel.numa_balancing = 1,3",
 		"sysctl.hot_threshold_ms = 500", "sysctl.promote_rate_limit_MBps = 100",
+		"sysctl.demotion_enabled = true", "sysctl.demotion_enabled = false,true",
 	};
 	struct experiment exp;
 	char err[ERRLEN], text[256];
@@ -285,6 +286,37 @@ Test(knobs, tiering_on_a_kernel_without_tiers_is_refused)
 			  "sysctl.kernel.numa_balancing = 0,1\n");
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	experiment_free(&exp);
+}
+
+/* Demotion's switch is a sysfs file whose values are the words it reads back. */
+Test(knobs, demotion_is_switched_in_sysfs_with_true_or_false)
+{
+	static const char *const bad[] = { "1", "on", "true,0", "yes" };
+	struct sysctl_target t;
+	struct experiment exp;
+	char why[ERRLEN], err[ERRLEN], text[256];
+	const char *path;
+	size_t i;
+
+	cr_assert_eq(knob_target(named_kernel("debian-6.12"), "sysctl.demotion_enabled", &t, why,
+				 sizeof(why)), 0, "%s", why);
+	cr_assert_str_eq(t.debugfs, "/sys/kernel/mm/numa/demotion_enabled");
+	cr_assert_eq(knob_target(NULL, "sysctl.demotion_enabled", &t, NULL, 0), 0);
+	cr_assert_str_eq(t.debugfs, "/sys/kernel/mm/numa/demotion_enabled");
+	cr_assert_eq(knob_value_check(named_kernel("debian-6.12"), "sysctl.demotion_enabled",
+				      "false,true", why, sizeof(why)), 0, "%s", why);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		cr_assert_eq(knob_value_check(NULL, "sysctl.demotion_enabled", bad[i], why,
+					      sizeof(why)), -1, "%s", bad[i]);
+		cr_assert(strstr(why, "demotion_enabled takes true|false") && strstr(why, bad[i]),
+			  "%s", why);
+	}
+	snprintf(text, sizeof(text), "[global]\nworkload = stream\nkernel = debian-6.12\n"
+		 "[a]\nsysctl.demotion_enabled = 1\n");
+	path = write_file("t.ini", text);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
+	cr_assert(strstr(err, ":5: key 'sysctl.demotion_enabled'") && strstr(err, "true|false"),
+		  "%s", err);
 }
 
 /* The guest writes where the variant's kernel keeps the knob. */

@@ -698,8 +698,8 @@ static int check_kernel(struct parse_state *ps, const struct variant *v, int sec
 			    v->name, why);
 	for (i = 0; i < v->n_sysctls; i++)
 		if (knob_target(ks.named, v->sysctls[i].key, &t, why, sizeof(why)) ||
-		    knob_tiering_check(ks.named, v->sysctls[i].key, v->sysctls[i].value, why,
-				       sizeof(why)))
+		    knob_value_check(ks.named, v->sysctls[i].key, v->sysctls[i].value, why,
+				     sizeof(why)))
 			return fail(ps, line_of(v, v->sysctls[i].key, section_line),
 				    v->sysctls[i].key, "variant '%s': %s", v->name, why);
 	return 0;

@@ -81,10 +81,11 @@ int kernel_spec_parse(const char *value, const char *basedir, struct kernel_spec
 }
 
 /* Where a named kernel keeps a knob. */
-enum place { NO, SYS, DBG };
+enum place { NO, SYS, DBG, SFS };
 
 #define SYSCTL_NUMA "kernel.numa_balancing"
 #define DEBUGFS_NUMA "/sys/kernel/debug/sched/numa_balancing/"
+#define SYSFS_NUMA "/sys/kernel/mm/numa/"
 
 /*
  * The knobs, per named kernel (columns in enum kernel_id order). A knob
@@ -92,54 +93,63 @@ enum place { NO, SYS, DBG };
  * moved the scan tunables to debugfs (8a99b6833c88), the series puts them
  * back as sysctls (patch 0001) and adds its own (0002-0005, 0007); 6.1 and 6.12
  * keep hot_threshold_ms in debugfs and the promotion rate limit as a
- * sysctl. SYMBOL is the variable behind the knob, looked for in the
- * System.map of a kernel the table does not know.
+ * sysctl; demotion is switched in sysfs (SFS: /sys/kernel/mm/numa). SYMBOL
+ * is the variable behind the knob, looked for in the System.map of a
+ * kernel the table does not know. CHOICES, where given, are the values
+ * the file reads back ("a|b"), which are the only ones accepted.
  */
 static const struct knob {
 	const char *short_name;	/* NULL: set by its sysctl name only */
 	const char *sysctl;	/* its name as a sysctl, where it is one */
-	const char *debugfs;	/* its file in sched/numa_balancing, where it is one */
+	const char *debugfs;	/* its file in sched/numa_balancing (SFS: in mm/numa) */
 	const char *symbol;
 	enum place at[N_NAMED_KERNELS];
 	const char *what;
 	bool tiering;		/* acts only on memory tiering */
+	const char *choices;	/* the values it takes, "a|b", or NULL: any */
 } knobs[] = {
 	{ NULL, SYSCTL_NUMA, NULL, "sysctl_numa_balancing_mode", { SYS, SYS, SYS },
-	  "0 off, 1 on, 2 memory tiering, 3 both", false },
+	  "0 off, 1 on, 2 memory tiering, 3 both", false, NULL },
 	{ "scan_delay_ms", SYSCTL_NUMA "_scan_delay_ms", "scan_delay_ms",
 	  "sysctl_numa_balancing_scan_delay", { SYS, DBG, DBG },
-	  "a new task's first scan after this long", false },
+	  "a new task's first scan after this long", false, NULL },
 	{ "scan_period_min_ms", SYSCTL_NUMA "_scan_period_min_ms", "scan_period_min_ms",
-	  "sysctl_numa_balancing_scan_period_min", { SYS, DBG, DBG }, "shortest scan period", false },
+	  "sysctl_numa_balancing_scan_period_min", { SYS, DBG, DBG }, "shortest scan period",
+	  false, NULL },
 	{ "scan_period_max_ms", SYSCTL_NUMA "_scan_period_max_ms", "scan_period_max_ms",
-	  "sysctl_numa_balancing_scan_period_max", { SYS, DBG, DBG }, "longest scan period", false },
+	  "sysctl_numa_balancing_scan_period_max", { SYS, DBG, DBG }, "longest scan period",
+	  false, NULL },
 	{ "scan_size_mb", SYSCTL_NUMA "_scan_size_mb", "scan_size_mb",
-	  "sysctl_numa_balancing_scan_size", { SYS, DBG, DBG }, "memory one scan step covers", false },
+	  "sysctl_numa_balancing_scan_size", { SYS, DBG, DBG }, "memory one scan step covers",
+	  false, NULL },
 	{ "hot_threshold_ms", NULL, "hot_threshold_ms", "sysctl_numa_balancing_hot_threshold",
-	  { DBG, DBG, DBG }, "tiering: a page faulting within this of its scan is hot", true },
+	  { DBG, DBG, DBG }, "tiering: a page faulting within this of its scan is hot", true, NULL },
 	{ "promote_rate_limit_MBps", SYSCTL_NUMA "_promote_rate_limit_MBps", NULL,
 	  "sysctl_numa_balancing_promote_rate_limit", { SYS, SYS, SYS },
-	  "tiering: promotion rate limit", true },
+	  "tiering: promotion rate limit", true, NULL },
 	{ "migrate_policy", SYSCTL_NUMA "_migrate_policy", NULL,
 	  "sysctl_numa_balancing_migrate_policy", { SYS, NO, NO },
-	  "the series: 0 the 6.1 default, 1 the 2012 policy", false },
+	  "the series: 0 the 6.1 default, 1 the 2012 policy", false, NULL },
 	{ "migrate_ratelimit_mb", SYSCTL_NUMA "_migrate_ratelimit_mb", NULL,
 	  "sysctl_numa_balancing_migrate_ratelimit_mb", { SYS, NO, NO },
-	  "the series: MB migrated per node and interval", false },
+	  "the series: MB migrated per node and interval", false, NULL },
 	{ "migrate_interval_ms", SYSCTL_NUMA "_migrate_interval_ms", NULL,
 	  "sysctl_numa_balancing_migrate_interval_ms", { SYS, NO, NO },
-	  "the series: the rate limit's interval", false },
+	  "the series: the rate limit's interval", false, NULL },
 	{ "scan_adapt", SYSCTL_NUMA "_scan_adapt", NULL, "sysctl_numa_balancing_scan_adapt",
-	  { SYS, NO, NO }, "the series: the 2012 scan period adaptation", false },
+	  { SYS, NO, NO }, "the series: the 2012 scan period adaptation", false, NULL },
 	{ "scan_period_reset_ms", SYSCTL_NUMA "_scan_period_reset_ms", NULL,
 	  "sysctl_numa_balancing_scan_period_reset", { SYS, NO, NO },
-	  "the series: 2012's periodic reset of the scan period", false },
+	  "the series: 2012's periodic reset of the scan period", false, NULL },
 	{ "scan_first_node", SYSCTL_NUMA "_scan_first_node", NULL,
 	  "sysctl_numa_balancing_scan_first_node", { SYS, NO, NO },
-	  "the series: delay scanning until a task settles on a node", false },
+	  "the series: delay scanning until a task settles on a node", false, NULL },
 	{ "task_placement", SYSCTL_NUMA "_task_placement", NULL,
 	  "sysctl_numa_balancing_task_placement", { SYS, NO, NO },
-	  "the series: 0 the scheduler ignores NUMA faults, as in 2012", false },
+	  "the series: 0 the scheduler ignores NUMA faults, as in 2012", false, NULL },
+	{ "demotion_enabled", NULL, "demotion_enabled", "numa_demotion_enabled",
+	  { SFS, SFS, SFS }, "tiering: reclaim demotes pages to a slower tier (off at boot)",
+	  true, "true|false" },
 };
 
 /* The row of NAME (after "sysctl."): its short name or its sysctl. */
@@ -188,7 +198,8 @@ static void target_of(const struct knob *k, const char *name, struct sysctl_targ
 		snprintf(t->sysctl, sizeof(t->sysctl), SYSCTL_NUMA "_%s", name);
 	if (!k->debugfs)
 		return;
-	snprintf(paths[i], sizeof(paths[i]), DEBUGFS_NUMA "%s", k->debugfs);
+	snprintf(paths[i], sizeof(paths[i]), "%s%s", k->at[0] == SFS ? SYSFS_NUMA : DEBUGFS_NUMA,
+		 k->debugfs);
 	t->debugfs = paths[i];
 }
 
@@ -200,10 +211,12 @@ static int named_target(const struct named_kernel *kernel, const struct knob *k,
 
 	if (at == NO)
 		return lacks(kernel, name, why, whylen);
-	if (at == DBG && strchr(name, '.'))
-		return errf(why, whylen, "kernel %s keeps %s in debugfs "
-			    "(sched/numa_balancing/%s), not as a sysctl: set sysctl.%s",
-			    kernel->name, name, k->debugfs, k->short_name);
+	if ((at == DBG || at == SFS) && strchr(name, '.'))
+		return errf(why, whylen, "kernel %s keeps %s in %s "
+			    "(%s%s), not as a sysctl: set sysctl.%s",
+			    kernel->name, name, at == SFS ? "sysfs" : "debugfs",
+			    at == SFS ? SYSFS_NUMA : "sched/numa_balancing/", k->debugfs,
+			    k->short_name);
 	target_of(k, name, t);
 	/*
 	 * The sysctl is written when it exists, else the debugfs file: a
@@ -253,16 +266,39 @@ static bool tiering_mode(const char *value)
 	return false;
 }
 
-int knob_tiering_check(const struct named_kernel *kernel, const char *key, const char *value,
-		       char *why, size_t whylen)
+/* Whether every value of VALUE (a value or a list a,b) is one of CHOICES, "a|b". */
+static bool among(const char *value, const char *choices)
+{
+	char buf[256], *tok, *save = NULL;
+	size_t len;
+	const char *c;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		len = strlen(tok);
+		for (c = choices; c; c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL)
+			if (!strncmp(c, tok, len) && (c[len] == '|' || !c[len]))
+				break;
+		if (!c)
+			return false;
+	}
+	return true;
+}
+
+int knob_value_check(const struct named_kernel *kernel, const char *key, const char *value,
+		     char *why, size_t whylen)
 {
 	const char *name = key + strlen(SYSCTL_PREFIX);
 	const struct knob *k;
 
-	if (!kernel || kernel->hmat_tiers || strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)))
+	if (strncmp(key, SYSCTL_PREFIX, strlen(SYSCTL_PREFIX)))
 		return 0;
 	k = knob_of(name);
-	if (!k || !(k->tiering || (!strcmp(k->sysctl, SYSCTL_NUMA) && tiering_mode(value))))
+	if (k && k->choices && !among(value, k->choices))
+		return errf(why, whylen, "%s takes %s (what its file reads back), not '%s'",
+			    name, k->choices, value);
+	if (!k || !kernel || kernel->hmat_tiers ||
+	    !(k->tiering || (k->sysctl && !strcmp(k->sysctl, SYSCTL_NUMA) && tiering_mode(value))))
 		return 0;
 	return errf(why, whylen, "memory tiering with kernel %s, which puts every node in one "
 		    "memory tier (6.1 takes tiers from dax/kmem devices only; tiers from the "
@@ -328,6 +364,8 @@ static const char *place_md(const struct knob *k, enum place at)
 		return "-";
 	if (at == SYS)
 		snprintf(c, sizeof(cell[0]), "sysctl `%s`", k->sysctl);
+	else if (at == SFS)
+		snprintf(c, sizeof(cell[0]), "sysfs `" SYSFS_NUMA "%s`", k->debugfs);
 	else
 		snprintf(c, sizeof(cell[0]), "debugfs `sched/numa_balancing/%s`", k->debugfs);
 	return c;

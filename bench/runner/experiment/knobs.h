@@ -89,13 +89,15 @@ int knob_check_map(const char *map, const char *label, const char *key, char *wh
 		   size_t whylen);
 
 /*
- * Memory tiering asked of a kernel that has no tiers: KEY ("sysctl.NAME")
- * a tiering knob, or kernel.numa_balancing with 2 or 3 among VALUE's
- * values, and KERNEL (NULL: not a named kernel, not checked) without
- * hmat_tiers: -1 with WHY; else 0.
+ * VALUE (a value or a list) of KEY ("sysctl.NAME"): -1 with WHY when the
+ * knob takes only some values (demotion_enabled: true|false) and VALUE
+ * has another, or when memory tiering is asked of a kernel that has no
+ * tiers: KEY a tiering knob, or kernel.numa_balancing with 2 or 3 among
+ * VALUE's values, and KERNEL (NULL: not a named kernel, not checked)
+ * without hmat_tiers; else 0.
  */
-int knob_tiering_check(const struct named_kernel *kernel, const char *key, const char *value,
-		       char *why, size_t whylen);
+int knob_value_check(const struct named_kernel *kernel, const char *key, const char *value,
+		     char *why, size_t whylen);
 
 /* The knob table as markdown, for bench/runner/README.md. */
 void knobs_markdown(FILE *f);

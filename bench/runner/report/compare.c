@@ -247,6 +247,20 @@ static const char *setting(const struct variant *v, const char *key)
 	return NULL;
 }
 
+/*
+ * The provenance key bnb-monitor records the knob file PATH under: a
+ * debugfs scan tunable, or a switch of /sys/kernel/mm/numa (bench/monitor/prov.c).
+ */
+static void prov_file_key(const char *path, char *key, size_t len)
+{
+	const char *name = strrchr(path, '/') + 1;
+
+	if (!strncmp(path, "/sys/kernel/mm/numa/", strlen("/sys/kernel/mm/numa/")))
+		snprintf(key, len, "guest.sysfs.kernel.mm.numa.%s", name);
+	else
+		snprintf(key, len, "guest.debugfs.numa_balancing.%s", name);
+}
+
 /* The sysctl.* keys of V and W whose values differ, as provenance keys. */
 static void sysctl_differences(const struct variant *v, const struct variant *w,
 			       const char **list, int *n, char names[][160], int *n_names)
@@ -265,8 +279,7 @@ static void sysctl_differences(const struct variant *v, const struct variant *w,
 			snprintf(names[*n_names], 160, "guest.sysctl.%s", t.sysctl);
 			ignore(list, n, names[(*n_names)++]);
 			if (t.debugfs) {
-				snprintf(names[*n_names], 160, "guest.debugfs.numa_balancing.%s",
-					 strrchr(t.debugfs, '/') + 1);
+				prov_file_key(t.debugfs, names[*n_names], 160);
 				ignore(list, n, names[(*n_names)++]);
 			}
 		}
