@@ -18,6 +18,7 @@
 #include <numa.h>
 #include <numaif.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,8 @@ struct slot {
 	_Atomic uint64_t bytes;
 	double end;			/* wl_now() when it finished */
 	unsigned int local, present;	/* its pages' locality at the end */
-	char pad[64 - sizeof(uint64_t) - sizeof(double) - 2 * sizeof(unsigned int)];
+	unsigned int node_moves;	/* passes that began on another node than the last */
+	char pad[64 - sizeof(uint64_t) - sizeof(double) - 3 * sizeof(unsigned int)];
 };
 
 struct control {
@@ -180,20 +182,37 @@ static void zero_opening(struct worker *w)
 		perror("autonuma: set_mempolicy");
 }
 
+/*
+ * The node this thread runs on now. Looked at between passes, so a move
+ * there and back within one pass goes unseen: node_moves is a lower bound
+ * of how often the scheduler moved the thread between nodes.
+ */
+static int node_now(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? -1 : numa_node_of_cpu(cpu);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	const struct an_plan *p = w->plan;
 	char *mine = w->buf + an_thread_offset(p, w->index);
-	int node = an_thread_node(p, w->index);
+	int node = an_thread_node(p, w->index), last, now;
 	unsigned int pass;
 
 	if (node >= 0)
 		bind_nodes(node, node + 1);
 	if (an_is_numa01(p))
 		zero_opening(w);
-	for (pass = 0; pass < p->passes && !atomic_load(&w->ctl->stop); pass++)
+	last = node_now();
+	for (pass = 0; pass < p->passes && !atomic_load(&w->ctl->stop); pass++) {
 		zero(w->slot, mine, p->thread_size);
+		now = node_now();
+		w->slot->node_moves += now != last;
+		last = now;
+	}
 	w->slot->end = wl_now();
 	sample_locality(w->slot, mine, p->thread_size);
 	atomic_fetch_add(&w->ctl->done, 1);
@@ -323,6 +342,15 @@ static void *monitor(void *arg)
 		last_done = done;
 	}
 	return NULL;
+}
+
+static unsigned int node_moves(void)
+{
+	unsigned int i, moves = 0;
+
+	for (i = 0; i < MAX_SLOTS; i++)
+		moves += ctl->slot[i].node_moves;
+	return moves;
 }
 
 static double end_time(void)
@@ -533,11 +561,11 @@ int main(int argc, char **argv)
 	out.loc_end = loc;
 	out.interrupted = wl_interrupted;
 	wl_out_summary(&out, ok, end_time() - t0, "test=%s bind=%s threads=%u passes=%u "
-		       "mb_total=%.1f align=%llu buffer_kb=%llu huge_kb=%lld",
+		       "mb_total=%.1f align=%llu buffer_kb=%llu huge_kb=%lld node_moves=%u",
 		       an_test_names[plan.test], an_bind_names[plan.bind],
 		       plan.processes * plan.threads, plan.passes, bytes_done() / MB,
 		       (unsigned long long)cfg.align,
 		       (unsigned long long)(plan.processes * plan.size >> 10),
-		       atomic_load(&ctl->huge_kb));
+		       atomic_load(&ctl->huge_kb), node_moves());
 	return ok && !wl_interrupted ? 0 : 1;
 }

@@ -11,6 +11,8 @@
 # every page remote, and --first-touch all local; the buffers start on a
 # huge page boundary, so that they are all huge pages as upstream's GiB
 # buffers are (--align 0: where malloc puts them, partly base pages);
+# node_moves counts a thread's moves between nodes (none when bound; the
+# threads moved from node 0 to node 1 mid-run, each at least once);
 # options with no meaning exit 2 before anything runs.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
@@ -35,6 +37,8 @@ run numa01_THREAD_ALLOC-node1 taskset c autonuma --test numa01_THREAD_ALLOC $sma
 run numa01-node1-first-touch taskset c autonuma --test numa01 $small --first-touch
 run numa01-remote-both autonuma --test numa01 --placement remote $small --inverse-both
 run numa01-align0 autonuma --test numa01 $small --align 0
+autonuma --test numa02 --size 4M --passes 20000 --interval-ms 200 > /tmp/om 2>&1 & p=\$!
+sleep 0.5; taskset -a -p c \$p > /dev/null; wait \$p; echo \"=== numa02-moved rc=\$?\"; cat /tmp/om
 run bad-flag autonuma --test numa02 --first-touch
 run bad-placement autonuma --test numa02 --placement misplaced
 run bad-threads autonuma --test numa02 --placement local --threads 3
@@ -77,7 +81,12 @@ check "numa01: 2 processes of 2 threads" \
 for t in numa01 numa01_THREAD_ALLOC numa02 numa02_SMT; do
 	l=$(field "$t-local" locality_end)
 	check "$t HARD_BIND: every thread on its own pages (locality $l)" test "$l" = 1.0000
+	check "$t HARD_BIND: no thread changes node (node_moves $(field "$t-local" node_moves))" \
+		test "$(field "$t-local" node_moves)" = 0
 done
+moves=$(field numa02-moved node_moves)
+check "numa02's two threads on node 0, moved to node 1 mid-run, count it (node_moves ${moves:-none} >= 2)" \
+	test "${moves:-0}" -ge 2
 for t in numa02 numa02_SMT; do
 	l=$(field "$t-remote" locality_end)
 	check "$t INVERSE_BIND: every thread on the other node's pages (locality $l)" \
