@@ -177,6 +177,8 @@ struct bnb_shm_vcpu {
 	uint64_t tk_wakes;			/* resumes at another vCPU's wake time */
 	uint64_t tk_pauses;			/* PAUSEs executed (spin-waits) */
 	uint64_t tk_spin_ps;			/* of tk_catchup_ps: skipped spinning */
+	uint64_t tk_holds;			/* interrupts held until their arrival
+						 * (0 in older files) */
 } __attribute__((aligned(BNB_SHM_LINE)));
 
 _Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,

@@ -40,29 +40,61 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 	}
 }
 
-void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
+/*
+ * An interrupt still pending when v halts wakes it at once in QEMU: it
+ * goes on from that interrupt's arrival.
+ */
+bool bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 {
-	tk->v[v].idle = true;
-	tk->v[v].spinning = false;
-	tk->v[v].wake_ps = BNB_TK_NO_WAKE;
-	tk->v[v].irq_ps = BNB_TK_NO_WAKE;
+	struct bnb_tk_vcpu *c = &tk->v[v];
+	bool held = c->held;
+
+	c->idle = true;
+	c->spinning = false;
+	c->held = false;
+	c->wake_ps = c->irq_ps;
+	c->irq_ps = BNB_TK_NO_WAKE;
+	return held;
 }
 
-bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps)
+/* Held v: a stall that takes it to its interrupt's arrival syncs there. */
+static void hold_budget(struct bnb_timekeeper *tk, unsigned int v)
+{
+	struct bnb_tk_vcpu *c = &tk->v[v];
+	uint64_t local = bnb_tk_local_ps(tk, v);
+	uint64_t left = c->irq_ps > local ? c->irq_ps - local : 0;
+
+	if (c->held && left < c->budget_ps)
+		c->budget_ps = left;
+}
+
+enum bnb_tk_irq bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to,
+			    uint64_t at_ps)
 {
 	struct bnb_tk_vcpu *c = &tk->v[to];
 	uint64_t arrives = at_ps + tk->p.ipi_ps;
 
 	if (from == to)
-		return false;
-	if (!c->idle) {
-		if (c->spinning && arrives < c->irq_ps)
-			c->irq_ps = arrives;
-		return false;
+		return BNB_TK_IRQ_TAKEN;
+	if (c->idle) {
+		if (arrives < c->wake_ps)
+			c->wake_ps = arrives;
+		return BNB_TK_IRQ_WAKES;
 	}
-	if (arrives < c->wake_ps)
-		c->wake_ps = arrives;
-	return true;
+	if (c->spinning) {
+		if (arrives < c->irq_ps)
+			c->irq_ps = arrives;
+		return BNB_TK_IRQ_TAKEN;
+	}
+	if (!c->held && arrives <= bnb_tk_local_ps(tk, to))
+		return BNB_TK_IRQ_TAKEN;
+	/* held already: QEMU holds them all until the earliest arrival */
+	if (arrives < c->irq_ps)
+		c->irq_ps = arrives;
+	c->held = true;
+	c->holds++;
+	hold_budget(tk, to);
+	return BNB_TK_IRQ_HOLD;
 }
 
 /*
@@ -144,7 +176,8 @@ static void look_again(struct bnb_timekeeper *tk, unsigned int v)
 	c->spinning = false;
 	if (c->irq_ps != BNB_TK_NO_WAKE)
 		from = c->irq_ps;
-	c->irq_ps = BNB_TK_NO_WAKE;
+	if (!c->held)		/* a held one's goes at the release */
+		c->irq_ps = BNB_TK_NO_WAKE;
 	if (from != UINT64_MAX && from > local)
 		c->spin_ps += from - local;
 }
@@ -163,17 +196,44 @@ static uint64_t slowest_spinner(const struct bnb_timekeeper *tk, unsigned int v)
 	return slowest;
 }
 
-uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
+/* Instructions from v's time until it reaches until_ps (0: there). */
+static uint64_t insns_until(const struct bnb_timekeeper *tk, unsigned int v, uint64_t until_ps)
 {
-	uint64_t spinner = slowest_spinner(tk, v), local = bnb_tk_local_ps(tk, v);
-	uint64_t until;
+	uint64_t local = bnb_tk_local_ps(tk, v);
+
+	if (local >= until_ps)
+		return 0;
+	return (until_ps - local + tk->p.insn_ps - 1) / tk->p.insn_ps;
+}
+
+/* Until v is a spin step past the least advanced spinner; UINT64_MAX: none. */
+static uint64_t spin_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	uint64_t spinner = slowest_spinner(tk, v);
 
 	if (spinner == UINT64_MAX)
 		return UINT64_MAX;
-	until = spinner + BNB_TK_SPIN_STEP_PS;
-	if (local >= until)
-		return 0;
-	return (until - local + tk->p.insn_ps - 1) / tk->p.insn_ps;
+	return insns_until(tk, v, spinner + BNB_TK_SPIN_STEP_PS);
+}
+
+uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	uint64_t left = spin_insns_left(tk, v), held;
+
+	if (!tk->v[v].held)
+		return left;
+	held = insns_until(tk, v, tk->v[v].irq_ps);
+	return held < left ? held : left;
+}
+
+/* Held v reached its interrupt's arrival: QEMU may deliver it. */
+static bool release(struct bnb_tk_vcpu *c, uint64_t local)
+{
+	if (!c->held || local < c->irq_ps)
+		return false;
+	c->held = false;
+	c->irq_ps = BNB_TK_NO_WAKE;
+	return true;
 }
 
 /*
@@ -211,13 +271,15 @@ struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 		tk->added_ps += act.add_ns * BNB_TK_PS_PER_NS;
 		tk->adds += act.add_ns != 0;
 	}
+	act.release = release(&tk->v[v], local);
 	tk->v[v].budget_ps = stall_budget(tk, local, slowest);
+	hold_budget(tk, v);
 	/*
 	 * v leads the slowest other busy vCPU by more than a quantum, or a
 	 * spinning one by a spin step: let them run
 	 */
 	if (!tk->v[v].idle && ((slowest != UINT64_MAX && local > slowest + tk->p.quantum_ps) ||
-			       !bnb_tk_insns_left(tk, v))) {
+			       !spin_insns_left(tk, v))) {
 		act.yield = true;
 		tk->v[v].yields++;
 	}

@@ -41,9 +41,23 @@
  * also takes its class's delivery latency (ipi_ps, the hardware figure
  * times D): the woken vCPU goes on from W plus that.  A vCPU that spins
  * (below) when an interrupt is sent to it takes it at its next look, no
- * earlier than the send plus that latency; a busy vCPU that does not spin
- * takes it in its own time, as before (its instructions can't be moved
- * after the interrupt's arrival).
+ * earlier than the send plus that latency.
+ *
+ * Interrupts for a busy vCPU: on hardware an interrupt sent to a running
+ * CPU reaches it at the send plus the delivery (in the sender's time),
+ * and it takes it at the first instruction boundary after that; a sender
+ * that waits for the answer (smp_call_function() with wait, a TLB
+ * shootdown) sees it only after that.  Round-robin TCG would have the
+ * target take it at its next block, at its own local time, which is up
+ * to a quantum before the send when it lags: the answer came back from
+ * the past, with no delivery charged.  So when the target's local time
+ * is before the arrival A, QEMU holds its interrupts (bench/qemu patch
+ * 0007): it runs on, and its syncs are armed to come when its local time
+ * reaches A (bnb_tk_insns_left(), and its stall budget), where
+ * bnb_tk_sync() releases them and it takes the interrupt at
+ * max(L_v, A).  A target already past A takes it at once, in its own
+ * time.  A held vCPU that halts is woken at A instead (bnb_tk_idle());
+ * one that spins goes on from A at its next look.
  *
  * Spin-waits: a vCPU that executes PAUSE is waiting for another one (a
  * lock, an IPI's acknowledgement, a flag).  QEMU ends its turn there, but
@@ -122,12 +136,14 @@ struct bnb_tk_vcpu {
 	uint64_t yields;		/* turns ended for leading too far */
 	uint64_t budget_ps;		/* stall it may take before it must sync */
 	uint64_t wake_ps;		/* earliest wake since it halted; BNB_TK_NO_WAKE */
-	uint64_t irq_ps;		/* spinning: earliest interrupt's arrival, or that */
+	uint64_t irq_ps;		/* spinning or held: earliest interrupt's arrival, or that */
+	uint64_t holds;			/* interrupts held for it until their arrival */
 	uint64_t wakes;			/* resumes at a waker's time */
 	uint64_t spin_ps;		/* skipped spinning behind the others */
 	uint64_t pauses;		/* PAUSEs executed */
 	bool idle;
 	bool spinning;			/* paused since its last sync */
+	bool held;			/* QEMU holds its interrupts until irq_ps */
 };
 
 #define BNB_TK_NO_WAKE		UINT64_MAX
@@ -148,6 +164,14 @@ struct bnb_timekeeper {
 struct bnb_tk_action {
 	uint64_t add_ns;		/* qemu_plugin_add_ns() this much (0: none) */
 	bool yield;			/* end this vCPU's turn */
+	bool release;			/* release this vCPU's held interrupts */
+};
+
+/* What an interrupt one vCPU sends another asks of QEMU (bnb_tk_wake()). */
+enum bnb_tk_irq {
+	BNB_TK_IRQ_TAKEN,		/* nothing: it takes it in its own time */
+	BNB_TK_IRQ_WAKES,		/* it was idle: the sender ends its turn */
+	BNB_TK_IRQ_HOLD,		/* hold its interrupts until a sync releases them */
 };
 
 /* 0, or -1 with the reason in err: refuse before anything runs. */
@@ -184,7 +208,11 @@ static inline bool bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint
 	return true;
 }
 
-void bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
+/*
+ * v halts.  True when its interrupts were held: release them (the one
+ * pending wakes it, at its arrival).
+ */
+bool bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
 /*
  * v runs again.  The time another vCPU's wake-up started it from (the
  * earliest wake's send plus the delivery latency), or BNB_TK_NO_WAKE when
@@ -194,12 +222,16 @@ uint64_t bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v);
 
 /*
  * vCPU from, at its local time at_ps, raised an interrupt for vCPU to,
- * which arrives ipi_ps later.  True when it wakes to (to is idle): to
- * then resumes at the earliest such arrival, not at the clock.  A
- * spinning vCPU takes it at its next look, no earlier than it arrives; a
- * busy one in its own time.
+ * which arrives ipi_ps later.  BNB_TK_IRQ_WAKES when to is idle: it then
+ * resumes at the earliest such arrival, not at the clock.  A spinning
+ * vCPU takes it at its next look, no earlier than it arrives.  A busy one
+ * whose local time is before the arrival: BNB_TK_IRQ_HOLD, QEMU holds its
+ * interrupts until its sync at the earliest arrival releases them.
+ * Otherwise (a busy vCPU past the arrival, or from == to)
+ * BNB_TK_IRQ_TAKEN: it takes it in its own time.
  */
-bool bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to, uint64_t at_ps);
+enum bnb_tk_irq bnb_tk_wake(struct bnb_timekeeper *tk, unsigned int from, unsigned int to,
+			    uint64_t at_ps);
 
 /*
  * vCPU v executed PAUSE: it spins, waiting for another vCPU, until its
@@ -209,9 +241,10 @@ void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v);
 
 /*
  * Instructions busy vCPU v may run before it must sync: until it is a spin
- * step past the least advanced spinning vCPU (0: at once), UINT64_MAX
- * when none spins.  The QEMU side arms v's next sync with it after a
- * PAUSE (for every other vCPU) and after each of v's syncs.
+ * step past the least advanced spinning vCPU, or, held, until it reaches
+ * its interrupt's arrival (0: at once); UINT64_MAX when neither.  The
+ * QEMU side arms v's next sync with it after a PAUSE (for every other
+ * vCPU), after a hold and after each of v's syncs.
  */
 uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v);
 

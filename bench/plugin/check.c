@@ -213,10 +213,12 @@ static void print_timekeeper(const struct bnb_shm_header *h)
 		       v, bnb_shm_load(&c->tk_stall_ps) / 1e3,
 		       v, bnb_shm_load(&c->tk_catchup_ps) / 1e3,
 		       v, (unsigned long long)bnb_shm_load(&c->tk_yields));
-		printf("vcpu%u_wakes=%llu\nvcpu%u_pauses=%llu\nvcpu%u_spin_ns=%.0f\n",
+		printf("vcpu%u_wakes=%llu\nvcpu%u_pauses=%llu\nvcpu%u_spin_ns=%.0f\n"
+		       "vcpu%u_holds=%llu\n",
 		       v, (unsigned long long)bnb_shm_load(&c->tk_wakes),
 		       v, (unsigned long long)bnb_shm_load(&c->tk_pauses),
-		       v, bnb_shm_load(&c->tk_spin_ps) / 1e3);
+		       v, bnb_shm_load(&c->tk_spin_ps) / 1e3,
+		       v, (unsigned long long)bnb_shm_load(&c->tk_holds));
 	}
 }
 

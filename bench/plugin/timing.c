@@ -28,6 +28,11 @@
  * thread, so the interrupt looks like the sender's own).  With the
  * machine model the interrupt arrives its class's delivery latency later
  * (ipi_latency_ns, scaled by D): the keeper adds it to the wake time.
+ * For a busy vCPU whose local time is before the arrival, QEMU holds its
+ * interrupts (bench/qemu patch 0007) and its next sync is armed for when
+ * it reaches the arrival, where the keeper releases them: it takes the
+ * interrupt then, not in the sender's past.  A held vCPU that halts is
+ * released at once (the interrupt wakes it, at its arrival).
  */
 #include <errno.h>
 #include <link.h>
@@ -92,6 +97,7 @@ void bnb_timing_publish(void)
 		c->tk_wakes = tk.v[i].wakes;
 		c->tk_pauses = tk.v[i].pauses;
 		c->tk_spin_ps = tk.v[i].spin_ps;
+		c->tk_holds = tk.v[i].holds;
 	}
 	shm->tk_insns = tk.insns;
 	shm->tk_clock_ps = bnb_tk_clock_ps(&tk);
@@ -154,6 +160,14 @@ static void arm(unsigned int u)
 	qemu_plugin_u64_set(slot, u, pulled[u]);
 }
 
+/* v's held interrupts reached their arrival: QEMU takes them now. */
+static void release(unsigned int v)
+{
+	qemu_plugin_vcpu_hold_interrupts(time_handle, v, false);
+	if (tracing)
+		bnb_divlog_event(&divlog, v, "release", bnb_tk_local_ps(&tk, v) / BNB_TK_PS_PER_NS);
+}
+
 /* Hand every vCPU's instructions to the keeper; do what it asks of v. */
 static void sync_vcpu(unsigned int v)
 {
@@ -165,6 +179,8 @@ static void sync_vcpu(unsigned int v)
 	pulled[v] = 0;
 	act = bnb_tk_sync(&tk, v);
 	arm(v);
+	if (act.release)
+		release(v);
 	if (act.add_ns)
 		qemu_plugin_add_ns(time_handle, act.add_ns);
 	else if (act.yield)
@@ -188,7 +204,8 @@ static void on_batch(unsigned int v, void *udata)
 
 /*
  * from raised an interrupt for to (an IPI), from within its block: if it
- * wakes to, to goes on from from's time now, and from yields.
+ * wakes to, to goes on from from's time now, and from yields; if to runs
+ * behind the arrival, QEMU holds to's interrupts until its sync there.
  */
 static void on_interrupt(qemu_plugin_id_t id, unsigned int from, unsigned int to)
 {
@@ -196,14 +213,28 @@ static void on_interrupt(qemu_plugin_id_t id, unsigned int from, unsigned int to
 
 	if (from >= tk.p.n_vcpus || to >= tk.p.n_vcpus)
 		return;
-	at = bnb_tk_local_ps(&tk, from) + (slot_get(from) - pulled[from]) * tk.p.insn_ps;
-	if (!bnb_tk_wake(&tk, from, to, at))
-		return;
-	if (tracing) {
-		bnb_divlog_event(&divlog, from, "wake", to);
-		bnb_divlog_event(&divlog, to, "wake_at", at / BNB_TK_PS_PER_NS);
+	pull(from);
+	pull(to);
+	at = bnb_tk_local_ps(&tk, from);
+	switch (bnb_tk_wake(&tk, from, to, at)) {
+	case BNB_TK_IRQ_WAKES:
+		if (tracing) {
+			bnb_divlog_event(&divlog, from, "wake", to);
+			bnb_divlog_event(&divlog, to, "wake_at", at / BNB_TK_PS_PER_NS);
+		}
+		qemu_plugin_update_ns(time_handle, 0);
+		break;
+	case BNB_TK_IRQ_HOLD:
+		if (tracing) {
+			bnb_divlog_event(&divlog, from, "hold", to);
+			bnb_divlog_event(&divlog, to, "hold_at", at / BNB_TK_PS_PER_NS);
+		}
+		qemu_plugin_vcpu_hold_interrupts(time_handle, to, true);
+		arm(to);
+		break;
+	case BNB_TK_IRQ_TAKEN:
+		break;
 	}
-	qemu_plugin_update_ns(time_handle, 0);
 }
 
 void bnb_timing_register(qemu_plugin_id_t id)
@@ -235,7 +266,9 @@ static void on_halt(unsigned int v, void *udata)
 	if (v >= tk.p.n_vcpus)
 		return;
 	pull(v);
-	bnb_tk_idle(&tk, v);
+	/* what it held wakes it, at the arrival: the woken event says when */
+	if (bnb_tk_idle(&tk, v))
+		qemu_plugin_vcpu_hold_interrupts(time_handle, v, false);
 	if (tracing)
 		bnb_divlog_event(&divlog, v, "halt", 0);
 	/* the first block after the wake-up runs on_batch() */

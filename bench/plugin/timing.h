@@ -6,8 +6,9 @@
  * and moves the guest's clock with qemu_plugin_add_ns().
  *
  * Only under icount (-icount shift=N, single-threaded TCG), with the
- * project's QEMU (its API version 5 has qemu_plugin_add_ns): the launcher
- * passes icount_shift= and the modelled instruction time.
+ * project's QEMU (API version 7: qemu_plugin_add_ns, the interrupt
+ * callback and hold): the launcher passes icount_shift= and the
+ * modelled instruction time.
  */
 #ifndef BNB_PLUGIN_TIMING_H
 #define BNB_PLUGIN_TIMING_H

@@ -426,7 +426,8 @@ Test(plugin_timekeeper, woken_vcpu_resumes_at_the_wakers_time)
 
 	sim_init(2, 0, 2000, 100 * us);
 	sim_run(0, 100000, 100000);
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, bnb_tk_local_ps(&s.tk, 0)), "vCPU 1 was idle");
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, bnb_tk_local_ps(&s.tk, 0)), BNB_TK_IRQ_WAKES,
+		     "vCPU 1 was idle");
 	sim_run(0, 40000, 100000);
 	cr_assert_eq(s.clock_ns, 280000);
 	sim_turn(1, 1000);
@@ -448,17 +449,19 @@ Test(plugin_timekeeper, wake_rules)
 
 	sim_init(3, 0, 3000, 100 * us);
 	sim_run(0, 100000, 100000);			/* vCPU 0 at 300 us */
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 250 * us));
-	cr_assert(bnb_tk_wake(&s.tk, 2, 1, 120 * us));
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 290 * us));
-	cr_assert_not(bnb_tk_wake(&s.tk, 1, 1, 10 * us), "a vCPU does not wake itself");
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 250 * us), BNB_TK_IRQ_WAKES);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 2, 1, 120 * us), BNB_TK_IRQ_WAKES);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 290 * us), BNB_TK_IRQ_WAKES);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 1, 1, 10 * us), BNB_TK_IRQ_TAKEN,
+		     "a vCPU does not wake itself");
 	bnb_tk_resume(&s.tk, 1);
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 120 * us, "the earliest wake");
-	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 5 * us), "vCPU 1 is busy: no wake-up");
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 5 * us), BNB_TK_IRQ_TAKEN,
+		     "vCPU 1 is busy past the arrival: no wake-up, no hold");
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 120 * us);
 	bnb_tk_insns(&s.tk, 1, 10000);			/* 150 us */
 	bnb_tk_idle(&s.tk, 1);
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 100 * us));
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 100 * us), BNB_TK_IRQ_WAKES);
 	bnb_tk_resume(&s.tk, 1);
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 150 * us,
 		     "a wake before it halted leaves it where it was");
@@ -484,8 +487,8 @@ Test(plugin_timekeeper, woken_vcpu_goes_on_after_the_delivery_latency)
 	s.tk.p.ipi_ps = ipi;
 	cr_assert_eq(ipi, 13333333, "2 us x D: %llu ps", (unsigned long long)ipi);
 	sim_run(0, 100000, 100000);
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 200 * us));
-	cr_assert(bnb_tk_wake(&s.tk, 0, 1, 210 * us));
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 200 * us), BNB_TK_IRQ_WAKES);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 210 * us), BNB_TK_IRQ_WAKES);
 	sim_run(0, 40000, 100000);
 	cr_assert_eq(bnb_tk_resume(&s.tk, 1), 213333333, "the earlier send, 200 us + 13.333333 us");
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 213333333);
@@ -497,7 +500,8 @@ Test(plugin_timekeeper, woken_vcpu_goes_on_after_the_delivery_latency)
  * An interrupt for a vCPU that spins with PAUSE: it takes it at its next
  * look, from the interrupt's arrival (the send plus the latency), even
  * when the sender (spinning itself, as it waits for the handler) is
- * behind that; a busy vCPU that does not spin keeps its own time.
+ * behind that; a busy vCPU that does not spin keeps its own time, its
+ * interrupts held until it reaches the arrival.
  */
 Test(plugin_timekeeper, spinning_vcpu_takes_an_interrupt_at_its_arrival)
 {
@@ -510,7 +514,8 @@ Test(plugin_timekeeper, spinning_vcpu_takes_an_interrupt_at_its_arrival)
 	bnb_tk_insns(&s.tk, 0, 10000);			/* 20 us */
 	bnb_tk_insns(&s.tk, 1, 9000);			/* 18 us */
 	bnb_tk_pause(&s.tk, 1);
-	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 20 * us), "vCPU 1 is not idle");
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 20 * us), BNB_TK_IRQ_TAKEN,
+		     "vCPU 1 spins: no wake-up, no hold");
 	bnb_tk_pause(&s.tk, 0);				/* waits for the handler */
 	bnb_tk_sync(&s.tk, 1);
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 25 * us, "20 us sent + 5 us delivery");
@@ -520,8 +525,8 @@ Test(plugin_timekeeper, spinning_vcpu_takes_an_interrupt_at_its_arrival)
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 0), 26 * us, "the sender sees it done at 26 us");
 
 	bnb_tk_insns(&s.tk, 0, 5000);			/* 36 us; vCPU 1 at 26 */
-	cr_assert_not(bnb_tk_wake(&s.tk, 0, 1, 36 * us));
-	bnb_tk_sync(&s.tk, 1);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 36 * us), BNB_TK_IRQ_HOLD);
+	cr_assert_not(bnb_tk_sync(&s.tk, 1).release, "at 26 us, before the arrival at 41");
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 26 * us, "not spinning: its own time");
 }
 
@@ -654,4 +659,160 @@ Test(plugin_timekeeper, spun_on_hand_over_respects_causality)
 		      "%llu ps for %llu round trips of 2 x %llu instructions",
 		      (unsigned long long)bnb_tk_local_ps(&s.tk, 0),
 		      (unsigned long long)rounds, (unsigned long long)work);
+}
+
+/*
+ * Two busy vCPUs at 2 ns an instruction, 5 us of delivery: vCPU 0 at
+ * 40 us, vCPU 1 after insns1 instructions.
+ */
+static void lagging_pair(uint64_t insns1)
+{
+	sim_init(2, 0, 2000, 100 * 1000 * BNB_TK_PS_PER_NS);
+	s.tk.p.ipi_ps = 5 * 1000 * BNB_TK_PS_PER_NS;
+	bnb_tk_resume(&s.tk, 0);
+	bnb_tk_resume(&s.tk, 1);
+	bnb_tk_insns(&s.tk, 0, 20000);
+	bnb_tk_insns(&s.tk, 1, insns1);
+}
+
+/*
+ * An interrupt for a busy vCPU that lags: vCPU 0 at 40 us sends one to
+ * vCPU 1 at 10 us, which arrives at 45 us (5 us of delivery).  vCPU 1's
+ * interrupts are held: it may run 35 us (17500 instructions at 2 ns)
+ * before it syncs, and that sync, at 45 us, releases them.  Taken at its
+ * own 10 us, it would have answered from the sender's past.
+ */
+Test(plugin_timekeeper, busy_vcpu_takes_an_interrupt_at_its_arrival)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	lagging_pair(5000);			/* vCPU 1 at 10 us */
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 1), UINT64_MAX, "nothing held yet");
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 40 * us), BNB_TK_IRQ_HOLD);
+	cr_assert_eq(s.tk.v[1].irq_ps, 45 * us);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 1), 17500, "35 us at 2 ns");
+	bnb_tk_insns(&s.tk, 1, 17499);
+	cr_assert_not(bnb_tk_sync(&s.tk, 1).release, "2 ns before the arrival");
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 1), 1);
+	bnb_tk_insns(&s.tk, 1, 1);
+	cr_assert(bnb_tk_sync(&s.tk, 1).release, "at 45 us");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 45 * us, "its own time, not moved");
+	cr_assert_eq(s.tk.v[1].catchup_ps + s.tk.v[1].spin_ps, 0);
+	cr_assert_not(s.tk.v[1].held);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 1), UINT64_MAX, "released");
+	cr_assert_not(bnb_tk_sync(&s.tk, 1).release, "released once");
+	cr_assert_eq(s.tk.v[1].holds, 1);
+}
+
+/*
+ * A busy vCPU already past the arrival takes the interrupt at once, in
+ * its own time: vCPU 1 at 50 us, the send at 40 us arrives at 45.
+ */
+Test(plugin_timekeeper, busy_vcpu_past_the_arrival_is_not_held)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	lagging_pair(25000);			/* vCPU 1 at 50 us */
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 40 * us), BNB_TK_IRQ_TAKEN);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 45 * us), BNB_TK_IRQ_TAKEN,
+		     "arriving at 50 us, its time: taken now");
+	cr_assert_not(s.tk.v[1].held);
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 1), UINT64_MAX);
+	cr_assert_eq(s.tk.v[1].holds, 0);
+}
+
+/*
+ * The sender waits for the answer, spinning (smp_call_function() with
+ * wait): vCPU 0 sends at 40 us to vCPU 1 at 10 us and spins; vCPU 1,
+ * held, runs on in spin steps until the arrival at 45 us, takes the
+ * interrupt and runs the handler (500 instructions, 1 us), which writes
+ * the answer at 46 us.  vCPU 0 sees it at 46 us: the delivery and the
+ * handler, 6 us, where taken in vCPU 1's own time it cost nothing.
+ */
+Test(plugin_timekeeper, waiting_sender_sees_the_answer_after_the_delivery)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, handler = 500, answer = 0;
+	bool released = false;
+	int turns = 0;
+
+	lagging_pair(5000);			/* vCPU 1 at 10 us */
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 40 * us), BNB_TK_IRQ_HOLD);
+	bnb_tk_pause(&s.tk, 0);
+	while (!answer || bnb_tk_local_ps(&s.tk, 0) < answer) {
+		uint64_t n = bnb_tk_insns_left(&s.tk, 1);
+
+		cr_assert_lt(++turns, 100, "the hand-over ends");
+		if (released)
+			n = n < handler ? n : handler;
+		cr_assert_lt(n, UINT64_MAX);
+		bnb_tk_insns(&s.tk, 1, n);
+		if (released)
+			handler -= n;
+		if (bnb_tk_sync(&s.tk, 1).release) {
+			cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 45 * us, "released at the arrival");
+			released = true;
+		}
+		if (released && !handler && !answer)
+			answer = bnb_tk_local_ps(&s.tk, 1);
+		bnb_tk_sync(&s.tk, 0);				/* vCPU 0 looks again */
+		if (!answer || bnb_tk_local_ps(&s.tk, 0) < answer)
+			bnb_tk_pause(&s.tk, 0);
+	}
+	cr_assert_eq(answer, 46 * us, "the handler ran from 45 to 46 us");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 0), 46 * us,
+		     "the sender saw it at 46 us: %llu ps",
+		     (unsigned long long)bnb_tk_local_ps(&s.tk, 0));
+}
+
+/*
+ * Stalls count toward the arrival: held vCPU 1 at 10 us, arrival at 45,
+ * syncs as soon as its stalls take it there (bnb_tk_charge() says when),
+ * not at its next batch.
+ */
+Test(plugin_timekeeper, held_vcpu_that_stalls_syncs_at_the_arrival)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	lagging_pair(5000);			/* vCPU 1 at 10 us */
+	bnb_tk_sync(&s.tk, 1);				/* a budget of a quantum or so */
+	cr_assert_gt(s.tk.v[1].budget_ps, 35 * us);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 40 * us), BNB_TK_IRQ_HOLD);
+	cr_assert_not(bnb_tk_charge(&s.tk, 1, 34 * us), "at 44 us");
+	cr_assert(bnb_tk_charge(&s.tk, 1, 2 * us), "at 46 us: past the arrival, sync now");
+	cr_assert(bnb_tk_sync(&s.tk, 1).release);
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 46 * us);
+}
+
+/*
+ * A held vCPU that halts: the pending interrupt wakes it at once, and it
+ * goes on from the arrival (45 us), not from the clock; one that spins
+ * goes on from the arrival at its next look.  Of two interrupts the
+ * earlier arrival releases both (QEMU holds them together).
+ */
+Test(plugin_timekeeper, held_vcpu_that_halts_or_spins_goes_on_from_the_arrival)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
+
+	sim_init(3, 0, 3000, 100 * us);
+	s.tk.p.ipi_ps = 5 * us;
+	for (unsigned int v = 0; v < 3; v++)
+		bnb_tk_resume(&s.tk, v);
+	bnb_tk_insns(&s.tk, 0, 20000);			/* 60 us */
+	bnb_tk_insns(&s.tk, 2, 10000);			/* 30 us */
+	bnb_tk_insns(&s.tk, 1, 3000);			/* 9 us */
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 60 * us), BNB_TK_IRQ_HOLD);
+	cr_assert_eq(bnb_tk_wake(&s.tk, 2, 1, 30 * us), BNB_TK_IRQ_HOLD, "held already");
+	cr_assert_eq(s.tk.v[1].irq_ps, 35 * us, "the earlier arrival");
+	bnb_tk_insns(&s.tk, 1, 1000);			/* 12 us */
+	cr_assert(bnb_tk_idle(&s.tk, 1), "it was held: release it");
+	cr_assert_eq(bnb_tk_resume(&s.tk, 1), 35 * us, "woken by what it held");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 35 * us);
+	cr_assert_not(s.tk.v[1].held);
+
+	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 60 * us), BNB_TK_IRQ_HOLD);
+	bnb_tk_pause(&s.tk, 1);
+	cr_assert(bnb_tk_sync(&s.tk, 1).release, "its next look: at the arrival");
+	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 65 * us);
+	cr_assert_eq(s.tk.v[1].holds, 3);
+	cr_assert_not(bnb_tk_idle(&s.tk, 1), "nothing held");
 }
