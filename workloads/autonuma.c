@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -261,14 +262,39 @@ static void main_fault(char *buf)
  * huge page takes one per 2 MiB (docs/time-scale.md). Aligned, the scaled
  * buffer keeps upstream's share of huge pages.
  */
+/*
+ * Its own mapping, trimmed to @size from @align: not posix_memalign, which
+ * writes its chunk header just below the aligned start, where with THP
+ * "always" that write may fault in a huge page of the same mapping, which
+ * smaps then counts with the buffer's (10240 of 8192 KiB).
+ */
+static char *map_aligned(size_t size, size_t align)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
+	uintptr_t raw, start, end;
+	void *map;
+
+	if (align < page)
+		align = page;
+	size = (size + page - 1) & ~(page - 1);
+	len = size + align;
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	raw = (uintptr_t)map;
+	start = (raw + align - 1) & ~(uintptr_t)(align - 1);
+	end = start + size;
+	if (start > raw)
+		munmap(map, start - raw);
+	if (raw + len > end)
+		munmap((void *)end, raw + len - end);
+	return (char *)start;
+}
+
 static char *alloc_buffer(void)
 {
-	void *buf = NULL;
+	char *buf = cfg.align ? map_aligned(plan.size, cfg.align) : malloc(plan.size);
 
-	if (!cfg.align)
-		buf = malloc(plan.size);
-	else if (posix_memalign(&buf, cfg.align, plan.size))
-		buf = NULL;
 	if (!buf)
 		fprintf(stderr, "autonuma: cannot allocate %llu bytes\n",
 			(unsigned long long)plan.size);
