@@ -144,7 +144,9 @@ user_tree_series() {
 }
 
 # tinyconfig, then our fragments on top. Every option a fragment asks for
-# must survive olddefconfig, or a dependency is missing and we say which.
+# must survive olddefconfig, or a dependency is missing and we say which;
+# so must every "# CONFIG_X is not set", or another option selects X and
+# the fragment's trim does not happen (an option this tree lacks is off).
 configure_obj() {
 	local tree=$1 obj=$2 stamp want line opt missing=()
 	shift 2
@@ -165,11 +167,18 @@ configure_obj() {
 	for want in "$@"; do
 		while read -r line; do
 			case $line in
-			CONFIG_*=*) ;;
+			CONFIG_*=*)
+				opt=${line%%=*}
+				grep -qx "$line" "$obj/.config" && continue
+				;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }
+				opt=${opt%% *}
+				grep -q "^$opt=" "$obj/.config" || continue
+				;;
 			*) continue ;;
 			esac
-			opt=${line%%=*}
-			grep -qx "$line" "$obj/.config" || missing+=("$line (have: $(grep -E "^$opt=|^# $opt " "$obj/.config" || echo unset))")
+			missing+=("$line (have: $(grep -E "^$opt=|^# $opt " "$obj/.config" || echo unset))")
 		done < "$want"
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
