@@ -145,6 +145,9 @@ if command -v ccache >/dev/null; then
 	cc_flags=("--cc=ccache gcc")
 	objkey=$( { echo "$confkey"; echo "cc=ccache gcc"; } | hash_of)
 	export CCACHE_DIR=${CCACHE_DIR:-${cache%/qemu}/ccache}
+	# depend mode, as for the kernel (kernel/build.sh): no second
+	# preprocessor run on a miss; meson passes -MD
+	export CCACHE_DEPEND=1
 fi
 patch_hash=$( { for p in "${patches[@]}"; do basename "$p"; cat "$p"; done; } | hash_of)
 key=$( { echo "$version"; sha256sum < "$dsc"; echo "$confkey"; echo "$patch_hash"; } | hash_of)
