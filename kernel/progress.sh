@@ -10,9 +10,10 @@
 
 PROGRESS_EVERY=10
 # Steps of a cold tinyconfig + guest.config build (6.1.192, gcc 12, the
-# series and config of 2026-12-05), for the first build of an object
-# directory; a later full build counts its own into OBJ/.bnb-steps.
-COLD_BUILD_STEPS=1572
+# series and guest.config of 2026-12-06, counted in a fresh run), for the
+# first build of an object directory; a later full build counts its own
+# into OBJ/.bnb-steps.
+COLD_BUILD_STEPS=1424
 # No estimate of the time left before this share of the steps is done.
 ESTIMATE_FROM_PCT=5
 
