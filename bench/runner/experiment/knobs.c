@@ -85,7 +85,6 @@ enum place { NO, SYS, DBG, SFS };
 
 #define SYSCTL_NUMA "kernel.numa_balancing"
 #define DEBUGFS_NUMA "/sys/kernel/debug/sched/numa_balancing/"
-#define SYSFS_NUMA "/sys/kernel/mm/numa/"
 
 /*
  * The knobs, per named kernel (columns in enum kernel_id order). A knob

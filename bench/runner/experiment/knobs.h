@@ -67,6 +67,9 @@ int kernel_spec_parse(const char *value, const char *basedir, struct kernel_spec
  * debugfs file, tried when the sysctl is absent (or the only place), or
  * NULL.
  */
+/* Where a knob of memory tiering lives that is a sysfs file, not a sysctl */
+#define SYSFS_NUMA "/sys/kernel/mm/numa/"
+
 struct sysctl_target {
 	char sysctl[128];
 	const char *debugfs;

@@ -255,7 +255,7 @@ static void prov_file_key(const char *path, char *key, size_t len)
 {
 	const char *name = strrchr(path, '/') + 1;
 
-	if (!strncmp(path, "/sys/kernel/mm/numa/", strlen("/sys/kernel/mm/numa/")))
+	if (!strncmp(path, SYSFS_NUMA, strlen(SYSFS_NUMA)))
 		snprintf(key, len, "guest.sysfs.kernel.mm.numa.%s", name);
 	else
 		snprintf(key, len, "guest.debugfs.numa_balancing.%s", name);
