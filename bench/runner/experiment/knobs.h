@@ -61,15 +61,15 @@ struct kernel_spec {
 int kernel_spec_parse(const char *value, const char *basedir, struct kernel_spec *s,
 		      char *why, size_t whylen);
 
-/*
- * Where a sysctl key is written in the guest: SYSCTL is the dotted name
- * under /proc/sys ("" for a knob that is a debugfs file only), DEBUGFS a
- * debugfs file, tried when the sysctl is absent (or the only place), or
- * NULL.
- */
 /* Where a knob of memory tiering lives that is a sysfs file, not a sysctl */
 #define SYSFS_NUMA "/sys/kernel/mm/numa/"
 
+/*
+ * Where a sysctl key is written in the guest: SYSCTL is the dotted name
+ * under /proc/sys ("" for a knob that is a debugfs file only), DEBUGFS a
+ * debugfs file (for a tiering knob its file under SYSFS_NUMA), tried when
+ * the sysctl is absent (or the only place), or NULL.
+ */
 struct sysctl_target {
 	char sysctl[128];
 	const char *debugfs;
