@@ -12,7 +12,7 @@ RUNNER_SRCS := \
 	run/bootcheck.c \
 	extract/csv.c extract/wlout.c extract/extract.c extract/extract_perf.c \
 	extract/extract_stressng.c extract/monitors.c extract/modelrun.c extract/numawork.c \
-	extract/wlcheck.c extract/scalerun.c extract/tieringrun.c \
+	extract/wlcheck.c extract/scalerun.c extract/locrise.c extract/tieringrun.c \
 	report/fmt.c report/variant_info.c report/stats.c report/results.c report/report.c \
 	report/versus.c report/verdict.c report/sweep_report.c report/compare.c \
 	plot/plot_gp.c plot/plot.c plot/plot_data.c plot/plot_sweep.c plot/plot_monitors.c \
@@ -32,7 +32,8 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
-RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance compare reference modelrun hostile scale
+RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance \
+	compare reference modelrun hostile scale locrise
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

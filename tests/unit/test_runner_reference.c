@@ -379,7 +379,9 @@ static void scaled_suite(void)
 	    " \"time_to_conv_90_s\": 1.0, \"metrics\": {"
 	    " \"scan_passes\": { \"value\": 40 }, \"passes_to_conv_90\": { \"value\": 10 },"
 	    " \"scale_time\": { \"value\": 0.05 }, \"scale_size\": { \"value\": 0.0078125 },"
-	    " \"hw_passes_min\": { \"value\": 0.8 }, \"hw_passes_max\": { \"value\": 41 } } }");
+	    " \"hw_passes_min\": { \"value\": 0.8 }, \"hw_passes_max\": { \"value\": 41 },"
+	    " \"locality_start\": { \"value\": 0.3 }, \"locality_peak\": { \"value\": 0.9 },"
+	    " \"passes_to_locality_90\": { \"value\": 4 } } }");
 	put("2n-numa02/runs/off/rep1/status", "status=ok\n");
 	put("2n-numa02/runs/off/rep1/out.log", "# summary status=ok work_s=3 rate_mean=70 threads=1\n");
 	put("2n-numa02/runs/off/rep1/summary.json",
@@ -412,7 +414,8 @@ Test(reference_table, passes_and_rates_as_the_hardware_run, .init = scaled_suite
 {
 	char *md = table_of(suite);
 
-	cr_assert(strstr(md, "| numa02 | 0.05 | 0.00781 | 40.0 | 10.0 | 0.80..41.0 |"), "%s", md);
+	cr_assert(strstr(md, "| numa02 | 0.05 | 0.00781 | 40.0 | 10.0 | 0.30 -> 0.90 | 4.00 | "
+			 "0.80..41.0 |"), "%s", md);
 	cr_assert(strstr(md, "| numa02 | 2000 yes | 40.0 no |"), "%s", md);
 	free(md);
 }
@@ -426,7 +429,7 @@ Test(reference_table, no_plan_no_factors, .init = scaled_suite, .fini = rm_suite
 	    "{ \"counters\": { \"numa_pte_updates\": 30000, \"numa_hint_faults\": 600 },"
 	    " \"time_to_conv_90_s\": null, \"metrics\": { \"scan_passes\": { \"value\": 3 } } }");
 	md = table_of(suite);
-	cr_assert(strstr(md, "| numa02 | - | - | 3.00 | never | - |"), "%s", md);
+	cr_assert(strstr(md, "| numa02 | - | - | 3.00 | never | - | - | - |"), "%s", md);
 	cr_assert_null(strstr(md, "as the hardware run the plan scales to"), "%s", md);
 	free(md);
 }

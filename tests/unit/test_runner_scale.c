@@ -424,8 +424,9 @@ static void scaled_run(void)
 		   "guest_passes_max=65.8\n"
 		   "# bnb-run: scale given up: windows per pass: 12 on hardware, 1 here\n"
 		   "# summary status=ok work_s=3.6 rate_mean=600 threads=1\n");
-	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence\n"
-		   "1,0,0,\n2,0.5,1,0.1\n3,1.0,4,0.8\n4,1.5,6,0.97\n5,2.0,9,1\n6,2.0,9,1\n");
+	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence,"
+		   "acc_local_d,acc_remote_d\n1,0,0,,,\n2,0.5,1,0.1,0,100\n3,1.0,4,0.8,20,80\n"
+		   "4,1.5,6,0.97,60,40\n5,2.0,9,1,100,0\n6,2.0,9,1,100,0\n");
 	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 9, "
 		   "\"numa_hint_faults\": 90, \"numa_pte_updates\": 1800 }, "
 		   "\"time_to_conv_90_s\": 1.3, \"time_to_conv_95_s\": null, "
@@ -462,6 +463,16 @@ Test(scale_run, passes_and_hardware_seconds, .init = scaled_run, .fini = rmtmp)
 	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
 	cr_assert_float_eq(xm(&x, "scale_time_achieved"), 0.045, 1e-12, "3.6 s / 80 s");
 	cr_assert_float_eq(xm(&x, "hw_passes_max"), 65.8, 1e-12);
+	/*
+	 * The true locality over the work (from 0.2 s: the intervals ending
+	 * at 1.0, 1.5 and 2.0, one window each): 0.2 -> 1.0, 90 % of the rise
+	 * at 2.0 s, 1.8 s into the work, at pass 9; 36 s of the hardware run.
+	 */
+	cr_assert_float_eq(xm(&x, "locality_start"), 0.2, 1e-12);
+	cr_assert_float_eq(xm(&x, "locality_peak"), 1.0, 1e-12);
+	cr_assert_float_eq(xm(&x, "locality_to90_s"), 1.8, 1e-9);
+	cr_assert_float_eq(xm(&x, "passes_to_locality_90"), 9, 1e-12);
+	cr_assert_float_eq(xm(&x, "locality_to90_hw_s"), 36, 1e-9, "1.8 s / 0.05");
 }
 
 /*
@@ -485,6 +496,7 @@ Test(scale_run, never_converged_has_no_passes_to_converge, .init = scaled_run, .
 	cr_assert_null(xm_find(&x, "passes_to_conv_95"));
 	cr_assert_null(xm_find(&x, "hint_faults_per_pass"), "no pass: no per-pass figure");
 	cr_assert_null(xm_find(&x, "time_to_conv_90_hw_s"));
+	cr_assert_null(xm_find(&x, "locality_start"), "no plugin columns: no locality");
 	cr_assert_float_eq(xm(&x, "work_hw_s"), 72, 1e-9, "3.6 s / 0.05");
 	cr_assert_str_eq(x.refused, "", "never is no absurd value");
 }

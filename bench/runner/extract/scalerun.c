@@ -18,6 +18,7 @@
 #include "bnb_wire.h"
 #include "csv.h"
 #include "extract.h"
+#include "locrise.h"
 #include "report/results.h"
 #include "scalerun.h"
 #include "lib/util.h"
@@ -49,6 +50,7 @@ static double passes_at(const struct csv *t, double when)
 
 struct conv {
 	double passes, to_90, to_95, from;	/* NAN where unknown */
+	double until;				/* the work's end, NAN unknown */
 	double hints, ptes;			/* the run's totals, NAN unknown */
 };
 
@@ -58,7 +60,7 @@ static void read_summary(const char *rundir, struct conv *c)
 	char path[PATH_MAX + 32];
 	struct json_object *o, *sub = NULL;
 
-	c->passes = c->to_90 = c->to_95 = c->from = c->hints = c->ptes = NAN;
+	c->passes = c->to_90 = c->to_95 = c->from = c->until = c->hints = c->ptes = NAN;
 	snprintf(path, sizeof(path), "%s/summary.json", rundir);
 	o = json_object_from_file(path);
 	if (!o)
@@ -72,8 +74,10 @@ static void read_summary(const char *rundir, struct conv *c)
 	c->to_95 = json_num(o, "time_to_conv_95_s");
 	c->from = 0;
 	if (json_object_object_get_ex(o, "plugin", &sub) && sub &&
-	    isfinite(json_num(sub, "work_start_s")))
+	    isfinite(json_num(sub, "work_start_s"))) {
 		c->from = json_num(sub, "work_start_s");
+		c->until = json_num(sub, "work_end_s");
+	}
 	json_object_put(o);
 }
 
@@ -108,21 +112,40 @@ static void add_per_pass(const struct conv *c, struct xmetrics *x)
 		xm_add(x, "numa_work_per_pass_s", "s", work->value / c->passes, BETTER_LOWER);
 }
 
-static void add_passes(const char *rundir, const struct conv *c, struct xmetrics *x)
+/* T: the run's timeseries, NULL when it has none. */
+static void add_passes(const struct csv *t, const struct conv *c, struct xmetrics *x)
 {
-	char path[PATH_MAX + 32], err[256];
-	struct csv t;
-
 	if (isnan(c->passes))
 		return;		/* an agent that does not count them */
 	xm_add(x, "scan_passes", "", c->passes, BETTER_NONE);
 	add_per_pass(c, x);
-	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
-	if (csv_load(path, &t, err, sizeof(err)))
+	if (!t)
 		return;
-	add_when(x, "passes_to_conv_90", "", passes_at(&t, c->from + c->to_90));
-	add_when(x, "passes_to_conv_95", "", passes_at(&t, c->from + c->to_95));
-	csv_free(&t);
+	add_when(x, "passes_to_conv_90", "", passes_at(t, c->from + c->to_90));
+	add_when(x, "passes_to_conv_95", "", passes_at(t, c->from + c->to_95));
+}
+
+/*
+ * Where the accesses went (locrise.h): the true locality at the work's
+ * start and at its best, and when 90 % of the rise was reached, in guest
+ * seconds, scan passes and (under the plan, TIME its factor) hardware
+ * seconds. Only with the plugin's columns and a WORK marker to count from.
+ */
+static void add_locality(const struct csv *t, const struct conv *c, double time,
+			 struct xmetrics *x)
+{
+	struct loc_rise lr;
+
+	if (!t || !(c->from > 0) || loc_rise_table(t, c->from, c->until, &lr))
+		return;
+	xm_add(x, "locality_start", "", lr.start, BETTER_NONE);
+	xm_add(x, "locality_peak", "", lr.peak, BETTER_HIGHER);
+	add_when(x, "locality_to90_s", "s", lr.to90_s);
+	if (isnan(c->passes))
+		return;
+	add_when(x, "passes_to_locality_90", "", passes_at(t, c->from + lr.to90_s));
+	if (time > 0)
+		add_when(x, "locality_to90_hw_s", "s", lr.to90_s / time);
 }
 
 /* KEY=VALUE of LINE (space separated words), or NAN. */
@@ -150,16 +173,13 @@ struct phases {
  * passes in that time, from the collector's column: the phase's start is
  * the WORK marker's time plus its start_s.
  */
-static void read_phases(const char *rundir, const struct conv *c, struct phases *ph)
+static void read_phases(const char *rundir, const struct csv *t, const struct conv *c,
+			struct phases *ph)
 {
-	char path[PATH_MAX + 32], line[1024], err[256];
-	bool have_csv;
-	struct csv t;
+	char path[PATH_MAX + 32], line[1024];
 	FILE *f;
 
 	memset(ph, 0, sizeof(*ph));
-	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
-	have_csv = !csv_load(path, &t, err, sizeof(err));
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -178,10 +198,10 @@ static void read_phases(const char *rundir, const struct conv *c, struct phases 
 		if (!isfinite(to90))
 			to90 = dur;
 		ph->to90_sum += to90;
-		if (!have_csv)
+		if (!t)
 			continue;
-		p0 = passes_at(&t, c->from + start);
-		p1 = passes_at(&t, c->from + start + to90);
+		p0 = passes_at(t, c->from + start);
+		p1 = passes_at(t, c->from + start + to90);
 		if (isfinite(p0) && isfinite(p1)) {
 			ph->passes_sum += p1 - p0;
 			ph->passes_n++;
@@ -189,8 +209,6 @@ static void read_phases(const char *rundir, const struct conv *c, struct phases 
 	}
 	if (f)
 		fclose(f);
-	if (have_csv)
-		csv_free(&t);
 }
 
 static void add_phases(const struct phases *ph, double time, struct xmetrics *x)
@@ -236,16 +254,25 @@ static void add_scale(const char *rundir, const struct conv *c, struct xmetrics 
 
 void scalerun_add(const char *rundir, struct xmetrics *x)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], err[256];
+	struct csv table, *t = &table;
 	struct phases ph;
 	struct conv c;
+	double time;
 
 	read_summary(rundir, &c);
-	add_passes(rundir, &c, x);
-	add_scale(rundir, &c, x);
-	read_phases(rundir, &c, &ph);
+	snprintf(path, sizeof(path), "%s/timeseries.csv", rundir);
+	if (csv_load(path, &table, err, sizeof(err)))
+		t = NULL;
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
-	add_phases(&ph, wl_line_value(path, WL_SCALE_PLAN_MARK, "time"), x);
+	time = wl_line_value(path, WL_SCALE_PLAN_MARK, "time");
+	add_passes(t, &c, x);
+	add_scale(rundir, &c, x);
+	add_locality(t, &c, time, x);
+	read_phases(rundir, t, &c, &ph);
+	add_phases(&ph, time, x);
+	if (t)
+		csv_free(t);
 }
 
 /* The mean of metric NAME over VARIANT's finished runs; N gets the count. */
@@ -375,6 +402,41 @@ static void conv_text(const struct results *r, const char *name, int runs, struc
 		add(t, " (%.3g s of the hardware run)", h90);
 }
 
+/*
+ * ", true locality 0.12 -> 0.97 at best, 90 % of the rise after P passes,
+ * T s (H s of the hardware run)", or "(no rise)"; nothing without the
+ * plugin's counts.
+ */
+static void locality_text(const struct results *r, const char *name, struct note *t)
+{
+	double a, b, from, to, p90, t90, h90;
+	int n, n90;
+
+	from = mean_of(r, name, "locality_start", &a, &b, &n);
+	to = mean_of(r, name, "locality_peak", &a, &b, &n);
+	if (!n)
+		return;
+	add(t, ", true locality %.2f -> %.2f at best", from, to);
+	t90 = mean_of(r, name, "locality_to90_s", &a, &b, &n90);
+	if (!n90) {
+		add(t, " (no rise)");
+		return;
+	}
+	if (n90 < n)
+		add(t, ", 90 %% of the rise (in the %d of %d runs that rose)", n90, n);
+	else
+		add(t, ", 90 %% of the rise");
+	p90 = mean_of(r, name, "passes_to_locality_90", &a, &b, &n);
+	if (n)
+		add(t, " after %.3g passes,", p90);
+	else
+		add(t, " after");
+	add(t, " %.3g s", t90);
+	h90 = mean_of(r, name, "locality_to90_hw_s", &a, &b, &n);
+	if (n)
+		add(t, " (%.3g s of the hardware run)", h90);
+}
+
 bool scalerun_note(const struct results *r, char *buf, size_t len)
 {
 	const struct run *planned = planned_run(r);
@@ -398,6 +460,7 @@ bool scalerun_note(const struct results *r, char *buf, size_t len)
 		add(&t, "%s %s: %.3g scan passes a run (%.3g..%.3g)", any++ ? ";" : ".", name,
 		    passes, lo, hi);
 		conv_text(r, name, n, &t);
+		locality_text(r, name, &t);
 	}
 	for (int v = 0; v < r->exp.n_variants; v++)
 		if (!r->exp.variants[v].n_sweep)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "extract/locrise.h"
 #include "lib/err.h"
 #include "lib/opt.h"
 #include "lib/path.h"
@@ -122,6 +123,7 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 {
 	const struct variant *v = find_variant(&r->exp, ref_variant_names[var]);
 	double pte[64], hints[64], share[64], d[64], pass[64], p90[64], pte_hw[64], hints_hw[64];
+	double from[64], to[64], l90[64];
 	int n = 0;
 
 	for (int i = 0; i < r->n_runs && n < 64; i++) {
@@ -137,6 +139,9 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 		share[n] = run_metric(run, "numa_work_hw_s") / (hw_s * m->vcpus);
 		pass[n] = run_metric(run, "scan_passes");
 		p90[n] = run_metric(run, "passes_to_conv_90");
+		from[n] = run_metric(run, "locality_start");
+		to[n] = run_metric(run, "locality_peak");
+		l90[n] = run_metric(run, "passes_to_locality_90");
 		/* the plan's hardware run: its counts over its seconds */
 		size = run_metric(run, "scale_size");
 		hw_s = run->m[M_WORK_S] / time;
@@ -156,6 +161,9 @@ static void measure_rates(const struct results *r, int var, struct ref_measured 
 	m->dilation[var] = mean(d, n);
 	m->passes[var] = mean(pass, n);
 	m->passes_to90[var] = mean(p90, n);
+	m->loc_start[var] = mean(from, n);
+	m->loc_peak[var] = mean(to, n);
+	m->passes_to_loc90[var] = mean(l90, n);
 	m->pte_hw_per_s[var] = mean(pte_hw, n);
 	m->hints_hw_per_s[var] = mean(hints_hw, n);
 }
@@ -251,6 +259,9 @@ static struct json_object *json_program(struct ref_table *t, const struct ref_pr
 		json_object_object_add(rv, "dilation", jnum(m->dilation[v]));
 		json_object_object_add(rv, "scan_passes", jnum(m->passes[v]));
 		json_object_object_add(rv, "passes_to_conv_90", jnum(m->passes_to90[v]));
+		json_object_object_add(rv, "locality_start", jnum(m->loc_start[v]));
+		json_object_object_add(rv, "locality_peak", jnum(m->loc_peak[v]));
+		json_object_object_add(rv, "passes_to_locality_90", jnum(m->passes_to_loc90[v]));
 		json_object_object_add(rv, "pte_updates_per_s_as_hw", jnum(m->pte_hw_per_s[v]));
 		json_object_object_add(rv, "hint_faults_per_s_as_hw", jnum(m->hints_hw_per_s[v]));
 		json_object_object_add(rates, ref_variant_names[v], rv);
@@ -343,6 +354,27 @@ static const char *fmt_factor(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* "0.12 -> 0.81", or "-" */
+static const char *locality_span(double from, double to, char *buf, size_t len)
+{
+	if (isnan(from) || isnan(to))
+		return "-";
+	snprintf(buf, len, "%.2f -> %.2f", from, to);
+	return buf;
+}
+
+/* The "on" runs' passes to 90 % of the locality's rise: flat, never, or the mean. */
+static const char *loc90_cell(const struct ref_measured *m, char *buf, size_t len)
+{
+	if (isnan(m->loc_start[RV_ON]) || isnan(m->loc_peak[RV_ON]))
+		return "-";
+	if (m->loc_peak[RV_ON] - m->loc_start[RV_ON] < LOCRISE_MIN_GAIN)
+		return "flat";
+	if (isnan(m->passes_to_loc90[RV_ON]))
+		return "never";
+	return fmt(m->passes_to_loc90[RV_ON], buf, len);
+}
+
 /*
  * The scanner's passes with balancing on beside the hardware run the plan
  * (scale_scan = hardware) scales to: its passes at the maximum and the
@@ -352,24 +384,30 @@ static const char *fmt_factor(double v, char *buf, size_t len)
 static void md_passes(struct ref_table *t, const struct ref_measured *ms, const bool *have)
 {
 	const struct ref_published *p = t->p;
-	char b[6][32];
+	char b[8][64];
 
 	fprintf(t->md, "\nScan passes with balancing on (the scanner's sweeps over a process, "
 		"mm->numa_scan_seq), and the hardware run each program stands for under "
 		"scale_scan = hardware (docs/time-scale.md): its passes at the maximum and at the "
-		"minimum scan period, from the published duration:\n\n| program | time factor | "
-		"size factor | passes | passes to 90 %% | hardware run: passes |\n"
-		"|---|---|---|---|---|---|\n");
+		"minimum scan period, from the published duration; the hint-fault convergence's "
+		"passes to 90 %%, and where the accesses went (the plugin's true locality from "
+		"its first window of a twentieth of the work to its best, and the passes until "
+		"it first reached 90 %% of that rise; flat: it rose by under %.2f):\n\n"
+		"| program | time factor | size factor | passes | passes to 90 %% | "
+		"true locality | passes to 90 %% of its rise | hardware run: passes |\n"
+		"|---|---|---|---|---|---|---|---|\n", LOCRISE_MIN_GAIN);
 	for (int i = 0; i < p->n_progs; i++) {
 		const struct ref_measured *m = &ms[i];
 		bool never = isfinite(m->passes[RV_ON]) && isnan(m->passes_to90[RV_ON]);
 
 		if (!have[i])
 			continue;
-		fprintf(t->md, "| %s | %s | %s | %s | %s | ", p->prog[i].name,
+		fprintf(t->md, "| %s | %s | %s | %s | %s | %s | %s | ", p->prog[i].name,
 			fmt_factor(m->time_factor, b[0], 32), fmt_factor(m->size_factor, b[1], 32),
 			fmt(m->passes[RV_ON], b[2], 32),
-			never ? "never" : fmt(m->passes_to90[RV_ON], b[3], 32));
+			never ? "never" : fmt(m->passes_to90[RV_ON], b[3], 32),
+			locality_span(m->loc_start[RV_ON], m->loc_peak[RV_ON], b[6], 64),
+			loc90_cell(m, b[7], 32));
 		if (isfinite(m->hw_passes_min))
 			fprintf(t->md, "%s..%s |\n", fmt(m->hw_passes_min, b[4], 32),
 				fmt(m->hw_passes_max, b[5], 32));

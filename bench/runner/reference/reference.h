@@ -110,6 +110,9 @@ struct ref_measured {
 	int vcpus;
 	/* the scanner's passes a run and to 90 % convergence (scalerun.c) */
 	double passes[RV_N], passes_to90[RV_N];
+	/* the true locality at the work's start and end, and the passes to
+	 * 90 % of its rise (locrise.h), NAN: unknown, or never held */
+	double loc_start[RV_N], loc_peak[RV_N], passes_to_loc90[RV_N];
 	/* scale_scan = hardware, NAN without: the factors, the hardware run's
 	 * passes at the maximum and the minimum period, and the counts as
 	 * that run has them (/ size factor) per its second (work_s / time
