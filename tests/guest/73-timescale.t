@@ -101,6 +101,18 @@ check "stream: time to 90 % reported ($t90 s), in passes ($p90)" \
 work_s=$(grep '^# summary ' "$st/out.log" | tr ' ' '\n' | sed -n 's/^work_s=//p')
 check "stream: hardware-equivalent seconds are guest seconds / 0.01 ($work_s s)" holds \
 	'a > 0 && (b / a - 100) ^ 2 < 1e-6' "${work_s:-0}" "$(metric stream work_hw_s)"
+# Where the accesses went: the misplaced buffer's accesses rise to local
+# (from about 0.75 in the work's first window: the scanner begins during
+# the first touch), and the time to 90 % of that rise lies within the work.
+ls=$(metric stream locality_start)
+lp=$(metric stream locality_peak)
+l90=$(metric stream locality_to90_s)
+diag "stream: true locality $ls -> $lp, 90 % of the rise after $l90 s" \
+	"($(metric stream passes_to_locality_90) passes)"
+check "stream: true locality rises by 0.1 or more to local ($ls -> $lp)" \
+	holds 'b - a >= 0.1 && b >= 0.9' "${ls/none/1}" "${lp/none/0}"
+check "stream: 90 % of the rise within the work ($l90 of $work_s s)" \
+	holds 'a >= 0 && a < b' "${l90/none/-1}" "${work_s:-0}"
 
 ph=$out/runs/phases/rep1
 n=0
