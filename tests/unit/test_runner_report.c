@@ -579,6 +579,10 @@ Test(report, the_locality_rise_beside_the_convergence)
 	cr_assert(strstr(md, "true locality 0.20 -> 0.90 at best, 90 % of the rise after 3 passes, "
 			 "1.5 s"), "%s", md);
 	cr_assert(strstr(md, "² Where the accesses went"), "%s", md);
+	cr_assert(strstr(md, "- true locality over the work (the plugin's accesses, first "
+			 "window -> best): on 0.20 -> 0.90, 90 % of the rise after 1.5 s, 3 passes "
+			 "in 3 of 3 runs; off 0.50 -> 0.55, flat in 3 runs\n"),
+		  "the verdict's line\n%s", md);
 	cr_assert_null(strstr(md, "nan"), "%s", md);
 	free(md);
 	results_free(&r);

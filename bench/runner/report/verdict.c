@@ -317,6 +317,51 @@ static void conv_line(FILE *f, const struct versus *v, const struct results *ra,
 	fprintf(f, "\n");
 }
 
+/*
+ * Where the accesses went (extract/locrise.h), from the side's own runs:
+ * the true locality in the work's first window and its best, and the time
+ * and passes to 90 % of the rise, or flat where it did not rise.
+ */
+static void rise_side(FILE *f, const struct results *r, const char *variant, const char *label)
+{
+	struct describe from, best, t90, p90;
+	char b[32];
+
+	describe_metric(r, variant, "locality_start", &from);
+	describe_metric(r, variant, "locality_peak", &best);
+	describe_metric(r, variant, "locality_to90_s", &t90);
+	describe_metric(r, variant, "passes_to_locality_90", &p90);
+	if (!from.n || !best.n) {
+		fprintf(f, "%s not measured", label);
+		return;
+	}
+	fprintf(f, "%s %.2f -> %.2f", label, from.mean, best.mean);
+	if (!t90.n) {
+		fprintf(f, ", flat in %d runs", from.n);
+		return;
+	}
+	fprintf(f, ", 90 %% of the rise after %s s", num(t90.mean, b, 32));
+	if (p90.n)
+		fprintf(f, ", %s passes", num(p90.mean, b, 32));
+	fprintf(f, " in %d of %d runs", t90.n, from.n);
+}
+
+static void rise_line(FILE *f, const struct results *ra, const char *va,
+		      const struct results *rb, const char *vb, const char *la, const char *lb)
+{
+	struct describe a, b;
+
+	describe_metric(ra, va, "locality_start", &a);
+	describe_metric(rb, vb, "locality_start", &b);
+	if (!a.n && !b.n)
+		return;
+	fprintf(f, "- true locality over the work (the plugin's accesses, first window -> best): ");
+	rise_side(f, rb, vb, lb);
+	fprintf(f, "; ");
+	rise_side(f, ra, va, la);
+	fprintf(f, "\n");
+}
+
 static void cost_line(FILE *f, const struct versus *v, const char *la, const char *lb)
 {
 	const struct vs_row *cost = versus_row(v, "cost_total");
@@ -419,6 +464,7 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	identical_line(f, ra, va, rb, vb, la, lb);
 	cost_line(f, v, la, lb);
 	conv_line(f, v, ra, va, rb, vb, la, lb);
+	rise_line(f, ra, va, rb, vb, la, lb);
 	if (!strcmp(variant_timing(ra, va), "wall") && !strcmp(variant_timing(rb, vb), "wall"))
 		host_line(f, v, la, lb);
 	fprintf(f, "- the %d other metrics: %d changed after Holm's correction (%d had p < 0.05 "
