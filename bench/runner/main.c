@@ -24,9 +24,11 @@ static const struct opt_def options[] = {
 	  .help = "run one variant (a section name runs all its sweep points)" },
 	{ "out", OPT_STR, O(out), .metavar = "DIR",
 	  .help = "results folder instead of results/<time>-<name>" },
-	{ "jobs", OPT_INT, O(jobs), .min = 0, .max = 1000, .def = "1",
-	  .help = "N guests at once through GNU parallel (one per 2 cores); 0: write the "
-		  "job list only" },
+	{ "jobs", OPT_INT, O(jobs), .min = 0, .max = 1000,
+	  .help = "N guests at once through GNU parallel; 0: write the job list only "
+		  "(default: one per host CPU when every variant runs deterministic timing, "
+		  "whose guest is one host thread and whose results do not depend on what "
+		  "runs beside it; else 1)" },
 	{ "no-plots", OPT_FLAG, O(no_plots), .help = "skip gnuplot" },
 	{ "resume", OPT_STR, O(resume), .metavar = "DIR",
 	  .help = "rerun the runs of DIR that did not finish ok (interrupted, failed, never "
@@ -75,7 +77,7 @@ static int usage_of(const char *cmd, const char *args)
 
 static int main_run(int argc, char **argv)
 {
-	struct run_opts o = { 0 };
+	struct run_opts o = { .jobs = JOBS_AUTO };	/* not given: ours to choose */
 	char def[PATH_MAX], err[ERRLEN];
 	int first, rc;
 
