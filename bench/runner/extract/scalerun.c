@@ -4,8 +4,9 @@
  * numa_scan_seq column counts the scanner's passes over the workload's
  * processes (the agent reads mm->numa_scan_seq); its summary says when
  * convergence began to hold; the guest's output has the plan of
- * scale_scan = hardware. From them: passes per run, passes to converge,
- * and the times in hardware-equivalent seconds.
+ * scale_scan = hardware. From them: passes per run, passes to converge
+ * (by the hint faults, and by the true locality's rise: locrise.c), and
+ * the times in hardware-equivalent seconds.
  */
 #include <json-c/json.h>
 #include <limits.h>

@@ -2,8 +2,9 @@
 /*
  * A run's scan passes and time scale as metrics: the scanner's passes over
  * the workload (the agent's numa_scan_seq column), the passes it took to
- * converge, and under scale_scan = hardware the factors and every time in
- * hardware-equivalent seconds (guest seconds / the time factor).
+ * converge and for the true locality to rise (locrise.h), and under
+ * scale_scan = hardware the factors and every time in hardware-equivalent
+ * seconds (guest seconds / the time factor).
  */
 #ifndef BNB_SCALERUN_H
 #define BNB_SCALERUN_H
