@@ -138,17 +138,24 @@ static void set_fast_share(const char *rel, double share)
 	json_object_put(o);
 }
 
-/* Every ok run of onoff: ON's promote, OFF's have the counters at 0. */
-static void tiering_onoff(const char *on, const char *off)
+/* SET(PREFIX on/repN, ON) and SET(PREFIX off/repN, OFF) for the 3 repetitions */
+static void each_onoff(void (*set)(const char *rel, const char *what), const char *prefix,
+		       const char *on, const char *off)
 {
 	char rel[64];
 
 	for (int rep = 1; rep <= 3; rep++) {
-		snprintf(rel, sizeof(rel), "onoff/runs/on/rep%d", rep);
-		set_tiering(rel, on);
-		snprintf(rel, sizeof(rel), "onoff/runs/off/rep%d", rep);
-		set_tiering(rel, off);
+		snprintf(rel, sizeof(rel), "%son/rep%d", prefix, rep);
+		set(rel, on);
+		snprintf(rel, sizeof(rel), "%soff/rep%d", prefix, rep);
+		set(rel, off);
 	}
+}
+
+/* Every ok run of onoff: ON's promote, OFF's have the counters at 0. */
+static void tiering_onoff(const char *on, const char *off)
+{
+	each_onoff(set_tiering, "onoff/runs/", on, off);
 }
 
 #define TIER_ON "{\"promoted_pages\": 2560, \"promote_candidates\": 4000, " \
@@ -499,14 +506,7 @@ static void set_metrics(const char *rel, const char *metrics)
 /* OFF and ON as the metrics of every repetition of off and on */
 static void set_onoff_metrics(const char *off, const char *on)
 {
-	char run[32];
-
-	for (int rep = 1; rep <= 3; rep++) {
-		snprintf(run, sizeof(run), "off/rep%d", rep);
-		set_metrics(run, off);
-		snprintf(run, sizeof(run), "on/rep%d", rep);
-		set_metrics(run, on);
-	}
+	each_onoff(set_metrics, "", on, off);
 }
 
 /* R's report written, and its summary.md */
