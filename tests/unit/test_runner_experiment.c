@@ -15,37 +15,21 @@
 #include "experiment/experiment.h"
 #include "experiment/keys.h"
 #include "runner.h"
+#include "scratch.h"
 
 static char tmpdir[64];
 
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-exp-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "exp");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(experiment, .init = setup, .fini = teardown);
-
-static const char *write_ini(const char *name, const char *text)
-{
-	static char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
 
 #define OK_GLOBAL "[global]\nworkload = stream\n"
 
@@ -140,7 +124,7 @@ Test(experiment, every_error_names_file_line_and_key)
 	for (i = 0; i < sizeof(bad_files) / sizeof(bad_files[0]); i++) {
 		struct experiment exp;
 		char err[512], want[512];
-		const char *path = write_ini("bad.ini", bad_files[i].text);
+		const char *path = scratch_write(tmpdir, "bad.ini", bad_files[i].text);
 
 		snprintf(want, sizeof(want), "%s:%s", path, bad_files[i].error);
 		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1,
@@ -158,12 +142,13 @@ Test(experiment, long_lines)
 {
 	struct experiment exp;
 	char *text = malloc(80000), err[512], want[700];
+	const char *path;
 	int n;
 
 	snprintf(text, 80000, OK_GLOBAL "[a]\ndescription = %0600d ; a comment\n"
 		 "workload = stream --size 1M%0300d\n", 7, 0);
-	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), 0, "%s",
-		     err);
+	path = scratch_write(tmpdir, "long.ini", text);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	snprintf(want, sizeof(want), "%0600d", 7);
 	cr_assert_str_eq(exp.variants[0].description, want, "the value, its comment off");
 	cr_assert_eq(strlen(exp.variants[0].workload), strlen("stream --size 1M") + 300);
@@ -171,13 +156,15 @@ Test(experiment, long_lines)
 
 	/* a long key is still checked against the table, on its own line */
 	snprintf(text, 80000, OK_GLOBAL "[a]\nnodes = 9%0300d\n", 0);
-	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), -1);
+	path = scratch_write(tmpdir, "long.ini", text);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert(strstr(err, ":4: key 'nodes': '9000"), "%s", err);
 
 	n = snprintf(text, 80000, OK_GLOBAL "[a]\ndescription = ");
 	memset(text + n, 'x', 70000);
 	strcpy(text + n + 70000, "\n");
-	cr_assert_eq(experiment_load(write_ini("long.ini", text), &exp, err, sizeof(err)), -1);
+	path = scratch_write(tmpdir, "long.ini", text);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert(strstr(err, ":4: line too long (70015 characters, at most 65536)"), "%s", err);
 	free(text);
 }
@@ -218,7 +205,7 @@ Test(experiment, inheritance_and_defaults)
 	struct experiment exp;
 	const struct variant *a, *b;
 	char err[512];
-	const char *path = write_ini("inh.ini",
+	const char *path = scratch_write(tmpdir, "inh.ini",
 		"; comment\n[global]\nnodes = 4\ncpus = 2\nworkload = stream --size 8M\n"
 		"repetitions = 5\n\n[a]\nbalancing = off\n\n[b]\nnodes = 2\nworkload = thp\n");
 
@@ -260,7 +247,7 @@ Test(experiment, sweep_list_range_and_product)
 	struct experiment exp;
 	char err[512];
 	const struct variant *v;
-	const char *path = write_ini("sw.ini",
+	const char *path = scratch_write(tmpdir, "sw.ini",
 		OK_GLOBAL "[plain]\n[s]\nsysctl.scan_period_min_ms = 100:500:200\n"
 		"sysctl.migrate_policy = 0,2\n");
 
@@ -305,7 +292,7 @@ Test(experiment, guest_command_fails_on_missing_sysctl)
 {
 	struct experiment exp;
 	char err[512], cmd[8192], line[512];
-	const char *path = write_ini("g.ini",
+	const char *path = scratch_write(tmpdir, "g.ini",
 		"[global]\nworkload = echo WORKLOAD-RAN\n[a]\nsysctl.kernel.bnb_no_such_knob = 7\n");
 	char *gc;
 	FILE *p;
@@ -351,7 +338,7 @@ Test(experiment, guest_command_keeps_stderr_as_comments)
 {
 	struct experiment exp;
 	char err[512], line[512];
-	const char *path = write_ini("s.ini",
+	const char *path = scratch_write(tmpdir, "s.ini",
 		"[global]\nworkload = echo t_s,rate && echo oops >&2 && exit 3\n[a]\n");
 	char *gc;
 	FILE *p;
@@ -378,7 +365,7 @@ Test(experiment, job_list_only_and_reps)
 	char err[512], path[256];
 	struct job j;
 	int n;
-	const char *ini = write_ini("j.ini",
+	const char *ini = scratch_write(tmpdir, "j.ini",
 		OK_GLOBAL "repetitions = 2\n[off]\n[on]\n[s]\nsysctl.scan_size_mb = 64,128\n");
 
 	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
@@ -408,7 +395,7 @@ Test(experiment, jobs_auto_follows_timing)
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct experiment exp;
 	char err[512];
-	const char *ini = write_ini("det.ini",
+	const char *ini = scratch_write(tmpdir, "det.ini",
 		OK_GLOBAL "timing = deterministic\n[off]\n[on]\nbalancing = on\n");
 
 	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
@@ -416,7 +403,8 @@ Test(experiment, jobs_auto_follows_timing)
 	cr_assert_eq(jobs_for(&exp, 1), 1, "an explicit --jobs is kept");
 	cr_assert_eq(jobs_for(&exp, 0), 0, "--jobs 0 (write the list only) is kept");
 	experiment_free(&exp);
-	ini = write_ini("mixed.ini", OK_GLOBAL "timing = deterministic\n[off]\n[w]\ntiming = wall\n");
+	ini = scratch_write(tmpdir, "mixed.ini",
+			    OK_GLOBAL "timing = deterministic\n[off]\n[w]\ntiming = wall\n");
 	cr_assert_eq(experiment_load(ini, &exp, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(jobs_for(&exp, JOBS_AUTO), 1, "a wall-timed variant runs alone");
 	cr_assert_eq(jobs_for(&exp, 3), 3);
@@ -482,8 +470,8 @@ Test(experiment, start_jitter_waits_before_the_workload)
 {
 	struct experiment exp;
 	char err[512], line[512], cmd[512];
-	const char *path = write_ini("j.ini", "[global]\nworkload = echo WORKLOAD-RAN\n"
-				     "[off]\n[on]\nstart_jitter = on\n");
+	const char *path = scratch_write(tmpdir, "j.ini", "[global]\nworkload = echo WORKLOAD-RAN\n"
+					 "[off]\n[on]\nstart_jitter = on\n");
 	bool noted = false, ran_after = false;
 	struct timespec t0, t1;
 	char *gc;
