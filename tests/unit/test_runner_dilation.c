@@ -18,30 +18,19 @@
 #include "experiment/keys.h"
 #include "runner.h"
 #include "extract/wlout.h"
+#include "scratch.h"
 
 static char tmpdir[64];
 
 static void setup(void)
 {
-	char path[128];
-	FILE *f;
-
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-dilation-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
-	snprintf(path, sizeof(path), "%s/stream", tmpdir);	/* a stand-in binary */
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("#!/bin/sh\n", f);
-	fclose(f);
-	chmod(path, 0755);
+	scratch_make(tmpdir, sizeof(tmpdir), "dilation");
+	chmod(scratch_write(tmpdir, "stream", "#!/bin/sh\n"), 0755);	/* a stand-in binary */
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(dilation, .init = setup, .fini = teardown);
@@ -153,16 +142,11 @@ Test(dilation, host_command)
 
 static char *command_for(const char *ini, const struct scan_plan *sp)
 {
+	const char *path = scratch_write(tmpdir, "e.ini", ini);
 	struct experiment exp;
-	char err[512], path[128];
+	char err[512];
 	char *gc;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/e.ini", tmpdir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(ini, f);
-	fclose(f);
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	gc = guest_command(&exp.variants[0], sp, 0);
 	experiment_free(&exp);
@@ -278,18 +262,13 @@ Test(dilation, guest_shell_auto_factor)
 Test(dilation, thread_rate)
 {
 	struct wl_summary s;
-	char path[128];
-	FILE *f;
+	const char *path;
 
-	snprintf(path, sizeof(path), "%s/out.log", tmpdir);
-	f = fopen(path, "w");
-	fputs("# summary status=ok work_s=1 rate_mean=900 threads=3\n", f);
-	fclose(f);
+	path = scratch_write(tmpdir, "out.log",
+			     "# summary status=ok work_s=1 rate_mean=900 threads=3\n");
 	cr_assert_eq(wl_scan(path, &s), 0);
 	cr_assert_float_eq(wl_thread_rate(&s), 300, 1e-9);
-	f = fopen(path, "w");
-	fputs("# summary status=ok work_s=1 rate_mean=900\n", f);
-	fclose(f);
+	path = scratch_write(tmpdir, "out.log", "# summary status=ok work_s=1 rate_mean=900\n");
 	cr_assert_eq(wl_scan(path, &s), 0);
 	cr_assert_float_eq(wl_thread_rate(&s), 900, 1e-9);
 }

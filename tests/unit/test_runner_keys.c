@@ -19,6 +19,7 @@
 #include "plot/plot_gp.h"
 #include "runner.h"
 #include "report/sweep_report.h"
+#include "scratch.h"
 
 Test(keys, readme_table_is_the_key_table)
 {
@@ -105,28 +106,19 @@ static char tmpdir[64];
 
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-keys-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "keys");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 static void load(struct experiment *exp, const char *text)
 {
-	char path[128], err[ERRLEN];
-	FILE *f;
+	const char *path = scratch_write(tmpdir, "x.ini", text);
+	char err[ERRLEN];
 
-	snprintf(path, sizeof(path), "%s/x.ini", tmpdir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	cr_assert_eq(fclose(f), 0);
 	cr_assert_eq(experiment_load(path, exp, err, sizeof(err)), 0, "%s", err);
 }
 
@@ -278,15 +270,11 @@ Test(args, window_is_five_scan_periods_of_guest_time_when_deterministic)
 
 Test(args, window_s_is_auto_or_seconds)
 {
+	const char *path = scratch_write(tmpdir, "w.ini",
+					 "[global]\nworkload = true\nwindow_s = soon\n[a]\n");
 	struct experiment exp;
-	char path[128], err[ERRLEN];
-	FILE *f;
+	char err[ERRLEN];
 
-	snprintf(path, sizeof(path), "%s/w.ini", tmpdir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("[global]\nworkload = true\nwindow_s = soon\n[a]\n", f);
-	cr_assert_eq(fclose(f), 0);
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "w.ini:3: key 'window_s': 'soon' is not auto or seconds"), "%s", err);
 }
@@ -396,18 +384,6 @@ Test(args, plugin_latency_is_known_before_the_run_when_it_only_counts)
 	experiment_free(&exp);
 }
 
-static void write_result(const char *name, const char *text)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	cr_assert_eq(fclose(f), 0);
-}
-
 /* A run whose guest kernel warned says so on stderr, a quiet one says nothing. */
 Test(args, kernel_warnings_go_to_stderr)
 {
@@ -435,8 +411,8 @@ Test(args, stalls_fail_deterministic_runs_and_flag_wall_runs)
 	int n;
 
 	load(&exp, "[global]\nworkload = true\n[wall]\n[det]\ntiming = deterministic\n");
-	write_result("stall", stall);
-	write_result("calm", "status=ok\nstalls=0\nstall=\n");
+	scratch_write(tmpdir, "stall", stall);
+	scratch_write(tmpdir, "calm", "status=ok\nstalls=0\nstall=\n");
 	snprintf(path, sizeof(path), "%s/stall", tmpdir);
 	cr_assert_str_eq(stall_verdict(path, &exp.variants[0], "ok", &n, reason,
 				       sizeof(reason)), "ok");

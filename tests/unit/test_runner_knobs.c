@@ -19,37 +19,21 @@
 #include "lib/err.h"
 #include "lib/path.h"
 #include "runner.h"
+#include "scratch.h"
 
 static char tmpdir[64];
 
 static void setup(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-knobs-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "knobs");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(knobs, .init = setup, .fini = teardown);
-
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
 
 Test(knobs, names_resolve)
 {
@@ -83,7 +67,7 @@ Test(knobs, paths_and_trees_resolve_against_the_experiment)
 	cr_assert(strstr(why, "needs a kernel source directory"), "%s", why);
 	cr_assert_eq(kernel_spec_parse("../k/bzImage", tmpdir, &s, why, sizeof(why)), 0);
 	cr_assert_eq(s.kind, KSPEC_PATH);
-	write_file("bzImage", "x");
+	scratch_write(tmpdir, "bzImage", "x");
 	cr_assert_eq(kernel_spec_parse("bzImage", tmpdir, &s, why, sizeof(why)), 0,
 		     "a file beside the experiment is a path: %s", why);
 	snprintf(want, sizeof(want), "%s/bzImage", tmpdir);
@@ -176,7 +160,7 @@ Test(knobs, other_kernels_try_the_sysctl_then_debugfs)
 Test(knobs, a_system_map_says_what_another_kernel_has)
 {
 	char why[ERRLEN];
-	const char *map = write_file("System.map",
+	const char *map = scratch_write(tmpdir, "System.map",
 		"ffffffff81a4e1f4 D sysctl_numa_balancing_scan_delay\n"
 		"ffffffff81bfc584 B sysctl_numa_balancing_mode\n");
 
@@ -197,21 +181,22 @@ Test(knobs, an_experiment_asking_a_kernel_for_a_knob_it_lacks_is_refused)
 {
 	struct experiment exp;
 	char err[ERRLEN];
-	const char *path = write_file("k.ini",
+	const char *path = scratch_write(tmpdir, "k.ini",
 		"[global]\nworkload = stream\nsysctl.scan_delay_ms = 100\n"
 		"[a]\nsysctl.migrate_policy = 1\n"
 		"[b]\nkernel = debian-6.12\n");
 
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	experiment_free(&exp);
-	path = write_file("k2.ini",
+	path = scratch_write(tmpdir, "k2.ini",
 		"[global]\nworkload = stream\nsysctl.migrate_policy = 1\n"
 		"[a]\n"
 		"[b]\nkernel = debian-6.12\n");
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert(strstr(err, ":3: key 'sysctl.migrate_policy': variant 'b': kernel debian-6.12 "
 			 "has no NUMA balancing knob 'migrate_policy'"), "%s", err);
-	path = write_file("k3.ini", "[global]\nworkload = stream\n[a]\nkernel = linux-6.12\n");
+	path = scratch_write(tmpdir, "k3.ini",
+			     "[global]\nworkload = stream\n[a]\nkernel = linux-6.12\n");
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert(strstr(err, ":4: key 'kernel': variant 'a': unknown kernel 'linux-6.12'"), "%s",
 		  err);
@@ -234,7 +219,7 @@ Test(knobs, task_placement_is_a_knob_of_the_patched_kernel_only)
 				 sizeof(err)), 0, "%s", err);
 	cr_assert_str_eq(t.sysctl, "kernel.numa_balancing_task_placement");
 	cr_assert_null(t.debugfs);
-	path = write_file("tp.ini",
+	path = scratch_write(tmpdir, "tp.ini",
 		"[global]\nworkload = stream\n"
 		"[on]\nsysctl.migrate_policy = 2\nsysctl.task_placement = 0\n");
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
@@ -243,7 +228,7 @@ Test(knobs, task_placement_is_a_knob_of_the_patched_kernel_only)
 		snprintf(text, sizeof(text),
 			 "[global]\nworkload = stream\n[on]\nkernel = %s\n"
 			 "sysctl.task_placement = 0\n", unpatched[i]);
-		path = write_file("tp.ini", text);
+		path = scratch_write(tmpdir, "tp.ini", text);
 		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1, "%s took it",
 			     unpatched[i]);
 		cr_assert(strstr(err, "tp.ini:5: key 'sysctl.task_placement'"), "%s", err);
@@ -272,18 +257,18 @@ Test(knobs, tiering_on_a_kernel_without_tiers_is_refused)
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
 		snprintf(text, sizeof(text), "[global]\nworkload = stream\n[a]\nkernel = %s\n%s\n",
 			 i % 2 ? "debian-6.1" : "patched", refused[i]);
-		path = write_file("t.ini", text);
+		path = scratch_write(tmpdir, "t.ini", text);
 		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1, "%s", refused[i]);
 		cr_assert(strstr(err, ":5: key 'sysctl.") && strstr(err, "memory tiering with kernel ") &&
 			  strstr(err, "kernel = debian-6.12"), "%s: %s", refused[i], err);
 		snprintf(text, sizeof(text), "[global]\nworkload = stream\n[a]\n"
 			 "kernel = debian-6.12\n%s\n", refused[i]);
-		path = write_file("t.ini", text);
+		path = scratch_write(tmpdir, "t.ini", text);
 		cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 		experiment_free(&exp);
 	}
-	path = write_file("t.ini", "[global]\nworkload = stream\n[a]\n"
-			  "sysctl.kernel.numa_balancing = 0,1\n");
+	path = scratch_write(tmpdir, "t.ini", "[global]\nworkload = stream\n[a]\n"
+			     "sysctl.kernel.numa_balancing = 0,1\n");
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	experiment_free(&exp);
 }
@@ -313,7 +298,7 @@ Test(knobs, demotion_is_switched_in_sysfs_with_true_or_false)
 	}
 	snprintf(text, sizeof(text), "[global]\nworkload = stream\nkernel = debian-6.12\n"
 		 "[a]\nsysctl.demotion_enabled = 1\n");
-	path = write_file("t.ini", text);
+	path = scratch_write(tmpdir, "t.ini", text);
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert(strstr(err, ":5: key 'sysctl.demotion_enabled'") && strstr(err, "true|false"),
 		  "%s", err);
@@ -324,7 +309,7 @@ Test(knobs, the_guest_command_follows_the_kernel)
 {
 	struct experiment exp;
 	char err[ERRLEN], *a, *b;
-	const char *path = write_file("g.ini",
+	const char *path = scratch_write(tmpdir, "g.ini",
 		"[global]\nworkload = stream\nsysctl.scan_delay_ms = 100\n"
 		"[a]\n[b]\nkernel = debian-6.12\n");
 

@@ -19,6 +19,7 @@
 #include "runner.h"
 #include "experiment/scale.h"
 #include "extract/scalerun.h"
+#include "scratch.h"
 
 static struct scale_plan plan;
 static const char *key;
@@ -240,28 +241,18 @@ static char tmpdir[64];
 
 static void mktmp(void)
 {
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-scale-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "scale");
 }
 
 static void rmtmp(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 static int load(const char *ini, struct experiment *exp)
 {
-	char path[128];
-	FILE *f;
+	const char *path = scratch_write(tmpdir, "e.ini", ini);
 
-	snprintf(path, sizeof(path), "%s/e.ini", tmpdir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(ini, f);
-	fclose(f);
 	err[0] = 0;
 	return experiment_load(path, exp, err, sizeof(err));
 }
@@ -403,36 +394,27 @@ Test(scale_file, a_given_up_text_with_a_quote_runs, .init = mktmp, .fini = rmtmp
 }
 
 /* A run folder as a scaled run leaves it: what scalerun_add() reads. */
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static void scaled_run(void)
 {
 	mktmp();
-	write_file("out.log", "# bnb-run: scale plan: time=0.05 size=0.0078125 hw_s=80 "
-		   "hw_ws_mb=3072 guest_s=4 guest_ws_mb=24 hw_windows=12 guest_windows=1 "
-		   "hw_pass_ms=1200 guest_pass_ms=60 hw_passes_max=65.8 hw_passes_min=1.3 "
-		   "guest_passes_max=65.8\n"
-		   "# bnb-run: scale given up: windows per pass: 12 on hardware, 1 here\n"
-		   "# summary status=ok work_s=3.6 rate_mean=600 threads=1\n");
-	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence,"
-		   "acc_local_d,acc_remote_d\n1,0,0,,,\n2,0.5,1,0.1,0,100\n3,1.0,4,0.8,20,80\n"
-		   "4,1.5,6,0.97,60,40\n5,2.0,9,1,100,0\n6,2.0,9,1,100,0\n");
-	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 9, "
-		   "\"numa_hint_faults\": 90, \"numa_pte_updates\": 1800 }, "
-		   "\"time_to_conv_90_s\": 1.3, \"time_to_conv_95_s\": null, "
-		   "\"plugin\": { \"work_start_s\": 0.2 } }");
-	write_file("result", "timing=deterministic\ninsn_ps=2000\n");
-	write_file("numawork", "hw_insn_ps=300\n");
+	scratch_write(tmpdir, "out.log",
+		      "# bnb-run: scale plan: time=0.05 size=0.0078125 hw_s=80 "
+		      "hw_ws_mb=3072 guest_s=4 guest_ws_mb=24 hw_windows=12 guest_windows=1 "
+		      "hw_pass_ms=1200 guest_pass_ms=60 hw_passes_max=65.8 hw_passes_min=1.3 "
+		      "guest_passes_max=65.8\n"
+		      "# bnb-run: scale given up: windows per pass: 12 on hardware, 1 here\n"
+		      "# summary status=ok work_s=3.6 rate_mean=600 threads=1\n");
+	scratch_write(tmpdir, "timeseries.csv",
+		      "# comment\nsample,t_s,numa_scan_seq,convergence,"
+		      "acc_local_d,acc_remote_d\n1,0,0,,,\n2,0.5,1,0.1,0,100\n3,1.0,4,0.8,20,80\n"
+		      "4,1.5,6,0.97,60,40\n5,2.0,9,1,100,0\n6,2.0,9,1,100,0\n");
+	scratch_write(tmpdir, "summary.json",
+		      "{ \"counters\": { \"numa_scan_seq\": 9, "
+		      "\"numa_hint_faults\": 90, \"numa_pte_updates\": 1800 }, "
+		      "\"time_to_conv_90_s\": 1.3, \"time_to_conv_95_s\": null, "
+		      "\"plugin\": { \"work_start_s\": 0.2 } }");
+	scratch_write(tmpdir, "result", "timing=deterministic\ninsn_ps=2000\n");
+	scratch_write(tmpdir, "numawork", "hw_insn_ps=300\n");
 }
 
 static double xm(const struct xmetrics *x, const char *name)
@@ -485,11 +467,13 @@ Test(scale_run, never_converged_has_no_passes_to_converge, .init = scaled_run, .
 	static struct xmetrics x;
 
 	memset(&x, 0, sizeof(x));
-	write_file("timeseries.csv", "# comment\nsample,t_s,numa_scan_seq,convergence\n"
-		   "1,0,0,\n2,0.5,0,\n3,1.0,0,\n");
-	write_file("summary.json", "{ \"counters\": { \"numa_scan_seq\": 0 }, "
-		   "\"time_to_conv_90_s\": null, \"time_to_conv_95_s\": null, "
-		   "\"plugin\": { \"work_start_s\": 0.2 } }");
+	scratch_write(tmpdir, "timeseries.csv",
+		      "# comment\nsample,t_s,numa_scan_seq,convergence\n"
+		      "1,0,0,\n2,0.5,0,\n3,1.0,0,\n");
+	scratch_write(tmpdir, "summary.json",
+		      "{ \"counters\": { \"numa_scan_seq\": 0 }, "
+		      "\"time_to_conv_90_s\": null, \"time_to_conv_95_s\": null, "
+		      "\"plugin\": { \"work_start_s\": 0.2 } }");
 	scalerun_add(tmpdir, &x);
 	cr_assert_float_eq(xm(&x, "scan_passes"), 0, 1e-12);
 	cr_assert_null(xm_find(&x, "passes_to_conv_90"));
@@ -507,8 +491,8 @@ Test(scale_run, nothing_without_passes_or_plan, .init = mktmp, .fini = rmtmp)
 	static struct xmetrics x;
 
 	memset(&x, 0, sizeof(x));
-	write_file("out.log", "# summary status=ok work_s=3.6 rate_mean=600\n");
-	write_file("summary.json", "{ \"counters\": { \"numa_pte_updates\": 9 } }");
+	scratch_write(tmpdir, "out.log", "# summary status=ok work_s=3.6 rate_mean=600\n");
+	scratch_write(tmpdir, "summary.json", "{ \"counters\": { \"numa_pte_updates\": 9 } }");
 	scalerun_add(tmpdir, &x);
 	cr_assert_eq(x.n, 0);
 }
@@ -519,7 +503,7 @@ Test(scale_run, deterministic_dilation_is_the_configured_d, .init = scaled_run, 
 	struct run run = { 0 };
 
 	snprintf(run.dir, sizeof(run.dir), "%s", tmpdir);
-	write_file("status", "status=ok\nhost_rate=30000\n");
+	scratch_write(tmpdir, "status", "status=ok\nhost_rate=30000\n");
 	run_load(&run);
 	cr_assert_float_eq(run.m[M_DILATION], 2000.0 / 300, 1e-12);
 	cr_assert_str_eq(run.dilation_why, "");

@@ -16,21 +16,19 @@
 #include "experiment/experiment.h"
 #include "lib/err.h"
 #include "extract/wlcheck.h"
+#include "scratch.h"
 
-static char tmpdir[] = "/tmp/bnb-wlcheck-XXXXXX";
+static char tmpdir[64];
 static char err[ERRLEN + 512];
 
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "wlcheck");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(wlcheck, .init = setup, .fini = teardown);
@@ -38,16 +36,10 @@ TestSuite(wlcheck, .init = setup, .fini = teardown);
 /* Load TEXT as t.ini and check its variant @name: workload_check()'s result. */
 static int check_text(const char *text, const char *name)
 {
+	const char *path = scratch_write(tmpdir, "t.ini", text);
 	struct experiment exp;
-	char path[128];
 	int rc, i;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/t.ini", tmpdir);
-	f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs(text, f);
-	fclose(f);
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), 0, "%s", err);
 	err[0] = '\0';
 	for (i = 0; i < exp.n_variants; i++)
