@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
+
 #ifndef BNB_BUILD_DIR
 #define BNB_BUILD_DIR "build"
 #endif
@@ -27,17 +29,13 @@ static char sock[128];
 
 static void setup(void)
 {
-	snprintf(dir, sizeof(dir), "/tmp/bnb-collect-test.XXXXXX");
-	cr_assert(mkdtemp(dir));
+	scratch_make(dir, sizeof(dir), "agent");
 	snprintf(sock, sizeof(sock), "%s/agent.sock", dir);
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	scratch_remove(dir);
 }
 
 static pid_t spawn(char *const argv[])

@@ -22,6 +22,7 @@
 #include "report/compare.h"
 #include "fixture_dir.h"
 #include "run/runsummary.h"
+#include "scratch.h"
 
 static char tmpdir[64], dirs[3][PATH_MAX];
 
@@ -68,8 +69,7 @@ static void setup(void)
 	int i;
 
 	fixture_dir(fixtures, sizeof(fixtures), "runner/onoff");
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-compare-XXXXXX");
-	cr_assert(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "compare");
 	for (i = 0; i < 3; i++) {
 		snprintf(dirs[i], sizeof(dirs[i]), "%s/%c", tmpdir, 'a' + i);
 		snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s'", fixtures, dirs[i]);
@@ -86,10 +86,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	sh(cmd);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(compare, .init = setup, .fini = teardown);

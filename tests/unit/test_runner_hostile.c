@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "report/results.h"
 #include "runner.h"
+#include "scratch.h"
 #include "extract/wlout.h"
 
 static char tmpdir[64], dir[PATH_MAX];
@@ -33,8 +34,7 @@ static void setup(void)
 	char fixtures[PATH_MAX * 2], cmd[PATH_MAX * 5];
 
 	fixture_dir(fixtures, sizeof(fixtures), "runner");
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-hostile-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	scratch_make(tmpdir, sizeof(tmpdir), "hostile");
 	setenv("BNB_ROOT", tmpdir, 1);
 	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s/'", fixtures, tmpdir);
 	cr_assert_eq(system(cmd), 0);
@@ -43,10 +43,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(hostile, .init = setup, .fini = teardown);

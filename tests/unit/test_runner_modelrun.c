@@ -8,8 +8,9 @@
 
 #include "bnb_plugin_shm.h"
 #include "extract/modelrun.h"
+#include "scratch.h"
 
-static char dir[] = "/tmp/bnb-modelrun-XXXXXX";
+static char dir[64];
 
 /* Two vCPUs: 3 of 4 us busy stalled on one, 1 of 2 us on the other. */
 static void write_shm(uint32_t flags, uint32_t version, bool bad_node)
@@ -60,16 +61,12 @@ static void write_shm(uint32_t flags, uint32_t version, bool bad_node)
 
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
+	scratch_make(dir, sizeof(dir), "modelrun");
 }
 
 static void teardown(void)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, MODELRUN_SHM);
-	unlink(path);
-	rmdir(dir);
+	scratch_remove(dir);
 }
 
 TestSuite(modelrun, .init = setup, .fini = teardown);

@@ -17,6 +17,7 @@
 #include "fixture_dir.h"
 #include "extract/csv.h"
 #include "extract/monitors.h"
+#include "scratch.h"
 
 static char fixtures[PATH_MAX + 64], tmp[64];
 static struct xmetrics x;
@@ -24,17 +25,13 @@ static struct xmetrics x;
 static void setup(void)
 {
 	fixture_dir(fixtures, sizeof(fixtures), "extract");
-	snprintf(tmp, sizeof(tmp), "/tmp/bnb-test-mon-XXXXXX");
-	cr_assert(mkdtemp(tmp));
+	scratch_make(tmp, sizeof(tmp), "mon");
 	memset(&x, 0, sizeof(x));
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmp);
 }
 
 TestSuite(monitors, .init = setup, .fini = teardown);
@@ -143,15 +140,12 @@ Test(monitors, none_without_monitor_lines)
 
 Test(monitors, guest_cannot_name_other_files)
 {
+	const char *out = scratch_write(tmp, "out.log",
+		"# bnb-mon:../evil: x\n# bnb-mon:trace.csv/../../evil: x\n"
+		"# bnb-mon:sched.csv: t_s,pid\n# bnb-mon:nocolon\n");
 	char path[PATH_MAX + 64];
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/out.log", tmp);
-	f = fopen(path, "w");
-	fputs("# bnb-mon:../evil: x\n# bnb-mon:trace.csv/../../evil: x\n"
-	      "# bnb-mon:sched.csv: t_s,pid\n# bnb-mon:nocolon\n", f);
-	fclose(f);
-	cr_assert_eq(monitors_split(path, tmp), 0);
+	cr_assert_eq(monitors_split(out, tmp), 0);
 	snprintf(path, sizeof(path), "%s/evil", tmp);
 	cr_assert_neq(access(path, F_OK), 0);
 	snprintf(path, sizeof(path), "%s/monitor/sched.csv", tmp);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "run/provenance.h"
+#include "scratch.h"
 
 static char tmp[64];
 
@@ -26,8 +27,7 @@ static void setup(void)
 {
 	char cmd[1024];
 
-	snprintf(tmp, sizeof(tmp), "/tmp/bnb-test-prov-XXXXXX");
-	cr_assert(mkdtemp(tmp));
+	scratch_make(tmp, sizeof(tmp), "prov");
 	setenv("BNB_ROOT", tmp, 1);
 	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p kernel/patches kernel/config "
 		 "cache/kernels/0123456789abcdef && echo one > kernel/patches/0001-a.patch && "
@@ -41,10 +41,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
-	run(cmd);
+	scratch_remove(tmp);
 }
 
 TestSuite(provenance, .init = setup, .fini = teardown);
@@ -143,10 +140,7 @@ Test(provenance, from_the_launchers_result)
 
 	/* wall, no plugin; a launch that wrote no emulator says unknown */
 	p = json_object_new_object();
-	f = fopen(path, "w");
-	cr_assert(f);
-	fputs("status=launch-error\naccel=tcg\ntiming=wall\nplugin=none\n", f);
-	fclose(f);
+	scratch_write(tmp, "result", "status=launch-error\naccel=tcg\ntiming=wall\nplugin=none\n");
 	prov_add_vm(p, path);
 	cr_assert_str_eq(get(p, "plugin"), "none");
 	cr_assert_str_eq(get(p, "qemu_version"), "unknown");
@@ -164,18 +158,14 @@ Test(provenance, from_the_launchers_result)
 
 Test(provenance, guest_lines)
 {
-	char path[128];
 	struct json_object *p = json_object_new_object();
-	FILE *f;
+	const char *path = scratch_write(tmp, "out.log",
+		"# bnb-prov: uname_r=6.1.192+\n"
+		"# bnb-prov: uname_v=#1 SMP 2026-01-01 00:00 UTC\n"
+		"# bnb-prov: sysctl.kernel.numa_balancing_scan_delay_ms=1000\n"
+		"# bnb-prov: bad key=x\n# bnb-prov: noequals\n# bnb-prov: ctl=a\x01z\n"
+		"stdout line\n");
 
-	snprintf(path, sizeof(path), "%s/out.log", tmp);
-	f = fopen(path, "w");
-	fputs("# bnb-prov: uname_r=6.1.192+\n"
-	      "# bnb-prov: uname_v=#1 SMP 2026-01-01 00:00 UTC\n"
-	      "# bnb-prov: sysctl.kernel.numa_balancing_scan_delay_ms=1000\n"
-	      "# bnb-prov: bad key=x\n# bnb-prov: noequals\n# bnb-prov: ctl=a\x01z\n"
-	      "stdout line\n", f);
-	fclose(f);
 	cr_assert_eq(prov_add_guest(p, path), 0);
 	cr_assert_str_eq(get(p, "guest.uname_r"), "6.1.192+");
 	cr_assert_str_eq(get(p, "guest.uname_v"), "#1 SMP 2026-01-01 00:00 UTC");

@@ -15,35 +15,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixture_dir.h"
 #include "plot/plot.h"
 #include "plot/plot_gp.h"
 #include "report/report.h"
 #include "report/results.h"
+#include "scratch.h"
 
 static char tmpdir[64];
 static char fixtures[PATH_MAX * 2];
-
-/* The fixtures sit beside the sources: ROOT/build/tests/x -> ROOT/tests/... */
-static void find_fixtures(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int i;
-
-	cr_assert_gt(n, 0);
-	exe[n] = 0;
-	for (i = 0; i < 3; i++)
-		*strrchr(exe, '/') = 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/tests/unit/fixtures/runner", exe);
-}
 
 static void setup(void)
 {
 	char cmd[PATH_MAX * 5];
 
-	find_fixtures();
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/bnb-test-report-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
+	fixture_dir(fixtures, sizeof(fixtures), "runner");
+	scratch_make(tmpdir, sizeof(tmpdir), "report");
 	setenv("BNB_ROOT", tmpdir, 1);	/* plots are published under it */
 	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s/sweep' '%s/'", fixtures, fixtures, tmpdir);
 	cr_assert_eq(system(cmd), 0);
@@ -51,10 +38,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(tmpdir);
 }
 
 TestSuite(report, .init = setup, .fini = teardown);
