@@ -14,6 +14,7 @@
 
 #include "fixture_dir.h"
 #include "monitor.h"
+#include "scratch.h"
 
 static char fixtures[PATH_MAX + 64];
 
@@ -121,38 +122,24 @@ Test(monitor, proc_sched_from_the_guest)
 	cr_assert_str_eq(comm, "a (b)_ c", "the name ends at the last \" (\"; no commas");
 }
 
-static void mkfile(const char *root, const char *rel, const char *text)
-{
-	char path[256], cmd[512];
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s/%s')\"", root, rel);
-	cr_assert_eq(system(cmd), 0);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "w");
-	cr_assert(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 Test(monitor, tasks_of_the_command)
 {
-	char root[] = "/tmp/bnb-test-proc-XXXXXX", cmd[128];
+	char root[64], gone[128];
 	static struct proc_tree pt;
 	struct mon_task t[16];
 	int n, i, seen13 = 0, seen12 = 0;
 
-	cr_assert(mkdtemp(root));
-	mkfile(root, "1/stat", "1 (init) S 0 1 1\n");
-	mkfile(root, "10/stat", "10 (sh) S 1 10 10\n");
-	mkfile(root, "10/task/10/stat", "");
-	mkfile(root, "11/stat", "11 (a) b) R 10 10 10\n");	/* a ')' in the name */
-	mkfile(root, "11/task/11/stat", "");
-	mkfile(root, "11/task/13/stat", "");
-	mkfile(root, "12/stat", "12 (other) S 1 12 12\n");
-	mkfile(root, "12/task/12/stat", "");
-	mkfile(root, "14/stat", "14 (grandchild) S 11 10 10\n");
-	mkfile(root, "14/task/14/stat", "");
+	scratch_make(root, sizeof(root), "proc");
+	scratch_write(root, "1/stat", "1 (init) S 0 1 1\n");
+	scratch_write(root, "10/stat", "10 (sh) S 1 10 10\n");
+	scratch_write(root, "10/task/10/stat", "");
+	scratch_write(root, "11/stat", "11 (a) b) R 10 10 10\n");	/* a ')' in the name */
+	scratch_write(root, "11/task/11/stat", "");
+	scratch_write(root, "11/task/13/stat", "");
+	scratch_write(root, "12/stat", "12 (other) S 1 12 12\n");
+	scratch_write(root, "12/task/12/stat", "");
+	scratch_write(root, "14/stat", "14 (grandchild) S 11 10 10\n");
+	scratch_write(root, "14/task/14/stat", "");
 	proc_tree_init(&pt, root);
 	n = tasks_of(&pt, 10, t, 16);
 	for (i = 0; i < n; i++) {
@@ -165,19 +152,18 @@ Test(monitor, tasks_of_the_command)
 	cr_assert_eq(tasks_of(&pt, 10, t, 2), 2, "bounded by the caller");
 
 	/* the next walk reads new PIDs only: 12's stat is not read again */
-	mkfile(root, "12/stat", "12 (other) S 10 12 12\n");
-	mkfile(root, "15/stat", "15 (new) S 14 10 10\n");
-	mkfile(root, "15/task/15/stat", "");
-	snprintf(cmd, sizeof(cmd), "rm -rf %s/11", root);
-	cr_assert_eq(system(cmd), 0);
+	scratch_write(root, "12/stat", "12 (other) S 10 12 12\n");
+	scratch_write(root, "15/stat", "15 (new) S 14 10 10\n");
+	scratch_write(root, "15/task/15/stat", "");
+	snprintf(gone, sizeof(gone), "%s/11", root);
+	scratch_remove(gone);
 	n = tasks_of(&pt, 10, t, 16);
 	cr_assert_eq(n, 1, "only sh: 11 has gone, and with it the way to 14 and 15 (%d)", n);
-	mkfile(root, "11/stat", "11 (back) S 10 10 10\n");
-	mkfile(root, "11/task/11/stat", "");
+	scratch_write(root, "11/stat", "11 (back) S 10 10 10\n");
+	scratch_write(root, "11/task/11/stat", "");
 	n = tasks_of(&pt, 10, t, 16);
 	cr_assert_eq(n, 4, "sh, 11 read anew, 14, 15 (not 12, whose parent was cached)");
 	for (i = 0; i < n; i++)
 		cr_assert_neq(t[i].pid, 12);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(root);
 }

@@ -18,6 +18,7 @@
 #include "model/model.h"
 #include "extract/modelrun.h"
 #include "reference/reference.h"
+#include "scratch.h"
 
 #define SHIPPED BNB_SRC_DIR "/bench/experiments/reference/published.ini"
 
@@ -337,24 +338,12 @@ static char suite[64];
 
 static void put(const char *rel, const char *text)
 {
-	char path[256], cmd[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", suite, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	cr_assert_eq(system(cmd), 0);
-	f = fopen(path, "w");
-	cr_assert_not_null(f, "%s", path);
-	fputs(text, f);
-	fclose(f);
+	scratch_write(suite, rel, text);
 }
 
 static void rm_suite(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", suite);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(suite);
 }
 
 /*
@@ -367,8 +356,7 @@ static void scaled_suite(void)
 {
 	char cmd[PATH_MAX + 128];
 
-	snprintf(suite, sizeof(suite), "/tmp/bnb-test-refsuite-XXXXXX");
-	cr_assert_not_null(mkdtemp(suite));
+	scratch_make(suite, sizeof(suite), "refsuite");
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/2n-numa02' && cp '%s' '%s/2n-numa02/experiment.ini'",
 		 suite, BNB_SRC_DIR "/bench/experiments/reference/2n-numa02.ini", suite);
 	cr_assert_eq(system(cmd), 0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../../bench/vm/vm.h"
+#include "scratch.h"
 
 static char list[] = "/tmp/test_vm_boot.XXXXXX";
 
@@ -98,21 +99,15 @@ Test(lpj, no_config_beside_the_kernel_means_no_lpj)
 /* A .config beside the kernel, as the kernel cache keeps it. */
 Test(lpj, per_jiffy_of_the_guest_tsc_rate)
 {
-	char dir[] = "/tmp/bnb-lpj-XXXXXX", path[64];
-	FILE *f;
+	char dir[64], path[128];
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/.config", dir);
-	f = fopen(path, "w");
-	fputs("CONFIG_HZ_250=y\nCONFIG_HZ=250\n", f);
-	fclose(f);
+	scratch_make(dir, sizeof(dir), "lpj");
+	scratch_write(dir, ".config", "CONFIG_HZ_250=y\nCONFIG_HZ=250\n");
 	snprintf(path, sizeof(path), "%s/bzImage", dir);
 	cr_assert_eq(guest_lpj(path, 2095995), 8383980);
 	cr_assert_eq(guest_lpj(path, ICOUNT_TSC_KHZ), 4000000);
 	cr_assert_eq(guest_lpj(path, 0), 0);
-	snprintf(path, sizeof(path), "%s/.config", dir);
-	unlink(path);
-	rmdir(dir);
+	scratch_remove(dir);
 }
 
 /* QEMU's TSC under icount counts nanoseconds of the virtual clock. */

@@ -16,6 +16,7 @@
 #include "common.h"
 #include "hist.h"
 #include "smaps.h"
+#include "scratch.h"
 
 static char *buf;
 static size_t len;
@@ -325,11 +326,11 @@ Test(wl_thp, mode_word)
 
 Test(wl_pid, registers_when_the_directory_exists)
 {
-	char dir[] = "/tmp/wl-pid-XXXXXX", path[64], line[32];
+	char dir[64], path[128], line[32];
 	FILE *f;
 
 	cr_assert_eq(wl_register_pid("/nonexistent/bnb"), 0);
-	cr_assert_not_null(mkdtemp(dir));
+	scratch_make(dir, sizeof(dir), "wl-pid");
 	cr_assert_eq(wl_register_pid(dir), 1);
 	cr_assert_eq(wl_register_pid(dir), 1);
 	snprintf(path, sizeof(path), "%s/pids", dir);
@@ -341,8 +342,7 @@ Test(wl_pid, registers_when_the_directory_exists)
 	}
 	cr_assert_null(fgets(line, sizeof(line), f));
 	fclose(f);
-	unlink(path);
-	rmdir(dir);
+	scratch_remove(dir);
 }
 
 Test(wl_vmstat, reads_counters)
