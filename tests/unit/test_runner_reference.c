@@ -421,3 +421,24 @@ Test(reference_table, no_plan_no_factors, .init = scaled_suite, .fini = rm_suite
 	cr_assert_null(strstr(md, "as the hardware run the plan scales to"), "%s", md);
 	free(md);
 }
+
+/*
+ * A balancing-on run whose scanner changed no PTE is named under its
+ * topology's table: its figures are the workload without balancing.
+ * The off run, which scans nothing by design, is not.
+ */
+Test(reference_table, names_the_on_runs_that_never_scanned, .init = scaled_suite, .fini = rm_suite)
+{
+	char *md = table_of(suite);
+
+	cr_assert_null(strstr(md, "No balancing happened"), "every on run scanned\n%s", md);
+	free(md);
+	put("2n-numa02/runs/on/rep1/summary.json",
+	    "{ \"counters\": { \"numa_pte_updates\": 0, \"numa_hint_faults\": 0 },"
+	    " \"time_to_conv_90_s\": null, \"metrics\": { \"scan_passes\": { \"value\": 0 } } }");
+	md = table_of(suite);
+	cr_assert(strstr(md, "\nNo balancing happened in numa02 on/rep1: balancing was on but the "
+			 "scanner changed no PTE"), "%s", md);
+	cr_assert_null(strstr(md, "off/rep1"), "%s", md);
+	free(md);
+}

@@ -487,6 +487,25 @@ static void set_metrics(const char *rel, const char *metrics)
 	json_object_put(root);
 }
 
+/* Set counters.KEY to VALUE in the summary.json of onoff's run REL (made if missing). */
+static void set_counter(const char *rel, const char *key, long value)
+{
+	char path[PATH_MAX];
+	struct json_object *root, *counters;
+
+	snprintf(path, sizeof(path), "%s/onoff/runs/%s/summary.json", tmpdir, rel);
+	root = json_object_from_file(path);
+	if (!root)
+		root = json_object_new_object();
+	if (!json_object_object_get_ex(root, "counters", &counters)) {
+		counters = json_object_new_object();
+		json_object_object_add(root, "counters", counters);
+	}
+	json_object_object_add(counters, key, json_object_new_int64(value));
+	cr_assert_eq(json_object_to_file(path, root), 0);
+	json_object_put(root);
+}
+
 /* OFF and ON as the metrics of every repetition of off and on */
 static void set_onoff_metrics(const char *off, const char *on)
 {
@@ -568,6 +587,44 @@ Test(report, the_locality_rise_beside_the_convergence)
 			 "in 3 of 3 runs; off 0.50 -> 0.55, flat in 3 runs\n"),
 		  "the verdict's line\n%s", md);
 	cr_assert_null(strstr(md, "nan"), "%s", md);
+	free(md);
+	results_free(&r);
+}
+
+/*
+ * A balancing-on run whose scanner changed no PTE measured no balancing:
+ * the notes name it and summary.json lists it; balancing-off runs and a
+ * failed one are not listed, and a report where every on run scanned
+ * says nothing of it.
+ */
+Test(report, names_the_runs_that_never_scanned)
+{
+	struct json_object *root;
+	struct results r;
+	char path[PATH_MAX * 2];
+	char *md;
+
+	load("onoff", &r);
+	md = report_md(&r);
+	cr_assert_null(strstr(md, "No balancing happened"), "%s", md);
+	free(md);
+	results_free(&r);
+
+	set_counter("on/rep2", "numa_pte_updates", 0);
+	set_counter("on/rep4", "numa_pte_updates", 0);
+	load("onoff", &r);
+	md = report_md(&r);
+	cr_assert(strstr(md, "- **No balancing happened** in run on/rep2: balancing was on but "
+			 "the scanner changed no PTE (numa_pte_updates 0), so it measured the "
+			 "workload without balancing."), "%s", md);
+	cr_assert_null(strstr(md, "on/rep4"), "a failed run is not named\n%s", md);
+	cr_assert_null(strstr(md, "off/rep1:"), "off runs scan nothing by design\n%s", md);
+	snprintf(path, sizeof(path), "%s/summary.json", r.dir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root);
+	cr_assert_eq(json_object_array_length(J(root, "unscanned_runs")), 1);
+	cr_assert_str_eq(json_object_get_string(J(root, "unscanned_runs", "0")), "on/rep2");
+	json_object_put(root);
 	free(md);
 	results_free(&r);
 }

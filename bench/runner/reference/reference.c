@@ -494,6 +494,18 @@ static void md_rates(struct ref_table *t, const char *topo, const struct ref_mea
 	md_work(t, ms, have);
 }
 
+/* Append " PROG VARIANT/repN" to LIST for every run of R that scanned nothing. */
+static void list_unscanned(const struct results *r, const char *prog, char *list, size_t len)
+{
+	for (int i = 0; i < r->n_runs; i++) {
+		size_t used = strlen(list);
+
+		if (run_unscanned(r, &r->runs[i]))
+			snprintf(list + used, len - used, "%s%s %s/rep%d", used ? ", " : "", prog,
+				 r->runs[i].variant, r->runs[i].rep);
+	}
+}
+
 static void table_topology(struct ref_table *t, const char *topo, struct json_object *arr)
 {
 	struct json_object *jt = json_object_new_object(), *progs = json_object_new_array();
@@ -502,7 +514,7 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 	int machine = ref_topology_machine(t->p, topo);
 	int orders = t->orders, orders_yes = t->orders_yes;
 	int ratios = t->ratios, ratios_yes = t->ratios_yes;
-	char b[64];
+	char b[64], unscanned[1024] = "";
 	int found = 0;
 
 	for (int i = 0; i < t->p->n_progs; i++) {
@@ -537,12 +549,17 @@ static void table_topology(struct ref_table *t, const char *topo, struct json_ob
 		md_program(t, prog, machine, &ms[i], &e);
 		json_object_array_add(progs, json_program(t, prog, machine, &ms[i], &e, dir));
 		count(t, prog, machine, &e);
+		list_unscanned(&r, prog->name, unscanned, sizeof(unscanned));
 		results_free(&r);
 	}
 	if (found) {
 		fprintf(t->md, "\n%s: orderings matching %d of %d; ratios within %gx: %d of %d.\n",
 			topo, t->orders_yes - orders_yes, t->orders - orders, t->p->within,
 			t->ratios_yes - ratios_yes, t->ratios - ratios);
+		if (unscanned[0])
+			fprintf(t->md, "\nNo balancing happened in %s: balancing was on but the "
+				"scanner changed no PTE, so those figures are the workload without "
+				"balancing (the run's report says why it can be).\n", unscanned);
 		md_passes(t, ms, have);
 		md_rates(t, topo, ms, have);
 	}

@@ -563,6 +563,13 @@ void results_free(struct results *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool run_unscanned(const struct results *r, const struct run *run)
+{
+	const struct variant *v = experiment_variant(&r->exp, run->variant);
+
+	return v && v->balancing && run->status == RUN_OK && run->m[M_PTE_UPDATES] == 0;
+}
+
 bool results_has_runs(const struct results *r, const char *variant)
 {
 	int i;

@@ -99,6 +99,11 @@ const char *run_status_name(enum run_status s);
  * model = off, KVM on too few host nodes).
  */
 bool latency_free(const char *mode);
+/*
+ * Whether RUN ended ok with balancing on and its scanner changed no PTE:
+ * it measured the workload without balancing.
+ */
+bool run_unscanned(const struct results *r, const struct run *run);
 /* Whether R has any run (finished or not) of VARIANT. */
 bool results_has_runs(const struct results *r, const char *variant);
 /* Metric values of VARIANT's finished (ok) runs, into OUT; returns count. */
