@@ -171,6 +171,35 @@ check "no sample in the whole run: exit 1 (got $rc)" test "$rc" = 1
 check "its reason names the collector" grep -q '^reason=collector ended without a complete series' \
 	"$work/nosample/runs/off/rep1/status"
 
+# Balancing on, but the workload ends before the scan delay: the scanner
+# changes no PTE, and the run says it measured no balancing (stderr, the
+# report's notes, summary.json), where the tiny experiment's on runs,
+# which scanned, said nothing.
+check "runs that scanned are not called unscanned" \
+	test "$(grep -c 'measured no balancing' "$work/run.log")" = 0
+cat > "$work/noscan.ini" <<'INI'
+[global]
+nodes = 2
+timing = deterministic
+workload = stream --size 1M --iterations 2
+sysctl.scan_delay_ms = 60000
+interval_ms = 100
+time_limit = 600
+repetitions = 1
+
+[on]
+balancing = on
+INI
+"$run" "$work/noscan.ini" --out "$work/noscan" --no-plots > "$work/noscan.log" 2>&1
+rc=$?
+check "a run that scanned nothing is still ok (exit $rc)" test "$rc" = 0
+check "it says it measured no balancing" \
+	grep -q '^bnb-run: on rep 1: balancing was on but the scanner changed no PTE' "$work/noscan.log"
+check "the report names it" grep -q 'No balancing happened\*\* in run on/rep1' "$work/noscan/summary.md"
+check "summary.json lists it" python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["unscanned_runs"] == ["on/rep1"]' "$work/noscan/summary.json"
+vm_clean "$work/noscan/runs/on/rep1"
+
 # Ctrl-C in the middle of the second run.
 awk '/^\[on\]/ { print; print "workload = stream --size 8M --iterations 400 --placement misplaced --node 1"; next } { print }' \
 	"$work/tiny.ini" > "$work/long.ini"

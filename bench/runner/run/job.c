@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "extract/csv.h"
 #include "fsio.h"
 #include "experiment/keys.h"
@@ -412,6 +414,30 @@ void job_warnings(const char *rundir, const struct job *j, int warnings)
 		"see %s/console.log\n", j->variant, j->rep, warnings, rundir);
 }
 
+/*
+ * A run with balancing on whose scanner changed no PTE measured no
+ * balancing (a workload shorter than the scan delay, or the 2012 delay
+ * waiting for a task on a second node), yet its figures go into on/off
+ * like any other run's: say so as it ends, as the report's notes do.
+ */
+static void job_unscanned(const char *rundir, const struct job *j, const struct variant *v,
+			  const struct status *s)
+{
+	struct json_object *root, *counters, *pte;
+	char path[PATH_MAX * 2];
+
+	if (!v->balancing || strcmp(s->state, "ok"))
+		return;
+	snprintf(path, sizeof(path), "%s/summary.json", rundir);
+	root = json_object_from_file(path);
+	if (root && json_object_object_get_ex(root, "counters", &counters) &&
+	    json_object_object_get_ex(counters, "numa_pte_updates", &pte) &&
+	    json_object_is_type(pte, json_type_int) && json_object_get_int64(pte) == 0)
+		fprintf(stderr, "bnb-run: %s rep %d: balancing was on but the scanner changed "
+			"no PTE: this run measured no balancing\n", j->variant, j->rep);
+	json_object_put(root);
+}
+
 /* Whether bnb-vm's guest got as far as its command (result boot_ms). */
 static bool guest_ran(const char *rundir)
 {
@@ -465,6 +491,7 @@ static int launch(const struct variant *v, const struct run_plan *p,
 	s->state = stall_verdict(log, v, s->state, &s->stalls, s->reason, sizeof(s->reason));
 	s->warnings = vm_warnings(log);
 	job_warnings(rundir, j, s->warnings);
+	job_unscanned(rundir, j, v, s);
 	if (p->plugin[0] && !strcmp(p->latency, "emulated")) {
 		char shm[PATH_MAX * 2];
 
