@@ -177,19 +177,9 @@ check "its reason names the collector" grep -q '^reason=collector ended without 
 # which scanned, said nothing.
 check "runs that scanned are not called unscanned" \
 	test "$(grep -c 'measured no balancing' "$work/run.log")" = 0
-cat > "$work/noscan.ini" <<'INI'
-[global]
-nodes = 2
-timing = deterministic
-workload = stream --size 1M --iterations 2
-sysctl.scan_delay_ms = 60000
-interval_ms = 100
-time_limit = 600
-repetitions = 1
-
-[on]
-balancing = on
-INI
+sed -e 's/^interval_ms = 60000/interval_ms = 100\nsysctl.scan_delay_ms = 60000/' \
+	-e 's/^\[off\]/[on]/' -e 's/^balancing = off/balancing = on/' \
+	"$work/nosample.ini" > "$work/noscan.ini"
 "$run" "$work/noscan.ini" --out "$work/noscan" --no-plots > "$work/noscan.log" 2>&1
 rc=$?
 check "a run that scanned nothing is still ok (exit $rc)" test "$rc" = 0
