@@ -2,14 +2,17 @@
 # True access counts from the plugin: a stream whose memory was first
 # touched on node 1 runs on node 0.  With NUMA balancing on, the share of
 # its accesses that go to remote memory must fall as pages migrate; with
-# balancing off it must stay high.  The host samples the plugin's counters
-# every 250 ms (bnb-plugin-check --watch) while the guest runs.  Both
-# guests start the stream with balancing switched off and the "on" guest
-# switches it on only after the stream's first 5 iterations: a scan delay
-# in guest time (1 s here once) raced the stream's setup on a loaded host,
-# whose guest then does less in a second, and the peak share came out
-# 0.399 when pages had moved before the stream was busy.  Scans then come
-# every 200 ms.  Counting only (delay=off) keeps the test short.
+# balancing off it must stay high.  Both guests run under deterministic
+# timing, counting only (--model off), and the agent streams a sample
+# every 100 ms of guest time (bnb-collect --stream): the shares are the
+# samples' accesses, so the stream's length, the scanner's periods and
+# the windows are all guest time and the outcome is the same on every
+# host (under wall timing a faster host ended the stream after fewer
+# scans).  The host also watches the counters (bnb-plugin-check --watch,
+# every 250 ms of its own time) while the guest runs.  Both guests start
+# the stream with balancing switched off and the "on" guest switches it
+# on only after the stream's first 5 iterations, so that the peak share
+# is the misplaced start's.  Scans then come every 200 ms.
 # bnb-collect maps the same counters: the stream's WORK marker must reach
 # it, the "before" window must be the misplaced start, and the seed's
 # benefit must come out larger with balancing on than off.
@@ -23,14 +26,12 @@ COLLECT=$BNB_ROOT/build/bin/bnb-collect
 
 # guest_cmd BALANCING: calibrate, start the stream with balancing off,
 # and once it has done 5 iterations (its rows) set balancing as asked.
-# 30 iterations when balancing stays off: at load 14 the pages had moved
-# 3 s (about 3 iterations) after the switch. With balancing on, 60: on an
-# idle host an iteration takes 0.15 s, so 25 after the switch could end
-# before the scanner's first passes had moved the pages (late share 0.48-
-# 0.55 against a peak of 0.93-1.0 in 2 of 4 idle runs of 30).
+# With balancing on, 40 iterations: the pages move 0.7 s of guest time
+# after the switch (remote share 0.99 -> 0.09), and the last 10 samples
+# come a second after that.
 guest_cmd() {
 	local enable=0 iters=30
-	[ "$1" = on ] && enable=1 iters=60
+	[ "$1" = on ] && enable=1 iters=40
 	# shellcheck disable=SC2016 # expanded by the guest's shell
 	printf '%s\n' 'bnb-plugin-calib || exit 1
 d=/sys/kernel/debug/sched/numa_balancing
@@ -51,18 +52,20 @@ print("null" if v is None else str(v).lower())' "$1/collect/summary.json" "$2" 2
 }
 
 # run BALANCING: boot and sample the counters; sets rc, shares ("peak late
-# early windows") and from the collector marked, share0, locality, benefit.
+# early windows"), watched (rows of the host's own watch of the counters)
+# and from the collector marked, share0, locality, benefit.
 run() {
 	local dir watcher collector
 	dir=$(run_dir "plugin-stream-$1")
 	"$CHECK" --wait 120 --watch 250 "$dir/counters.shm" > "$dir/shares.csv" 2> "$dir/watch.err" &
 	watcher=$!
-	"$COLLECT" --socket "$dir/agent.sock" --out "$dir/collect" --interval-ms 100 \
+	"$COLLECT" --socket "$dir/agent.sock" --out "$dir/collect" --stream \
+		--stall-timeout-ms 120000 --start-timeout-ms 600000 \
 		--plugin-shm "$dir/counters.shm" 2> "$dir/collect.log" &
 	collector=$!
-	bnb_vm "$dir" --nodes 2 --balancing "$1" --timeout 600 --plugin "$SO" \
-		--agent-socket "$dir/agent.sock" \
-		--plugin-opt shm="$dir/counters.shm" --plugin-opt delay=off -- "$(guest_cmd "$1")"
+	bnb_vm "$dir" --nodes 2 --balancing "$1" --timing deterministic --timeout 600 --plugin "$SO" \
+		--agent-socket "$dir/agent.sock" --agent-stream-ms 100 \
+		--model off --plugin-opt shm="$dir/counters.shm" -- "$(guest_cmd "$1")"
 	rc=$?
 	diag "balancing $1: stream $(grep -o 'work_s=[0-9.]*' "$dir/out.log")"
 	wait "$watcher"
@@ -71,15 +74,17 @@ run() {
 	share0=$(plugin_key "$dir" remote_share_before)
 	locality=$(plugin_key "$dir" true_locality)
 	benefit=$(plugin_key "$dir" benefit_cum)
-	# Busy windows: at least a quarter of the busiest one's accesses (boot
-	# and idle fall out), leaving out the final 2 (shutdown).  Peak: the
+	watched=$(awk -F, 'NR > 1 && $2 + $3 > 0' "$dir/shares.csv" | wc -l)
+	# Windows: the collector's samples, 100 ms of guest time each. Busy
+	# windows: at least a quarter of the busiest one's accesses (boot and
+	# idle fall out), leaving out the final 2 (shutdown).  Peak: the
 	# highest remote share among them; early and late: the share of all
 	# accesses of the first and of the last 10.  Summed accesses, not a
-	# median of window shares: on a loaded host a window holds less of the
-	# stream and relatively more of the kernel's and the agent's own
-	# (local) accesses, which once put a balancing-off late median at 0.761
-	# beside a peak window of 0.952.
-	shares=$(awk -F, 'NR > 1 { n++; acc[n] = $2 + $3; rem[n] = $3; if (acc[n] > max) max = acc[n] }
+	# median of window shares: a window also holds the kernel's and the
+	# agent's own (local) accesses.
+	shares=$(awk -F, '/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) { if ($i == "acc_local_d") cl = i; if ($i == "acc_remote_d") cr = i; if ($i == "status") st = i }; h = 1; next }
+		$st == "ok" { n++; acc[n] = $cl + $cr; rem[n] = $cr; if (acc[n] > max) max = acc[n] }
 		END {
 			for (i = 1; i <= n - 2; i++) if (acc[i] >= max / 4) {
 				a[++k] = acc[i]; r[k] = rem[i]
@@ -90,7 +95,7 @@ run() {
 				if (i > k - 10) { la += a[i]; lr += r[i] }
 			}
 			printf "%.3f %.3f %.3f %d\n", peak, la ? lr / la : 1, ea ? er / ea : 0, k
-		}' "$dir/shares.csv")
+		}' "$dir/collect/timeseries.csv")
 	[ -n "${BNB_KEEP:-}" ] || rm -rf "$dir"
 }
 
@@ -99,6 +104,8 @@ run() {
 started() {
 	run "$1"
 	check "balancing $1: guest runs the misplaced stream (exit $rc)" test "$rc" -eq 0
+	check "balancing $1: bnb-plugin-check --watch read the counters as it ran ($watched rows)" \
+		test "$watched" -gt 0
 	read -r peak late early windows <<< "$shares"
 	diag "balancing $1: remote share peak $peak, early $early, late $late ($windows busy windows)"
 	check "balancing $1: misplaced stream starts mostly remote (peak share $peak > 0.5)" \
