@@ -14,9 +14,9 @@ packages=(
 	# the project's QEMU (bench/qemu/build.sh); meson and pycotap below
 	dpkg-dev ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev
 	zlib1g-dev python3-venv
-	# libraries for the project's C code
-	libnuma-dev libinih-dev libjson-c-dev libgsl-dev
-	pkg-config
+	# libraries for the project's C code (summary.html: cmark-gfm, libxml2)
+	libnuma-dev libinih-dev libjson-c-dev libgsl-dev libcmark-gfm-dev
+	libcmark-gfm-extensions-dev libxml2-dev pkg-config
 	# tests, fuzzing, reports
 	libcriterion-dev clang libclang-rt-14-dev gnuplot-nox parallel
 	shellcheck file python3

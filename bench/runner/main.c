@@ -46,7 +46,7 @@ static void usage(FILE *out)
 		"       bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] [--reps N]\n"
 		"                               the reference suite: upstream autonuma programs\n"
 		"                               against published figures (bench/runner/README.md)\n"
-		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md)\n"
+		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md/html)\n"
 		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
 		"       bnb-run job DIR ID      run job ID of DIR/jobs.tsv (used by --jobs)\n"
 		"       bnb-run --help[=markdown]\n\n"
@@ -54,7 +54,8 @@ static void usage(FILE *out)
 		"bench/experiments/default.ini) in a fresh guest and writes\n"
 		"results/<UTC time>-<experiment>/: experiment.ini, runs/VARIANT/repN/\n"
 		"(timeseries.csv, summary.json, console.log, out.log, workload.csv,\n"
-		"status), summary.json, summary.md and plots/ (copied to plots/ too).\n\n");
+		"status), summary.json, summary.md, plots/ (copied to plots/ too) and\n"
+		"summary.html, all of it as one page.\n\n");
 	opt_usage(out, options, ARRAY_SIZE(options), "--");
 	fprintf(out,
 		"\nCluster: bnb-run writes DIR/jobs.txt, one shell command per run. Run them\n"

@@ -3,7 +3,8 @@
 # bench/runner in rooms by job: experiment/ (reading and checking an
 # experiment file), run/ (one run and the schedule of them), extract/ (a
 # run's figures from its files), report/ (statistics, summary, verdicts,
-# compare), plot/ (gnuplot), reference/ (the reference suite).
+# compare), plot/ (gnuplot), html/ (the report as one page), reference/ (the
+# reference suite).
 RUNNER_SRCS := \
 	experiment/keys.c experiment/knobs.c experiment/experiment.c experiment/sweep.c \
 	experiment/dilation.c experiment/scale.c \
@@ -17,12 +18,15 @@ RUNNER_SRCS := \
 	report/versus.c report/verdict.c report/sweep_report.c report/compare.c \
 	plot/plot_gp.c plot/plot.c plot/plot_data.c plot/plot_sweep.c plot/plot_monitors.c \
 	plot/plot_tiering.c \
+	html/page.c html/markdown.c html/svg.c html/guide.c \
 	reference/reference.c reference/reference_eval.c reference/reference_calib.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
-RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto) -lnuma
-RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl)
+# summary.html: libcmark-gfm (no .pc for its extensions) and libxml2
+RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto libxml-2.0) -lnuma \
+	-lcmark-gfm-extensions -lcmark-gfm
+RUNNER_CFLAGS := $(shell pkg-config --cflags inih json-c gsl libxml-2.0)
 
 $(RUNNER_OBJS) $(BUILD)/obj/bench/runner/main.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 
@@ -33,7 +37,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
 RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance \
-	compare reference modelrun hostile scale locrise
+	compare reference modelrun hostile scale locrise html
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

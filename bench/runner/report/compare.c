@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "compare.h"
 #include "experiment/keys.h"
+#include "html/html.h"
 #include "lib/err.h"
 #include "lib/path.h"
 #include "lib/util.h"
@@ -909,7 +910,7 @@ struct compare_opts {
 
 static const struct opt_def compare_options[] = {
 	{ "out", OPT_STR, OPT_FIELD(struct compare_opts, out), .flags = OPTF_NONEMPTY,
-	  .metavar = "DIR", .help = "write compare.{md,csv,json} here (default: a new folder "
+	  .metavar = "DIR", .help = "write compare.{md,csv,json,html} here (default: a new folder "
 	  "results/<UTC time>-compare-A+B...); never one of the folders compared" },
 };
 
@@ -949,10 +950,11 @@ int cmd_compare(int argc, char **argv)
 		rc = 1;
 	}
 	cmp_markdown(&c, stdout);
-	if (cmp_write(&c, o.out, wrote, sizeof(wrote)))
+	if (cmp_write(&c, o.out, wrote, sizeof(wrote)) || html_write(wrote, "compare"))
 		rc = rc ? rc : 1;
 	else
-		fprintf(stderr, "bnb-run: compare: written to %s/compare.{md,csv,json}\n", wrote);
+		fprintf(stderr, "bnb-run: compare: written to %s/compare.{md,csv,json,html}\n",
+			wrote);
 	cmp_free(&c);
 	opt_free(compare_options, ARRAY_SIZE(compare_options), &o);
 	return rc;

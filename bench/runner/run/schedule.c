@@ -22,6 +22,7 @@
 #include "lib/err.h"
 #include "lib/path.h"
 #include "plot/plot.h"
+#include "html/html.h"
 #include "report/report.h"
 #include "report/results.h"
 #include "runner.h"
@@ -253,6 +254,9 @@ int report_folder(const char *dir, bool plots, bool *written)
 	*written = !rc;
 	if (plots && !rc)
 		rc = plot_all(&res);
+	/* summary.md and the plots as one page: after both are drawn */
+	if (*written && html_write(dir, "summary") && !rc)
+		rc = -1;
 	if (report_problems(&res, NULL, stderr) && !rc)
 		rc = 1;
 	/* the console ends with what summary.md opens with */
