@@ -17,9 +17,10 @@ packages=(
 	# libraries for the project's C code (summary.html: cmark-gfm, libxml2)
 	libnuma-dev libinih-dev libjson-c-dev libgsl-dev libcmark-gfm-dev
 	libcmark-gfm-extensions-dev libxml2-dev pkg-config
-	# tests, fuzzing, reports
+	# tests, fuzzing, reports; summary.html's test in a browser
 	libcriterion-dev clang libclang-rt-14-dev gnuplot-nox parallel
 	shellcheck file python3
+	chromium chromium-driver python3-selenium python3-pil python3-html5lib
 )
 
 # QEMU 10's source comes from trixie (a deb-src line), its meson (>= 1.5)
