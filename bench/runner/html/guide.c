@@ -24,6 +24,8 @@ static const struct plot_guide guide[] = {
 	  "what the balancer did, when" },
 	{ "sweep-", "NAME", "time to 90 %, cost, workload time against the swept value",
 	  "the best point by `objective`" },
+	{ "tiering", NULL, "(memory tiering) pages promoted and demoted, MB/s; the fast tier's share",
+	  "promotion settling as hot pages reach the fast tier" },
 };
 
 int guide_rank(const char *name)
