@@ -167,7 +167,7 @@ static void nav(FILE *f, struct md_doc *md, const struct plot *p, int n)
 	fputs("<nav><ul>\n", f);
 	md_toc(md, f);
 	if (n) {
-		fputs("<li><a href=\"#plots\">Plots</a><ul>\n", f);
+		fputs("<li><a href=\"#plots\">Plots</a>:<ul>\n", f);
 		for (i = 0; i < n; i++) {
 			fputs("<li><a href=\"#", f);
 			plot_anchor(f, &p[i], i);
