@@ -37,7 +37,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
 RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance \
-	compare reference modelrun hostile scale locrise html
+	compare reference modelrun hostile scale locrise html faults
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

@@ -63,6 +63,7 @@ struct parse_state {
 	char *err;
 	size_t errlen;
 	bool failed;
+	const struct exp_origin *origin;	/* NULL: the file's own folder, kernels checked */
 };
 
 /*
@@ -687,12 +688,19 @@ static int check_scale(struct parse_state *ps, const struct variant *v, int sect
 static int check_kernel(struct parse_state *ps, const struct variant *v, int section_line)
 {
 	char why[ERRLEN], *copy = strdup(ps->exp->path);
+	const struct exp_origin *o = ps->origin;
 	struct kernel_spec ks;
 	struct sysctl_target t;
 	int rc, i;
 
-	rc = kernel_spec_parse(v->kernel, dirname(copy), &ks, why, sizeof(why));
+	rc = kernel_spec_parse(v->kernel, o && o->basedir ? o->basedir : dirname(copy), &ks,
+			       why, sizeof(why));
 	free(copy);
+	if (rc && o && o->kernel_gone_ok && !named_kernel(v->kernel)) {
+		memset(&ks, 0, sizeof(ks));	/* a bzImage gone since: knobs checked in the guest */
+		ks.kind = KSPEC_PATH;
+		rc = 0;
+	}
 	if (rc)
 		return fail(ps, line_of(v, "kernel", section_line), "kernel", "variant '%s': %s",
 			    v->name, why);
@@ -832,7 +840,13 @@ static FILE *open_experiment(const char *path, char *err, size_t errlen)
 int experiment_load(const char *path, struct experiment *exp,
 		    char *err, size_t errlen)
 {
-	struct parse_state ps = { .exp = exp, .err = err, .errlen = errlen };
+	return experiment_load_copy(path, NULL, exp, err, errlen);
+}
+
+int experiment_load_copy(const char *path, const struct exp_origin *o, struct experiment *exp,
+			 char *err, size_t errlen)
+{
+	struct parse_state ps = { .exp = exp, .err = err, .errlen = errlen, .origin = o };
 	int rc;
 
 	memset(exp, 0, sizeof(*exp));

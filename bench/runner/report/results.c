@@ -532,9 +532,22 @@ static void tiering_metrics(struct results *r)
 	}
 }
 
-int results_load(const char *dir, struct results *r, char *err, size_t errlen)
+int results_experiment(const char *dir, bool kernel_gone_ok, struct experiment *exp,
+		       char *basedir, size_t len, char *err, size_t errlen)
 {
 	char path[PATH_MAX * 2];
+	struct exp_origin o = { .basedir = basedir, .kernel_gone_ok = kernel_gone_ok };
+
+	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
+	if (results_kv_get(path, "basedir", basedir, len) || !basedir[0])
+		snprintf(basedir, len, "%s", dir);
+	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
+	return experiment_load_copy(path, &o, exp, err, errlen);
+}
+
+int results_load(const char *dir, struct results *r, char *err, size_t errlen)
+{
+	char basedir[PATH_MAX];
 	int i;
 
 	char *abs = realpath(dir, NULL);
@@ -542,8 +555,7 @@ int results_load(const char *dir, struct results *r, char *err, size_t errlen)
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "%s", abs ? abs : dir);
 	free(abs);
-	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
-	if (experiment_load(path, &r->exp, err, errlen))
+	if (results_experiment(dir, true, &r->exp, basedir, sizeof(basedir), err, errlen))
 		return -1;
 	set_experiment_name(r);
 	for (i = 0; i < r->exp.n_variants; i++)

@@ -87,6 +87,14 @@ struct results {
 
 /* Load DIR (its experiment.ini and every run folder found). */
 int results_load(const char *dir, struct results *r, char *err, size_t errlen);
+
+/*
+ * DIR/experiment.ini, its kernel paths relative to the folder jobs.conf
+ * records (BASEDIR, LEN bytes; DIR itself when it records none). With
+ * KERNEL_GONE_OK a bzImage gone since the runs is no error (a report).
+ */
+int results_experiment(const char *dir, bool kernel_gone_ok, struct experiment *exp,
+		       char *basedir, size_t len, char *err, size_t errlen);
 void results_free(struct results *r);
 
 /* Fill RUN's status and metrics from the files in RUN->dir. */

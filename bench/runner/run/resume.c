@@ -123,13 +123,12 @@ static int pending_jobs(const char *dir, int **ids, int *n_ids)
 
 int cmd_resume(const char *dir, int jobs, bool no_plots)
 {
-	char path[PATH_MAX + 32], basedir[PATH_MAX], err[1024];
+	char basedir[PATH_MAX], err[1024];
 	struct experiment exp;
 	int *ids = NULL, n = 0, rc = 0, rrc;
 	bool written;
 
-	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
-	if (experiment_load(path, &exp, err, sizeof(err))) {
+	if (results_experiment(dir, false, &exp, basedir, sizeof(basedir), err, sizeof(err))) {
 		prog_error("--resume %s: %s", dir, err);
 		return 2;
 	}
@@ -138,9 +137,6 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 		experiment_free(&exp);
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
-	if (results_kv_get(path, "basedir", basedir, sizeof(basedir)))
-		snprintf(basedir, sizeof(basedir), "%s", dir);
 	if (pending_jobs(dir, &ids, &n)) {
 		fprintf(stderr, "bnb-run: --resume %s: no job list (jobs.tsv, jobs.txt)\n", dir);
 		experiment_free(&exp);

@@ -422,20 +422,16 @@ int cmd_run(const struct run_opts *o)
 int cmd_job(const char *dir, const char *id_text)
 {
 	struct experiment exp;
-	char err[1024], path[PATH_MAX + 32], basedir[PATH_MAX];
+	char err[1024], basedir[PATH_MAX];
 	struct job j;
 	long id;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/jobs.conf", dir);
-	if (results_kv_get(path, "basedir", basedir, sizeof(basedir)))
-		snprintf(basedir, sizeof(basedir), "%s", dir);
 	if (sscanf(id_text, "%ld", &id) != 1 || jobs_read(dir, (int)id, &j)) {
 		prog_error("job '%s' not in %s/jobs.tsv", id_text, dir);
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/experiment.ini", dir);
-	if (experiment_load(path, &exp, err, sizeof(err))) {
+	if (results_experiment(dir, false, &exp, basedir, sizeof(basedir), err, sizeof(err))) {
 		prog_error("%s", err);
 		return 2;
 	}

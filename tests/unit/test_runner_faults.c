@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The second fault pass (issue 42): nothing lost, nothing stranded. A
+ * results folder stays reportable, a finished run is never overwritten
+ * without a kept copy, a damaged file is named as damaged and a figure
+ * from the guest is range-checked before it is averaged. Each test edits
+ * a copy of the hand-made fixture folder fixtures/runner/onoff.
+ */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "experiment/experiment.h"
+#include "fixture_dir.h"
+#include "report/report.h"
+#include "report/results.h"
+#include "runner.h"
+#include "scratch.h"
+
+static char tmpdir[64], dir[PATH_MAX];
+
+static void setup(void)
+{
+	char fixtures[PATH_MAX * 2], cmd[PATH_MAX * 5];
+
+	fixture_dir(fixtures, sizeof(fixtures), "runner");
+	scratch_make(tmpdir, sizeof(tmpdir), "faults");
+	setenv("BNB_ROOT", tmpdir, 1);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s/'", fixtures, tmpdir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(dir, sizeof(dir), "%s/onoff", tmpdir);
+}
+
+static void teardown(void)
+{
+	scratch_remove(tmpdir);
+}
+
+TestSuite(faults, .init = setup, .fini = teardown);
+
+/* Write TEXT into the file REL of the folder: MODE "w" replaces, "a" appends. */
+static void write_rel(const char *rel, const char *mode, const char *text)
+{
+	char path[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, mode);
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+#define put(rel, text) write_rel(rel, "w", text)
+#define append(rel, text) write_rel(rel, "a", text)
+
+/*
+ * Item 1: `kernel = mykernel`, a bzImage beside the experiment file, is
+ * found where jobs.conf says the experiment was (not in the results
+ * folder), and a report does not need it at all: the runs are done.
+ */
+Test(faults, bare_kernel_name_resolved_from_the_source_folder)
+{
+	char src[PATH_MAX * 2], conf[PATH_MAX * 5], basedir[PATH_MAX], err[1024];
+	struct experiment exp;
+	struct results r;
+
+	snprintf(src, sizeof(src), "%s/src", tmpdir);
+	cr_assert_eq(mkdir(src, 0755), 0);
+	scratch_write(src, "mykernel", "not really a bzImage\n");
+	append("experiment.ini", "[later]\nkernel = mykernel\n");
+	snprintf(conf, sizeof(conf), "name=onoff\nsource=%s/x.ini\nbasedir=%s\n", src, src);
+	put("jobs.conf", conf);
+
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	results_free(&r);
+	cr_assert_eq(results_experiment(dir, false, &exp, basedir, sizeof(basedir), err,
+					sizeof(err)), 0, "resume/job: %s", err);
+	cr_assert_str_eq(basedir, src);
+	experiment_free(&exp);
+
+	/* the image moved away since: the report still reads the runs */
+	snprintf(conf, sizeof(conf), "%s/mykernel", src);
+	cr_assert_eq(unlink(conf), 0);
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	results_free(&r);
+	/* a run still to do needs it, and says so before anything runs */
+	cr_assert_eq(results_experiment(dir, false, &exp, basedir, sizeof(basedir), err,
+					sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, "unknown kernel 'mykernel'"), "%s", err);
+}
