@@ -94,3 +94,56 @@ Test(faults, bare_kernel_name_resolved_from_the_source_folder)
 					sizeof(err)), -1);
 	cr_assert_not_null(strstr(err, "unknown kernel 'mykernel'"), "%s", err);
 }
+
+static char *slurp(const char *rel)
+{
+	char path[PATH_MAX * 2];
+	char *buf = calloc(1, 1 << 20);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	buf[fread(buf, 1, (1 << 20) - 1, f)] = 0;
+	fclose(f);
+	return buf;
+}
+
+static bool exists(const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	return !access(path, F_OK);
+}
+
+/*
+ * Item 2: `bnb-run job D '1;id'` (or '1abc') is no job at all, and job 1
+ * again of a run that ended ok keeps it; a run that did not end ok is
+ * moved aside to repN.prev-K before it runs again.
+ */
+Test(faults, job_id_whole_and_finished_runs_kept)
+{
+	char *before, *after;
+
+	put("jobs.tsv", "1\ton\t1\n2\ton\t2\n");
+	put("runs/on/rep2/status", "status=failed\nreason=the guest hung\n");
+	before = slurp("runs/on/rep1/status");
+	cr_redirect_stderr();
+	cr_redirect_stdout();
+	cr_assert_eq(cmd_job(dir, "1;id"), 2);
+	cr_assert_eq(cmd_job(dir, "1abc"), 2);
+	cr_assert_eq(cmd_job(dir, "1"), 0, "job 1 ended ok: nothing to do");
+	after = slurp("runs/on/rep1/status");
+	cr_assert_str_eq(after, before, "a finished run was run again in place");
+	cr_assert(!exists("runs/on/rep1.prev-1"));
+	free(before);
+	free(after);
+
+	/* no kernel in this tree: the rerun fails before anything boots */
+	cmd_job(dir, "2");
+	after = slurp("runs/on/rep2.prev-1/status");
+	cr_assert_not_null(strstr(after, "the guest hung"), "%s", after);
+	free(after);
+	cr_assert(exists("runs/on/rep2/status"), "the new attempt has its own status");
+}

@@ -68,6 +68,22 @@ void lock_release(int fd)
 		close(fd);
 }
 
+int move_aside(const char *path)
+{
+	char prev[PATH_MAX + 32];
+	int k;
+
+	if (access(path, F_OK))
+		return 0;
+	for (k = 1; k < 1000; k++) {
+		snprintf(prev, sizeof(prev), "%s.prev-%d", path, k);
+		if (access(prev, F_OK))
+			return rename(path, prev);
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 long lock_holder(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

@@ -29,6 +29,13 @@ void lock_release(int fd);
 long lock_holder(const char *path);
 
 /*
+ * Move the file or folder PATH aside to PATH.prev-K, the first K free:
+ * an earlier attempt is kept, never overwritten. 0 (also when PATH does
+ * not exist), or -1 with errno.
+ */
+int move_aside(const char *path);
+
+/*
  * ERRNUM of a failed write to PATH in words. A full disk says which one:
  * "no space left on SOURCE (mounted on DIR)" (ENOSPC, EDQUOT); anything
  * else is strerror(). Returns BUF.

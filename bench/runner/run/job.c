@@ -20,6 +20,7 @@
 #include "extract/csv.h"
 #include "fsio.h"
 #include "experiment/keys.h"
+#include "lib/err.h"
 #include "lib/parse.h"
 #include "lib/util.h"
 #include "extract/monitors.h"
@@ -597,6 +598,44 @@ static int run_locked(const char *dir, const struct variant *v, const char *base
 	return finish(rundir, j, &s, start);
 }
 
+/* fresh_attempt()'s answer when the run had ended ok: kept, nothing to do */
+#define RUN_KEPT (-2)
+
+/*
+ * The lock FD of RUNDIR, held, for a fresh attempt: an earlier one that
+ * ended ok is kept and not run again (a job line run twice, a cluster's
+ * requeued task: nothing lost and nothing redone), RUN_KEPT with the lock
+ * released; any other is moved aside to repN.prev-K, as --resume does,
+ * and the fresh folder locked. -1 with ERR when that cannot be done.
+ */
+static int fresh_attempt(const char *rundir, const struct job *j, int fd, char *err,
+			 size_t errlen)
+{
+	char path[PATH_MAX + 16], state[32], why[256];
+	int fresh;
+
+	snprintf(path, sizeof(path), "%s/status", rundir);
+	if (access(path, F_OK))
+		return fd;
+	if (!results_kv_get(path, "status", state, sizeof(state)) && !strcmp(state, "ok")) {
+		printf("bnb-run: %s rep %d already ended ok (%s): kept, not run again\n",
+		       j->variant, j->rep, path);
+		lock_release(fd);
+		return RUN_KEPT;
+	}
+	/* moved with its lock held: a runner that opens the path now finds the new folder */
+	if (move_aside(rundir) || mkdir_p(rundir, 0755)) {
+		errf(err, errlen, "cannot move the earlier attempt aside: %s",
+		     write_errstr(rundir, errno, why, sizeof(why)));
+		lock_release(fd);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/" LOCK_FILE, rundir);
+	fresh = lock_take(path, err, errlen);
+	lock_release(fd);
+	return fresh;
+}
+
 /*
  * A run folder is locked while its run is in progress, so that a second
  * runner (a --resume, or the same job line started twice) cannot boot
@@ -628,9 +667,12 @@ int run_job(const char *dir, const struct experiment *exp, const char *basedir,
 	}
 	snprintf(lock, sizeof(lock), "%s/" LOCK_FILE, rundir);
 	fd = lock_take(lock, err, sizeof(err));
+	if (fd >= 0)
+		fd = fresh_attempt(rundir, j, fd, err, sizeof(err));
+	if (fd == RUN_KEPT)
+		return 0;
 	if (fd < 0) {
-		fprintf(stderr, "bnb-run: %s rep %d is in use, not run again: %s\n", j->variant,
-			j->rep, err);
+		fprintf(stderr, "bnb-run: %s rep %d not run: %s\n", j->variant, j->rep, err);
 		return 1;
 	}
 	rc = run_locked(dir, v, basedir, j, rundir);

@@ -55,19 +55,10 @@ static bool in_use(const char *dir, const struct job *j)
 /* Move an earlier attempt of J aside; 0 when there was none or it moved. */
 static int set_aside(const char *dir, const struct job *j)
 {
-	char run[PATH_MAX * 2], prev[PATH_MAX * 2 + 32];
-	int k;
+	char run[PATH_MAX * 2];
 
 	snprintf(run, sizeof(run), "%s/runs/%s/rep%d", dir, j->variant, j->rep);
-	if (access(run, F_OK))
-		return 0;
-	for (k = 1; k < 1000; k++) {
-		snprintf(prev, sizeof(prev), "%s.prev-%d", run, k);
-		if (access(prev, F_OK))
-			return rename(run, prev);
-	}
-	errno = EEXIST;
-	return -1;
+	return move_aside(run);
 }
 
 /* Whether a job of DIR is being run by another process (said on stderr). */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "fsio.h"
 #include "experiment/keys.h"
 #include "lib/err.h"
+#include "lib/parse.h"
 #include "lib/path.h"
 #include "plot/plot.h"
 #include "html/html.h"
@@ -424,11 +426,15 @@ int cmd_job(const char *dir, const char *id_text)
 	struct experiment exp;
 	char err[1024], basedir[PATH_MAX];
 	struct job j;
-	long id;
-	int rc;
+	int id, rc;
 
-	if (sscanf(id_text, "%ld", &id) != 1 || jobs_read(dir, (int)id, &j)) {
-		prog_error("job '%s' not in %s/jobs.tsv", id_text, dir);
+	/* the whole word: '1;id' or '1abc' is no job, not job 1 */
+	if (parse_int(id_text, 1, INT_MAX, &id, err, sizeof(err))) {
+		prog_error("job ID %s", err);
+		return 2;
+	}
+	if (jobs_read(dir, id, &j)) {
+		prog_error("job %d not in %s/jobs.tsv", id, dir);
 		return 2;
 	}
 	if (results_experiment(dir, false, &exp, basedir, sizeof(basedir), err, sizeof(err))) {
