@@ -9,6 +9,35 @@
 
 #include "path.h"
 
+int path_resolve(const char *path, char *out, size_t len)
+{
+	char head[PATH_MAX], *abs, *slash;
+	const char *rest;
+	int n;
+
+	if (snprintf(head, sizeof(head), "%s", path) >= (int)sizeof(head))
+		return -1;
+	/* cut components off the end until what is left exists */
+	while (!(abs = realpath(*head ? head : path[0] == '/' ? "/" : ".", NULL)) && *head) {
+		slash = strrchr(head, '/');
+		*(slash ? slash : head) = 0;
+	}
+	if (!abs)
+		return -1;
+	for (rest = path + strlen(head); *rest == '/'; rest++)
+		;
+	n = snprintf(out, len, "%s%s%s", abs, *rest && strcmp(abs, "/") ? "/" : "", rest);
+	free(abs);
+	return n < (int)len ? 0 : -1;
+}
+
+bool path_inside(const char *path, const char *folder)
+{
+	size_t n = strlen(folder);
+
+	return !strncmp(path, folder, n) && (path[n] == '/' || !path[n]);
+}
+
 int path_join(char *buf, size_t len, const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);

@@ -3,6 +3,7 @@
 #ifndef BNB_LIB_PATH_H
 #define BNB_LIB_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -11,6 +12,15 @@
  * Returns 0, or -1 with errno ENAMETOOLONG when it does not fit.
  */
 int path_join(char *buf, size_t len, const char *dir, const char *name);
+
+/*
+ * PATH made absolute with its existing part resolved (symlinks, ..), the
+ * rest appended as given, without creating anything; -1 if too long.
+ */
+int path_resolve(const char *path, char *out, size_t len);
+
+/* Whether PATH is FOLDER or lies under it; both absolute and resolved. */
+bool path_inside(const char *path, const char *folder);
 
 /* Create PATH and its missing parents; 0 if it exists as a directory. */
 int mkdir_p(const char *path, mode_t mode);

@@ -17,6 +17,15 @@
 
 int copy_file(const char *from, const char *to);
 
+/*
+ * Whether --out DIR may become a results folder without overwriting what
+ * is not the runner's: not inside another results folder (its runs/ or
+ * plots/, which that folder's runner and reports write), and, when it
+ * exists, empty or a results folder (whose runner then checks, under its
+ * lock, that it holds no runs). Says why not on stderr.
+ */
+bool out_dir_usable(const char *dir);
+
 struct job {
 	int id;			/* 1-based line of jobs.tsv */
 	int total;

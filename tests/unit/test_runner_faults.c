@@ -147,3 +147,41 @@ Test(faults, job_id_whole_and_finished_runs_kept)
 	free(after);
 	cr_assert(exists("runs/on/rep2/status"), "the new attempt has its own status");
 }
+
+/*
+ * Items 3 and 11: --out may not be a folder of the user's with files a
+ * run would overwrite (summary.md), nor lie inside another results
+ * folder (D/runs/off while D runs); a new or empty folder is fine, and so
+ * is a results folder, whose runner checks it under its lock.
+ */
+Test(faults, out_folder_never_overwrites)
+{
+	char user[PATH_MAX], path[PATH_MAX * 2];
+	char *md;
+
+	snprintf(user, sizeof(user), "%s/mine", tmpdir);
+	cr_assert_eq(mkdir(user, 0755), 0);
+	cr_assert(out_dir_usable(user), "an empty folder");
+	scratch_write(user, "summary.md", "my own notes\n");
+	cr_redirect_stderr();
+	cr_assert_not(out_dir_usable(user), "a folder with the user's summary.md");
+	snprintf(path, sizeof(path), "%s/summary.md", user);
+	md = calloc(1, 64);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	cr_assert_gt(fread(md, 1, 63, f), 0);
+	fclose(f);
+	cr_assert_str_eq(md, "my own notes\n");
+	free(md);
+
+	snprintf(path, sizeof(path), "%s/new/deeper", tmpdir);
+	cr_assert(out_dir_usable(path), "a folder still to make");
+	put("jobs.conf", "name=onoff\n");
+	cr_assert(out_dir_usable(dir), "a results folder: its runner checks for runs");
+	snprintf(path, sizeof(path), "%s/runs/off", dir);
+	cr_assert_not(out_dir_usable(path), "a live variant's folder");
+	snprintf(path, sizeof(path), "%s/runs/new", dir);
+	cr_assert_not(out_dir_usable(path), "a new folder inside a results folder");
+	snprintf(path, sizeof(path), "%s/runs/../../mine2", dir);
+	cr_assert(out_dir_usable(path), "beside it, by any path");
+}

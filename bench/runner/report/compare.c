@@ -760,14 +760,6 @@ static int errno_fail(const char *dir)
 	return -1;
 }
 
-/* Whether PATH is FOLDER or lies under it; both absolute and resolved. */
-static bool inside(const char *path, const char *folder)
-{
-	size_t n = strlen(folder);
-
-	return !strncmp(path, folder, n) && (path[n] == '/' || !path[n]);
-}
-
 /* BASE, or BASE-2, -3 ... when a compare of the same second took it: a new folder. */
 static int make_new(const char *base, char *dir, size_t len)
 {
@@ -791,44 +783,18 @@ static int make_new(const char *base, char *dir, size_t len)
 	return -1;
 }
 
-/*
- * PATH made absolute with its existing part resolved (symlinks, ..), the
- * rest appended as given, without creating anything; -1 if too long.
- */
-static int resolve(const char *path, char *out, size_t len)
-{
-	char head[PATH_MAX], *abs, *slash;
-	const char *rest;
-	int n;
-
-	if (snprintf(head, sizeof(head), "%s", path) >= (int)sizeof(head))
-		return -1;
-	/* cut components off the end until what is left exists */
-	while (!(abs = realpath(*head ? head : path[0] == '/' ? "/" : ".", NULL)) && *head) {
-		slash = strrchr(head, '/');
-		*(slash ? slash : head) = 0;
-	}
-	if (!abs)
-		return -1;
-	for (rest = path + strlen(head); *rest == '/'; rest++)
-		;
-	n = snprintf(out, len, "%s%s%s", abs, *rest && strcmp(abs, "/") ? "/" : "", rest);
-	free(abs);
-	return n < (int)len ? 0 : -1;
-}
-
 /* Refuse DIR when it is, or lies in, a folder compared: checked before creating it. */
 static int outside_inputs(const struct cmp *c, const char *dir)
 {
 	char abs[PATH_MAX];
 	int k;
 
-	if (resolve(dir, abs, sizeof(abs))) {
+	if (path_resolve(dir, abs, sizeof(abs))) {
 		fprintf(stderr, "bnb-run: compare: cannot resolve %s\n", dir);
 		return -1;
 	}
 	for (k = 0; k < c->n; k++)
-		if (inside(abs, c->r[k].dir)) {
+		if (path_inside(abs, c->r[k].dir)) {
 			fprintf(stderr, "bnb-run: compare: %s is inside the compared folder %s; "
 				"compare never writes into a folder it reads (--out)\n", dir,
 				c->r[k].dir);

@@ -131,6 +131,8 @@ static int make_results_dir(const struct run_opts *o, const struct experiment *e
 	time_t now = time(NULL);
 
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&now));
+	if (o->out && !out_dir_usable(o->out))
+		return -1;
 	if (o->out)
 		snprintf(dir, len, "%s", o->out);
 	else
