@@ -150,7 +150,25 @@ struct bnb_shm_header {
 	uint64_t tk_ipi_ps;		/* time keeper: an interrupt's delivery to
 					 * another vCPU, guest time (0 without the
 					 * machine model and in older files) */
+	/*
+	 * The account's counterfactual (bench/collector/account.h): the
+	 * misses of all vCPUs (the model cache's, else every access), to
+	 * their own node and to others, when the first WORK marker ran and
+	 * when the balancer's work (a scan, a hinting fault or a migration:
+	 * the plugin's ksym= attribution) first ran after it. Between the
+	 * two the placement is what it would have been without balancing.
+	 * acct_state: ACCT_* bits; written once each, under seq.
+	 */
+	uint64_t acct_work_miss[2];	/* [0] local, [1] remote */
+	uint64_t acct_act_miss[2];
+	uint32_t acct_state;
+	uint32_t acct_pad;
 };
+
+/* header.acct_state */
+#define BNB_ACCT_WORK		(1u << 0)	/* acct_work_miss taken */
+#define BNB_ACCT_ACTED		(1u << 1)	/* acct_act_miss taken */
+#define BNB_ACCT_BEFORE		(1u << 2)	/* the balancer worked before the marker */
 
 struct bnb_shm_vcpu {
 	uint64_t reads[BNB_SHM_MAX_NODES];	/* per memory node */
@@ -179,6 +197,13 @@ struct bnb_shm_vcpu {
 	uint64_t tk_spin_ps;			/* of tk_catchup_ps: skipped spinning */
 	uint64_t tk_holds;			/* interrupts held until their arrival
 						 * (0 in older files) */
+	/*
+	 * machine model: the stall it charged by memory node, hardware ps
+	 * (model_lat_ps + model_bw_ps split by where the lines came from),
+	 * so that a reader can price a local and a remote miss as the model
+	 * did (the account of balancing, bench/runner/extract/account.c)
+	 */
+	uint64_t model_node_ps[BNB_SHM_MAX_NODES];
 } __attribute__((aligned(BNB_SHM_LINE)));
 
 _Static_assert(sizeof(struct bnb_shm_header) <= BNB_SHM_HEADER_SIZE,

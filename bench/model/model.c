@@ -551,6 +551,7 @@ uint64_t bnb_model_miss(struct bnb_model *m, unsigned int vi, unsigned int mem,
 	v->misses++;
 	v->seq_misses += seq;
 	v->stall_ps += stall;
+	v->node_ps[mem] += stall;
 	*(by_bw ? &v->bw_ps : &v->lat_ps) += stall;
 	return stall;
 }

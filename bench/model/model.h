@@ -158,6 +158,7 @@ struct bnb_model_vcpu {
 	/* figures */
 	uint64_t misses, seq_misses, stall_ps;
 	uint64_t lat_ps, bw_ps;			/* stall set by latency, by bandwidth */
+	uint64_t node_ps[BNB_MODEL_MAX_NODES];	/* stall by memory node */
 };
 
 struct bnb_model {

@@ -25,6 +25,7 @@ static unsigned int n_vcpus;
 static char out_path[PATH_MAX];
 static char map_path[PATH_MAX];
 static unsigned long hw_insn_ps;
+static bool watching = true;	/* bnb_plugin_balancer_ran() still wants to know */
 
 #ifdef BNB_QEMU72
 static struct bnb_ksym_vcpu *state;
@@ -39,8 +40,11 @@ static void on_block_v1(unsigned int vcpu_index, void *udata)
 {
 	uintptr_t u = (uintptr_t)udata;
 
-	if (vcpu_index < n_vcpus)
-		bnb_ksym_block(&state[vcpu_index], (int)(u & 0xff) - 1, u >> 8);
+	if (vcpu_index >= n_vcpus)
+		return;
+	bnb_ksym_block(&state[vcpu_index], (int)(u & 0xff) - 1, u >> 8);
+	if (__builtin_expect(watching, 0) && state[vcpu_index].kind != BNB_KSYM_NONE)
+		watching = bnb_plugin_balancer_ran();
 }
 
 static int alloc_state(void)
@@ -71,6 +75,8 @@ static void on_block(unsigned int vcpu_index, void *udata)
 	struct bnb_ksym_vcpu *v = vcpu_state(vcpu_index);
 
 	bnb_ksym_block(v, BNB_KSYM_INHERIT, (uintptr_t)udata);
+	if (__builtin_expect(watching, 0))
+		watching = bnb_plugin_balancer_ran();
 }
 
 static int alloc_state(void)

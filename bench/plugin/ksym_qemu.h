@@ -3,6 +3,7 @@
 #ifndef BNB_PLUGIN_KSYM_QEMU_H
 #define BNB_PLUGIN_KSYM_QEMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,11 @@ int bnb_ksym_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus, char *
 void bnb_ksym_translate(struct qemu_plugin_tb *tb);
 /* Modelled stall time of a vCPU, for its current kind. */
 void bnb_ksym_charge(unsigned int vcpu_index, uint64_t ps);
+/*
+ * The plugin's hook, called from a block of the balancer's work (any
+ * kind) until it returns false: the account's snapshot (plugin.c).
+ */
+bool bnb_plugin_balancer_ran(void);
 /* Write the totals to ksym_out (at exit). */
 void bnb_ksym_write(void);
 

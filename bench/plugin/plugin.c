@@ -81,6 +81,7 @@ static struct bnb_mapcheck mapcheck;
 static pthread_mutex_t mapcheck_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t work_marks;		/* BNB_MARK_WORK seen; under mapcheck_lock */
 static uint64_t work_ends;		/* BNB_MARK_WORK_END seen; the same */
+static uint32_t acct_state;		/* BNB_ACCT_*; under mapcheck_lock */
 
 /* ---- shared-memory file ------------------------------------------------ */
 
@@ -417,6 +418,55 @@ static void start_instrumenting(void)
 	qemu_plugin_reset(plugin_id, on_reset);
 }
 
+/* Misses of all vCPUs to their own node and to others, into m[0] and m[1]. */
+static void sum_misses(uint64_t m[2])
+{
+	m[0] = m[1] = 0;
+	for (unsigned int i = 0; i < n_vcpus; i++) {
+		const struct bnb_shm_vcpu *c = vcpus[i].ctr;
+
+		for (unsigned int n = 0; n < args.n_nodes; n++)
+			m[(int)n != vcpus[i].node] += use_cache ? c->misses[n] :
+						 c->reads[n] + c->writes[n];
+	}
+}
+
+/* The account's snapshots (bnb_plugin_shm.h, acct_*): publish what is new. */
+static void acct_snapshot(uint32_t bit)
+{
+	uint64_t m[2];
+
+	if (acct_state & bit)
+		return;
+	acct_state |= bit;
+	sum_misses(m);
+	shm_write_begin();
+	for (int i = 0; i < 2; i++) {
+		if (bit == BNB_ACCT_WORK)
+			shm->acct_work_miss[i] = m[i];
+		else if (bit == BNB_ACCT_ACTED)
+			shm->acct_act_miss[i] = m[i];
+	}
+	shm->acct_state = acct_state;
+	shm_write_end();
+}
+
+/*
+ * The balancer ran (ksym_qemu.c): before the first WORK marker it is
+ * only noted; after it the placement may change from here on.  Returns
+ * whether it wants to hear of it again.
+ */
+bool bnb_plugin_balancer_ran(void)
+{
+	bool again;
+
+	pthread_mutex_lock(&mapcheck_lock);
+	acct_snapshot(acct_state & BNB_ACCT_WORK ? BNB_ACCT_ACTED : BNB_ACCT_BEFORE);
+	again = !(acct_state & BNB_ACCT_ACTED);
+	pthread_mutex_unlock(&mapcheck_lock);
+	return again;
+}
+
 static void on_marker(unsigned int vcpu_index, void *udata)
 {
 	enum bnb_shm_map_status before, after;
@@ -446,6 +496,7 @@ static void on_marker(unsigned int vcpu_index, void *udata)
 		break;
 	case BNB_MARK_WORK:
 		work_marks++;
+		acct_snapshot(BNB_ACCT_WORK);
 		break;
 	case BNB_MARK_WORK_END:
 		work_ends++;

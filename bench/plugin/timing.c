@@ -79,6 +79,7 @@ static void publish_model(struct bnb_shm_vcpu *c, unsigned int v)
 	c->model_seq_misses = m->seq_misses;
 	c->model_lat_ps = m->lat_ps;
 	c->model_bw_ps = m->bw_ps;
+	memcpy(c->model_node_ps, m->node_ps, model->p.n_nodes * sizeof(m->node_ps[0]));
 }
 
 void bnb_timing_publish(void)
