@@ -11,14 +11,14 @@ $(BNB_COLLECT): $(BUILD)/obj/bench/collector/main.o $(COLLECT_OBJS)
 	$(CC) -o $@ $^ -ljson-c -lm
 
 COLLECT_TESTS := test_collector_reply test_collector_cost test_collector_window \
-	test_collector_output test_collector_plugin test_collector_agent
+	test_collector_output test_collector_plugin test_collector_agent test_collector_account
 UNIT_TESTS += $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS))
 
 # The end-to-end test runs the real agent, built for the host.
 $(TEST_BIN)/test_collector_agent: | $(BNB_AGENT_HOST) $(BNB_COLLECT)
 
 $(addprefix $(TEST_BIN)/,$(COLLECT_TESTS)): $(TEST_BIN)/%: $(BUILD)/obj/tests/unit/%.o \
-		$(BUILD)/obj/tests/unit/docblock.o $(COLLECT_OBJS)
+		$(BUILD)/obj/tests/unit/docblock.o $(COLLECT_OBJS) $(BUILD)/obj/bench/collector/account.o
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS) -ljson-c -lm
 

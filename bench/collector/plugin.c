@@ -106,6 +106,9 @@ static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
 	bool cache = geom->flags & BNB_SHM_F_CACHE, has_cpu[BNB_SHM_MAX_NODES] = { false };
 
 	t->local = t->remote = t->misses = t->excess10 = t->fast = t->slow = 0;
+	t->miss_local = t->miss_remote = 0;
+	t->stall_local_ns = t->stall_remote_ns = 0;
+	t->model = geom->flags & BNB_SHM_F_MODEL;
 	for (unsigned v = 0; v < geom->n_vcpus; v++)
 		has_cpu[geom->vcpu_node[v]] = true;
 	t->tiered = false;
@@ -119,12 +122,30 @@ static void sum_accesses(const void *base, const struct bnb_shm_header *geom,
 		for (unsigned n = 0; n < geom->n_nodes; n++) {
 			uint64_t a = bnb_shm_load(&c->reads[n]) + bnb_shm_load(&c->writes[n]);
 			uint64_t m = cache ? bnb_shm_load(&c->misses[n]) : a;
+			double ns = t->model ? bnb_shm_load(&c->model_node_ps[n]) / 1e3 : 0;
 
 			*(n == home ? &t->local : &t->remote) += a;
+			*(n == home ? &t->miss_local : &t->miss_remote) += m;
+			*(n == home ? &t->stall_local_ns : &t->stall_remote_ns) += ns;
 			*(has_cpu[n] ? &t->fast : &t->slow) += a;
 			t->misses += m;
 			t->excess10 += m * excess10(geom, home, n);
 		}
+	}
+}
+
+/* Each vCPU's busy time: its local time less the idle time it skipped. */
+static void sum_busy(const void *base, const struct bnb_shm_header *geom,
+		     struct plugin_totals *t)
+{
+	t->n_busy = geom->flags & BNB_SHM_F_TIMEKEEPER ? geom->n_vcpus : 0;
+	for (unsigned int v = 0; v < t->n_busy; v++) {
+		const struct bnb_shm_vcpu *c = (const void *)((const char *)base +
+			geom->header_size + (size_t)v * geom->vcpu_stride);
+		uint64_t local = bnb_shm_load(&c->tk_local_ps);
+		uint64_t idle = bnb_shm_load(&c->tk_catchup_ps);
+
+		t->busy_ps[v] = local > idle ? local - idle : 0;
 	}
 }
 
@@ -154,6 +175,7 @@ bool plugin_read(struct plugin_state *p, struct plugin_totals *t, char *err, siz
 		return false;
 	}
 	sum_accesses(h, &copy, t);
+	sum_busy(h, &copy, t);
 	t->work_marks = copy.work_marks;
 	t->work_ends = copy.work_ends;
 	return true;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bnb_plugin_shm.h"
+
 struct plugin_state {
 	const char *path;		/* NULL: no plugin */
 	const void *map;
@@ -40,6 +42,19 @@ struct plugin_state {
 	bool tier_share_defined;
 	double fast_tier_share;		/* d_fast / (d_fast + d_slow) */
 	unsigned long long d_misses, d_excess10;
+	/* per sample: plugin_totals' local and remote misses and their stall */
+	bool model;
+	uint64_t raw_miss_local, raw_miss_remote;
+	double raw_stall_local_ns, raw_stall_remote_ns;
+	unsigned long long d_miss_local, d_miss_remote;
+	double d_stall_local_ns, d_stall_remote_ns;
+	/*
+	 * the vCPUs' busy time in the interval, all of them and the busiest
+	 * one's, guest s: their ratio is how many ran at once
+	 */
+	unsigned int n_busy;
+	uint64_t raw_busy_ps[BNB_SHM_MAX_VCPUS];
+	double d_busy_sum_s, d_busy_max_s;
 	bool work_seen;			/* a sample saw the workload's WORK marker */
 	bool work_over;			/* and every started work's WORK_END marker */
 	double t_work_end;		/* the end of the sample that saw them */
@@ -67,6 +82,17 @@ struct plugin_totals {
 	 * misses * (distance - 10): the extra latency, in tenths of a local miss.
 	 */
 	uint64_t misses, excess10;
+	/*
+	 * The model cache's misses to the vCPU's own node and to others, and
+	 * the stall the machine model charged for them (hardware ns; 0
+	 * without the model): what a local and a remote miss cost.
+	 */
+	uint64_t miss_local, miss_remote;
+	double stall_local_ns, stall_remote_ns;
+	bool model;			/* the machine model charged stalls */
+	/* each vCPU's busy guest time (the time keeper's), ps; n_busy: 0 without it */
+	unsigned int n_busy;
+	uint64_t busy_ps[BNB_SHM_MAX_VCPUS];
 	uint64_t work_marks;		/* workloads that marked their start */
 	uint64_t work_ends;		/* and their end */
 };

@@ -265,6 +265,27 @@ static void update_benefit(struct series *s, uint64_t work_marks)
 	p->benefit_cum += p->excess0 * p->d_misses - p->d_excess10 / 10.0;
 }
 
+/*
+ * The vCPUs' busy time in the interval: a vCPU whose time went back (a
+ * restarted plugin, a hostile file) counts nothing this once.
+ */
+static void update_busy(struct plugin_state *p, const struct plugin_totals *t)
+{
+	uint64_t sum = 0, max = 0;
+
+	for (unsigned int v = 0; v < t->n_busy; v++) {
+		uint64_t d = p->n_busy == t->n_busy && t->busy_ps[v] >= p->raw_busy_ps[v] ?
+			     t->busy_ps[v] - p->raw_busy_ps[v] : 0;
+
+		sum += d;
+		max = d > max ? d : max;
+		p->raw_busy_ps[v] = t->busy_ps[v];
+	}
+	p->n_busy = t->n_busy;
+	p->d_busy_sum_s = sum / 1e12;
+	p->d_busy_max_s = max / 1e12;
+}
+
 static void update_plugin(struct series *s)
 {
 	struct plugin_state *p = &s->plugin;
@@ -275,6 +296,9 @@ static void update_plugin(struct series *s)
 	p->locality_defined = false;
 	p->d_local = p->d_remote = p->d_misses = p->d_excess10 = 0;
 	p->d_fast = p->d_slow = 0;
+	p->d_miss_local = p->d_miss_remote = 0;
+	p->d_stall_local_ns = p->d_stall_remote_ns = 0;
+	p->d_busy_sum_s = p->d_busy_max_s = 0;
 	p->tier_share_defined = false;
 	if (!p->path)
 		return;
@@ -289,14 +313,27 @@ static void update_plugin(struct series *s)
 	p->valid = true;
 	if (p->have_prev && t.local >= p->raw_local && t.remote >= p->raw_remote &&
 	    t.misses >= p->raw_misses && t.excess10 >= p->raw_excess10 &&
-	    t.fast >= p->raw_fast && t.slow >= p->raw_slow) {
+	    t.fast >= p->raw_fast && t.slow >= p->raw_slow &&
+	    t.miss_local >= p->raw_miss_local && t.miss_remote >= p->raw_miss_remote &&
+	    t.stall_local_ns >= p->raw_stall_local_ns &&
+	    t.stall_remote_ns >= p->raw_stall_remote_ns) {
 		p->d_fast = t.fast - p->raw_fast;
 		p->d_slow = t.slow - p->raw_slow;
 		p->d_local = t.local - p->raw_local;
 		p->d_remote = t.remote - p->raw_remote;
 		p->d_misses = t.misses - p->raw_misses;
 		p->d_excess10 = t.excess10 - p->raw_excess10;
+		p->d_miss_local = t.miss_local - p->raw_miss_local;
+		p->d_miss_remote = t.miss_remote - p->raw_miss_remote;
+		p->d_stall_local_ns = t.stall_local_ns - p->raw_stall_local_ns;
+		p->d_stall_remote_ns = t.stall_remote_ns - p->raw_stall_remote_ns;
 	}
+	update_busy(p, &t);
+	p->model = t.model;
+	p->raw_miss_local = t.miss_local;
+	p->raw_miss_remote = t.miss_remote;
+	p->raw_stall_local_ns = t.stall_local_ns;
+	p->raw_stall_remote_ns = t.stall_remote_ns;
 	p->raw_local = t.local;
 	p->raw_remote = t.remote;
 	p->raw_misses = t.misses;

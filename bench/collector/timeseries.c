@@ -148,6 +148,29 @@ static void put_avoided(struct csv *c, const struct series *s)
 	put_opt(c, s->plugin.baseline_set, s->plugin.acc_avoided_cum);
 }
 
+static void put_miss_local(struct csv *c, const struct series *s) { put_opt(c, s->plugin.valid, s->plugin.d_miss_local); }
+static void put_miss_remote(struct csv *c, const struct series *s) { put_opt(c, s->plugin.valid, s->plugin.d_miss_remote); }
+
+static void put_stall_local(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.valid && s->plugin.model, s->plugin.d_stall_local_ns);
+}
+
+static void put_stall_remote(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.valid && s->plugin.model, s->plugin.d_stall_remote_ns);
+}
+
+static void put_busy_sum(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.valid && s->plugin.n_busy, s->plugin.d_busy_sum_s);
+}
+
+static void put_busy_max(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->plugin.valid && s->plugin.n_busy, s->plugin.d_busy_max_s);
+}
+
 static const struct column plugin_cols[] = {
 	{ "acc_local", "accesses", put_acc_local },
 	{ "acc_remote", "accesses", put_acc_remote },
@@ -157,6 +180,12 @@ static const struct column plugin_cols[] = {
 	{ "fast_tier_share", "ratio", put_tier_share },
 	{ "benefit_cum", "u", put_benefit },
 	{ "acc_avoided_cum", "accesses", put_avoided },
+	{ "miss_local_d", "misses", put_miss_local },
+	{ "miss_remote_d", "misses", put_miss_remote },
+	{ "stall_local_hw_ns_d", "ns", put_stall_local },
+	{ "stall_remote_hw_ns_d", "ns", put_stall_remote },
+	{ "busy_sum_d", "s", put_busy_sum },
+	{ "busy_max_d", "s", put_busy_max },
 };
 
 #define NCOLS(t) (sizeof(t) / sizeof((t)[0]))
