@@ -14,13 +14,15 @@ RUNNER_SRCS := \
 	extract/csv.c extract/wlout.c extract/extract.c extract/extract_perf.c \
 	extract/extract_stressng.c extract/monitors.c extract/modelrun.c extract/numawork.c \
 	extract/wlcheck.c extract/scalerun.c extract/locrise.c extract/tieringrun.c \
+	account/account_run.c account/account_report.c account/account_plot.c \
 	report/fmt.c report/variant_info.c report/stats.c report/results.c report/report.c \
 	report/versus.c report/verdict.c report/sweep_report.c report/compare.c \
 	plot/plot_gp.c plot/plot.c plot/plot_data.c plot/plot_sweep.c plot/plot_monitors.c \
 	plot/plot_tiering.c \
 	html/page.c html/markdown.c html/svg.c html/guide.c \
 	reference/reference.c reference/reference_eval.c reference/reference_calib.c
-RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o))
+RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
+	$(BUILD)/obj/bench/collector/account.o
 # plugin_opts are checked with the plugin's own argument parser
 RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
 # summary.html: libcmark-gfm (no .pc for its extensions) and libxml2
@@ -38,6 +40,8 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 
 RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance \
 	compare reference modelrun hostile scale locrise html faults
+# the account of balancing's (a line of its own: rooms add theirs apart)
+RUNNER_TESTS += account
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \

@@ -6,7 +6,8 @@
 # (variant.h) and sweeps (sweep.h) are leaves that the key table and the
 # scaling plan read without the loader, the sysctl names belong to the
 # knob table, and the run metrics (extract/) feed the results (report/)
-# without reading them.
+# without reading them. The account of balancing (account/) is a room of
+# its own that the run, the report and the plots call.
 . "$(dirname "$0")/../lib/tap.sh"
 cd "$BNB_ROOT" || exit 1
 

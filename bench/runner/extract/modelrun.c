@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -134,4 +135,47 @@ int modelrun_config(const char *rundir, struct modelrun_config *c)
 	}
 	munmap((void *)h, size);
 	return rc;
+}
+
+/*
+ * The window the plugin counted between the WORK marker and the
+ * balancer's first work after it (bnb_plugin_shm.h): counters that went
+ * backwards are the guest's doing, not a window.
+ */
+static void acct_window(const struct bnb_shm_header *h, struct modelrun_acct *a)
+{
+	const uint64_t *w = h->acct_work_miss, *e = h->acct_act_miss;
+
+	a->win_local = a->win_remote = NAN;
+	a->acted = h->acct_state & BNB_ACCT_ACTED;
+	if (!(h->acct_state & BNB_ACCT_WORK))
+		return;
+	if (!a->acted)
+		return;		/* the work's own intervals are the window */
+	if (e[0] < w[0] || e[1] < w[1])
+		return;
+	a->win_local = e[0] - w[0];
+	a->win_remote = e[1] - w[1];
+}
+
+int modelrun_account(const char *rundir, struct modelrun_acct *a)
+{
+	const struct bnb_shm_header *h;
+	struct model_sums s = { 0 };
+	size_t size;
+
+	memset(a, 0, sizeof(*a));
+	h = map_shm(rundir, &size);
+	if (!h)
+		return -1;
+	if (!config_ok(h)) {
+		munmap((void *)h, size);
+		return -1;
+	}
+	a->d = (double)h->insn_ps / h->hw_insn_ps;
+	acct_window(h, a);
+	sum_vcpus(h, &s);
+	a->stall_ps = s.stall_ps;
+	munmap((void *)h, size);
+	return 0;
 }

@@ -6,6 +6,8 @@
 #ifndef BNB_MODELRUN_H
 #define BNB_MODELRUN_H
 
+#include <stdbool.h>
+
 #include "bnb_plugin_shm.h"
 #include "extract.h"
 
@@ -40,5 +42,16 @@ struct modelrun_config {
 
 /* Fill C from RUNDIR's counters file: 0, or -1 when it has no model. */
 int modelrun_config(const char *rundir, struct modelrun_config *c);
+
+/* What the account of balancing (accountrun.h) takes from the file. */
+struct modelrun_acct {
+	double d;				/* insn_ps / hw_insn_ps */
+	double win_local, win_remote;		/* misses before the balancer acted; NAN: none */
+	bool acted;				/* it worked after the WORK marker */
+	double stall_ps;			/* the model's stall, all vCPUs, guest ps */
+};
+
+/* Fill A from RUNDIR's counters file: 0, or -1 when it has no model. */
+int modelrun_account(const char *rundir, struct modelrun_acct *a);
 
 #endif

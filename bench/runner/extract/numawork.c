@@ -56,9 +56,11 @@ static double collector_cost(const char *rundir)
 
 /*
  * Hardware-equivalent seconds of KIND: its instructions at hw_insn_ps and,
- * under deterministic timing, its stalls over D = insn_ps / hw_insn_ps.
+ * under deterministic timing, its stalls over D = insn_ps / hw_insn_ps
+ * (the stalls alone also into *STALL_S).
  */
-static double hw_seconds(const char *file, const char *kind, double hw_ps, double insn_ps)
+static double hw_seconds(const char *file, const char *kind, double hw_ps, double insn_ps,
+			 double *stall_s)
 {
 	char key[32];
 	double insns, stall;
@@ -73,13 +75,14 @@ static double hw_seconds(const char *file, const char *kind, double hw_ps, doubl
 		stall = 0;	/* wall clock: instructions only */
 	else
 		stall *= hw_ps / insn_ps;
+	*stall_s += stall * 1e-12;
 	return (insns * hw_ps + stall) * 1e-12;
 }
 
 void numawork_add(const char *rundir, struct xmetrics *x)
 {
 	char file[PATH_MAX + 32], result[PATH_MAX + 32], timing[32], name[64];
-	double hw_ps, insn_ps = NAN, total = 0, cost;
+	double hw_ps, insn_ps = NAN, total = 0, stall = 0, cost;
 
 	snprintf(file, sizeof(file), "%s/" NUMAWORK_FILE, rundir);
 	hw_ps = kv_num(file, "hw_insn_ps");
@@ -90,13 +93,15 @@ void numawork_add(const char *rundir, struct xmetrics *x)
 	    !strcmp(timing, "deterministic"))
 		insn_ps = kv_num(result, "insn_ps");
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		double s = hw_seconds(file, kinds[i], hw_ps, insn_ps);
+		double s = hw_seconds(file, kinds[i], hw_ps, insn_ps, &stall);
 
 		snprintf(name, sizeof(name), "numa_%s_hw_s", kinds[i]);
 		xm_add(x, name, "s", s, BETTER_LOWER);
 		total += s;
 	}
 	xm_add(x, "numa_work_hw_s", "s", total, BETTER_LOWER);
+	/* of it, memory stalls the machine model charged (in model_stall_s too) */
+	xm_add(x, "numa_work_stall_hw_s", "s", stall, BETTER_LOWER);
 	if (insn_ps > 0)
 		xm_add(x, "numa_work_s", "s", total * insn_ps / hw_ps, BETTER_LOWER);
 	cost = collector_cost(rundir);

@@ -18,7 +18,8 @@ void numawork_plugin_args(struct argv *a, const char *kernel, const char *rundir
 
 /*
  * Add numa_{scan,fault,migrate,work}_hw_s (hardware-equivalent seconds:
- * guest seconds / D), numa_work_s (guest seconds, deterministic timing)
+ * guest seconds / D), numa_work_stall_hw_s (of the work, the model's
+ * stalls), numa_work_s (guest seconds, deterministic timing)
  * and numa_work_ns_per_cost_u (against the seed's cost) to X; nothing
  * when the run has no such file.
  */

@@ -19,22 +19,12 @@
 #include "bnb_wire.h"
 #include "csv.h"
 #include "extract.h"
+#include "jsonnum.h"
 #include "locrise.h"
 #include "report/results.h"
 #include "scalerun.h"
 #include "lib/util.h"
 #include "wlout.h"
-
-static double json_num(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-		return NAN;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
 
 /* The passes at the first sample at or after T (s since the first), or NAN. */
 static double passes_at(const struct csv *t, double when)

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "account/account_plot.h"
 #include "extract/csv.h"
 #include "plot.h"
 #include "plot_gp.h"
@@ -458,6 +459,7 @@ int plot_all(const struct results *r)
 	for (i = 0; i < (int)(sizeof(ts_plots) / sizeof(ts_plots[0])); i++)
 		plot_ts(&p, rf, n_rf, &ts_plots[i]);
 	plot_cost(&p, rf, n_rf);
+	plot_account(&p);
 	for (i = 0; i < r->exp.n_variants; i++)
 		plot_faults(&p, r->exp.variants[i].name);
 	plot_rate(&p, rf, n_rf);

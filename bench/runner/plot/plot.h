@@ -3,27 +3,8 @@
 #ifndef BNB_PLOT_H
 #define BNB_PLOT_H
 
+#include "plot_data.h"
 #include "report/results.h"
-
-/*
- * Collector series per run, derived for plotting: counters become rates.
- * Column order of the .ts.dat files.
- */
-enum ts_col { TS_CONV, TS_COST_CUM, TS_COST_RATE, TS_LOCAL_PS, TS_REMOTE_PS,
-	      TS_MIGRATED_PS, TS_TRUE_LOC, N_TS };
-
-struct series {
-	int n;
-	double *t;
-	double *c[N_TS];
-};
-
-/* Read RUN_DIR/timeseries.csv into S (rates from counter differences). */
-int series_load(const char *run_dir, struct series *s);
-void series_free(struct series *s);
-/* Median over N series on a common time grid, into OUT. */
-void series_median(const struct series *in, int n, struct series *out);
-int series_write(const char *path, const struct series *s);
 
 /* Write DIR/plots/ (data, .gp scripts, .png, .svg) and copy the images
  * to ROOT/plots/<folder name>/. */

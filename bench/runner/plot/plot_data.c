@@ -6,13 +6,14 @@
  */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "extract/csv.h"
-#include "plot.h"
+#include "plot_data.h"
 
 #define GRID_POINTS 300
 

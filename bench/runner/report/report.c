@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "account/account_report.h"
 #include "fmt.h"
 #include "variant_info.h"
 #include "lib/util.h"
@@ -731,6 +732,7 @@ int report_write(const struct results *r)
 	fprintf(md, "# Experiment %s\n\nResults in `%s`, generated %s.\n\n", r->exp.name,
 		r->dir, stamp);
 	jset(root, "verdict", verdict_results(r, md));
+	account_section(md, r, root);
 	fprintf(md, "## Notes\n\n");
 	notes(md, r, root);
 	md_runs(md, r);

@@ -17,6 +17,7 @@
 #include "extract/csv.h"
 #include "experiment/dilation.h"
 #include "extract/extract.h"
+#include "extract/jsonnum.h"
 #include "lib/err.h"
 #include "lib/parse.h"
 #include "lib/util.h"
@@ -52,7 +53,8 @@ const struct metric_def metric_defs[N_METRICS] = {
 	[M_LOCALITY]       = { "locality_final", "final page locality", "", BETTER_HIGHER, 0, 1 },
 	[M_TRUE_LOCALITY]  = { "true_locality", "true access locality (plugin)", "", BETTER_HIGHER,
 			       0, 1 },
-	[M_BENEFIT]        = { "benefit_cum", "benefit (plugin)", "u", BETTER_HIGHER,
+	[M_BENEFIT]        = { "seed_benefit_u", "the seed's benefit formula (its first second "
+			       "as the baseline; the account has the saving)", "u", BETTER_HIGHER,
 			       -COST_MAX, COST_MAX },
 	[M_WALL_S]         = { "wall_s", "guest wall time", "s", BETTER_LOWER, 0, TIME_MAX },
 	[M_DILATION]       = { "dilation",
@@ -199,17 +201,6 @@ int vm_warnings(const char *result)
 	return count;
 }
 
-static double json_number(struct json_object *obj, const char *key)
-{
-	struct json_object *v;
-
-	if (!obj || !json_object_object_get_ex(obj, key, &v))
-		return NAN;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
-
 static enum better better_of(const char *s)
 {
 	if (s && !strcmp(s, "lower"))
@@ -250,7 +241,7 @@ static void load_metrics(struct run *run, struct json_object *metrics)
 /* A collector's number KEY of OBJ that is there but is no number (NaN). */
 static double checked_number(struct run *run, struct json_object *obj, const char *key)
 {
-	double v = json_number(obj, key);
+	double v = json_num(obj, key);
 	struct json_object *o;
 
 	if (isnan(v) && obj && json_object_object_get_ex(obj, key, &o) &&
@@ -301,9 +292,9 @@ static void load_collector(struct run *run)
 		tiering_load(&run->tiering, run->refused, sizeof(run->refused), tiering, objs[2]);
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			run->m[keys[i].metric] = checked_number(run, objs[keys[i].obj], keys[i].key);
-		run->window_hints = json_number(root, "window_hints");
-		run->window_s = json_number(root, "window_s");
-		run->window_n = json_number(root, "window_n_mean");
+		run->window_hints = json_num(root, "window_hints");
+		run->window_s = json_num(root, "window_s");
+		run->window_n = json_num(root, "window_n_mean");
 		if (json_object_object_get_ex(root, "metrics", &objs[1]))
 			load_metrics(run, objs[1]);
 		/* what the extractor refused as the run ended */
@@ -449,6 +440,7 @@ void run_load(struct run *run)
 	if (run->status == RUN_OK) {
 		check_csv(run, "timeseries.csv", true);
 		check_csv(run, "workload.csv", false);
+		check_csv(run, "account.csv", false);
 	} else {
 		run->damaged[0] = 0;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account/account_report.h"
 #include "variant_info.h"
 #include "verdict.h"
 #include "versus.h"
@@ -362,10 +363,10 @@ static void rise_line(FILE *f, const struct results *ra, const char *va,
 	fprintf(f, "\n");
 }
 
+/* The seed's cost in its own unit; the account (below it) has it in time. */
 static void cost_line(FILE *f, const struct versus *v, const char *la, const char *lb)
 {
 	const struct vs_row *cost = versus_row(v, "cost_total");
-	const struct vs_row *benefit = versus_row(v, "benefit_cum");
 
 	if (!cost)
 		return;
@@ -375,10 +376,6 @@ static void cost_line(FILE *f, const struct versus *v, const char *la, const cha
 	group(f, &cost->a, "u");
 	if (cost->primary)
 		difference(f, cost);
-	if (benefit && benefit->b.n) {
-		fprintf(f, "; its benefit (plugin) %s ", lb);
-		group(f, &benefit->b, "u");
-	}
 	fprintf(f, "\n");
 }
 
@@ -439,8 +436,9 @@ static void kernel_text(FILE *f, const struct results *ra, const char *va,
 		fprintf(f, ", kernel %s against %s", kb, ka);
 }
 
-static void full(FILE *f, const struct versus *v, const struct results *ra, const char *va,
-		 const struct results *rb, const char *vb, const char *la, const char *lb)
+static void full(FILE *f, const struct versus *v, const struct acct_pair *acct,
+		 const struct results *ra, const char *va, const struct results *rb, const char *vb,
+		 const char *la, const char *lb)
 {
 	const struct argv *primary = &ra->exp.primary;
 	int i, tested, changed = primaries_changed(v, &tested);
@@ -463,6 +461,8 @@ static void full(FILE *f, const struct versus *v, const struct results *ra, cons
 	missing_primaries(f, v, primary);
 	identical_line(f, ra, va, rb, vb, la, lb);
 	cost_line(f, v, la, lb);
+	if (acct)
+		account_verdict(f, acct, la, lb);
 	conv_line(f, v, ra, va, rb, vb, la, lb);
 	rise_line(f, ra, va, rb, vb, la, lb);
 	if (!strcmp(variant_timing(ra, va), "wall") && !strcmp(variant_timing(rb, vb), "wall"))
@@ -503,8 +503,9 @@ static void compact(FILE *f, const struct versus *v, const struct results *ra, c
 	fprintf(f, "\n");
 }
 
-static struct json_object *pair_json(const struct versus *v, const struct results *ra,
-				     const char *va, const struct results *rb, const char *vb)
+static struct json_object *pair_json(const struct versus *v, const struct acct_pair *acct,
+				     const struct results *ra, const char *va,
+				     const struct results *rb, const char *vb)
 {
 	struct json_object *o = json_object_new_object(), *p = json_object_new_object();
 
@@ -526,6 +527,7 @@ static struct json_object *pair_json(const struct versus *v, const struct result
 		if (v->rows[i].primary)
 			json_object_object_add(p, v->rows[i].m.name, row_json(&v->rows[i]));
 	json_object_object_add(o, "primary", p);
+	json_object_object_add(o, "account", acct ? account_pair_json(acct) : NULL);
 	json_object_object_add(o, "secondary_tests", json_object_new_int(v->secondary));
 	json_object_object_add(o, "secondary_significant_holm",
 			       json_object_new_int(v->secondary_adj));
@@ -538,16 +540,19 @@ static struct json_object *verdict_one(const struct results *ra, const char *va,
 				       const struct results *rb, const char *vb,
 				       const char *la, const char *lb, FILE *f, bool brief)
 {
+	struct acct_pair acct, *ap = &acct;
 	struct json_object *o;
 	struct versus v;
 
 	if (versus_build(&v, ra, va, rb, vb, &ra->exp.primary))
 		return NULL;
+	if (account_pair(ra, va, rb, vb, &acct))
+		ap = NULL;
 	if (brief)
 		compact(f, &v, ra, va, rb, vb, lb);
 	else
-		full(f, &v, ra, va, rb, vb, la, lb);
-	o = pair_json(&v, ra, va, rb, vb);
+		full(f, &v, ap, ra, va, rb, vb, la, lb);
+	o = pair_json(&v, ap, ra, va, rb, vb);
 	versus_free(&v);
 	return o;
 }

@@ -9,6 +9,7 @@
 #include "bnb_monitor.h"
 #include "fsio.h"
 #include "extract/monitors.h"
+#include "account/account_run.h"
 #include "extract/modelrun.h"
 #include "extract/numawork.h"
 #include "outcome.h"
@@ -86,6 +87,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 	numawork_add(rundir, &o->x);
 	modelrun_add(rundir, &o->x);
 	scalerun_add(rundir, &o->x);
+	accountrun_add(rundir, &o->x);
 	if (prov) {
 		prov_end(prov);
 		snprintf(out, sizeof(out), "%s/result", rundir);
