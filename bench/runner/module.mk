@@ -3,7 +3,8 @@
 # bench/runner in rooms by job: experiment/ (reading and checking an
 # experiment file), run/ (one run and the schedule of them), extract/ (a
 # run's figures from its files), report/ (statistics, summary, verdicts,
-# compare), plot/ (gnuplot), html/ (the report as one page), reference/ (the
+# compare), plot/ (gnuplot), html/ (the report as one page), account/ (the
+# account of balancing: per run, in the verdict, its plot), reference/ (the
 # reference suite).
 RUNNER_SRCS := \
 	experiment/keys.c experiment/knobs.c experiment/experiment.c experiment/sweep.c \
