@@ -14,6 +14,8 @@ static const struct plot_guide guide[] = {
 	  "\"on\" rising to near 1, \"off\" flat" },
 	{ "cost", NULL, "the seed's cost, cumulative and per second",
 	  "when balancing spends; whether it stops" },
+	{ "account", NULL, "cumulative cost and saving, hardware s",
+	  "the saving overtaking the cost (marked), and how soon" },
 	{ "faults-", "VARIANT", "local, remote hint faults/s; pages migrated/s",
 	  "remote faults giving way to local" },
 	{ "rate", NULL, "the workload's own rate over time",
