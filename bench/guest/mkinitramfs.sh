@@ -76,6 +76,10 @@ for applet in sys.argv[2:]:
 	install -m 0644 "$here/fstab.boot" "$here/fstab.dev" "$root/etc/"
 	echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 	echo 'root:x:0:' > "$root/etc/group"
+	# localhost for servers and clients on the loopback device, from
+	# this file alone (glibc's default asks DNS first)
+	echo '127.0.0.1 localhost' > "$root/etc/hosts"
+	echo 'hosts: files' > "$root/etc/nsswitch.conf"
 	for bin in "$@"; do
 		[ -L "$bin" ] || copy_with_libs "$bin"
 	done
