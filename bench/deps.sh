@@ -41,16 +41,38 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
 backports=(meson python3-pycotap)
 
+# The packages the shipped experiments boot their guests with (`packages =`,
+# bench/guest/packages), read with builtins: installed apart, their servers
+# kept from starting on the host (bench/guest/packages/install.sh).
+here=$(cd "$(dirname "$0")" && pwd)
+guest_packages=()
+for ini in "$here"/experiments/*.ini "$here"/experiments/*/*.ini; do
+	[ -r "$ini" ] || continue
+	while IFS= read -r line; do
+		key=${line%%=*}
+		if [ "$key" != "$line" ] && [ "${key//[[:space:]]/}" = packages ]; then
+			read -r -a words <<<"${line#*=}"
+			guest_packages+=("${words[@]}")
+		fi
+	done < "$ini"
+done
+
 # One dpkg-query and no other process (this runs before every ./run.sh);
 # the sources file is read with a builtin.
 declare -A installed=() version=()
 while read -r p want ok state ver; do
 	[ "$want $ok $state" = "install ok installed" ] && installed[$p]=1 && version[$p]=$ver
 done < <(dpkg-query -W -f '${Package} ${Status} ${Version}\n' \
-	"${packages[@]}" "${backports[@]}" 2>/dev/null || true)
+	"${packages[@]}" "${backports[@]}" "${guest_packages[@]}" 2>/dev/null || true)
 missing=()
 for p in "${packages[@]}"; do
 	[ -n "${installed[$p]:-}" ] || missing+=("$p")
+done
+declare -A seen=()
+missing_guest=()
+for p in "${guest_packages[@]}"; do
+	[ -n "${installed[$p]:-}" ] || [ -n "${seen[$p]:-}" ] || missing_guest+=("$p")
+	seen[$p]=1
 done
 missing_bpo=()
 [ -n "${installed[python3-pycotap]:-}" ] || missing_bpo+=(python3-pycotap)
@@ -62,7 +84,8 @@ need_sources=0
 have_sources=
 [ -r "$sources" ] && have_sources=$(<"$sources")
 [ "$have_sources" = "$sources_text" ] || need_sources=1
-[ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] && [ $need_sources = 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] && [ ${#missing_guest[@]} -eq 0 ] &&
+	[ $need_sources = 0 ] && exit 0
 
 line="apt-get install -y --no-install-recommends ${missing[*]}"
 line_bpo="apt-get install -y --no-install-recommends -t bookworm-backports ${backports[*]}"
@@ -70,6 +93,8 @@ if [ "$(id -u)" != 0 ]; then
 	echo "deps: missing packages or apt sources; as root run:" >&2
 	[ $need_sources = 0 ] || echo "  bench/deps.sh   (it writes $sources)" >&2
 	echo "  apt-get update && $line && $line_bpo" >&2
+	[ ${#missing_guest[@]} -eq 0 ] ||
+		echo "  bench/guest/packages/install.sh ${missing_guest[*]}" >&2
 	exit 2
 fi
 export DEBIAN_FRONTEND=noninteractive
@@ -83,3 +108,4 @@ apt-get update -qq
 [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#missing_bpo[@]} -eq 0 ] ||
 	apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_bpo[@]}"
+[ ${#missing_guest[@]} -eq 0 ] || "$here/guest/packages/install.sh" "${missing_guest[@]}"
