@@ -4,6 +4,7 @@
  * and run one command in it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guest/packages/pkg.h"
 #include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/path.h"
@@ -26,6 +28,7 @@ struct launch {
 	struct vm_cli cli;
 	struct vm_emulator emu;
 	bool keep_tmp;
+	char *packed;		/* the initrd with the packages appended, removed at exit */
 };
 
 static char *in_tree(const char *rel)
@@ -233,6 +236,65 @@ static int prepare_paths(struct launch *l)
 	return 0;
 }
 
+/* DST = the files A and B one after the other (Linux unpacks both in turn). */
+static int concat(const char *dst, const char *a, const char *b)
+{
+	const char *src[] = { a, b };
+	char buf[1 << 16];
+	int out, in, i;
+	ssize_t n = 0;
+
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	for (i = 0; out >= 0 && i < 2 && n >= 0; i++) {
+		in = open(src[i], O_RDONLY | O_CLOEXEC);
+		if (in < 0) {
+			n = -1;
+			break;
+		}
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, n) != n) {
+				n = -1;
+				break;
+			}
+		close(in);
+	}
+	if (out < 0 || close(out) || n < 0) {
+		fprintf(stderr, "bnb-vm: cannot write %s: %s\n", dst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --packages: their archive, from the cache or made now, appended to the
+ * initrd in the run folder; refused here, before anything boots, when a
+ * package is not installed or a program's library is missing.
+ */
+static int add_packages(struct launch *l)
+{
+	struct vm_config *c = &l->cli.cfg;
+	char err[ERRLEN], cache[PATH_MAX];
+	struct pkg_archive a;
+
+	if (!l->cli.packages)
+		return 0;
+	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN,
+			    l->cli.packages, &a, err, sizeof(err))) {
+		prog_error("--packages: %s", err);
+		return -1;
+	}
+	if (a.built)
+		fprintf(stderr, "bnb-vm: packed %s into %s (%.1f MB)\n", l->cli.packages, a.cpio,
+			a.bytes / 1e6);
+	if (asprintf(&l->packed, "%s/initrd.cpio", c->run_dir) < 0)
+		abort();
+	if (concat(l->packed, c->initrd, a.cpio))
+		return -1;
+	free(c->initrd);
+	c->initrd = strdup(l->packed);
+	return 0;
+}
+
 static void dry_run(const struct vm_config *c)
 {
 	struct argv a = { 0 };
@@ -364,8 +426,11 @@ int main(int argc, char **argv)
 		prog_error("%s", err);
 		return VM_USAGE;
 	}
-	if (prepare_paths(&l))
+	if (prepare_paths(&l) || add_packages(&l)) {
+		if (l.packed)
+			unlink(l.packed);
 		return VM_USAGE;
+	}
 	vm_plugin_default_shm(&l.cli.cfg);	/* the run's verdict reads it */
 	if (l.cli.cfg.dry_run) {
 		st = bind_host(&l.cli.cfg, &host) ? VM_USAGE : VM_OK;
@@ -379,6 +444,9 @@ int main(int argc, char **argv)
 		if (!l.keep_tmp)
 			relay_output(&l);
 	}
+	/* the packed initrd is the cache's archive again: not worth keeping */
+	if (l.packed)
+		unlink(l.packed);
 	if (!l.keep_tmp && (st == VM_OK || st == VM_GUEST_FAILED || st == VM_USAGE))
 		remove_tmp(&l);
 	vm_cli_free(&l.cli);

@@ -4,7 +4,7 @@ VM_OBJS := $(addprefix $(BUILD)/obj/bench/vm/,options.o qemu_args.o qmp.o pin.o 
 BNB_VM := $(HOST_BIN)/bnb-vm
 HOST_PROGS += $(BNB_VM)
 
-$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
+$(BNB_VM): $(VM_OBJS) $(BUILD)/obj/bench/vm/main.o $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBPKG) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ -ljson-c -lnuma
 

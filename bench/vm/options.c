@@ -46,6 +46,10 @@ const struct opt_def vm_options[] = {
 	{ "tools", OPT_CHOICE, CLI(tools), .choices = "off|on|auto", .def = "auto",
 	  .help = "boot build/guest/initramfs-tools.cpio, the default initrd with perf, stress-ng, "
 		  "numactl and lstopo; auto: when a word of the command is one of them" },
+	{ "packages", OPT_STR, CLI(packages), .metavar = "PACKAGE ...",
+	  .help = "installed Debian packages booted beside the initrd: their programs, the "
+		  "libraries those load and their data files, packed once into the cache "
+		  "(docs/applications.md)" },
 	{ "nodes", OPT_FUNC, CFG(topo), .parse = topo_opt_nodes, .metavar = "1..64", .def = "2",
 	  .help = "guest NUMA nodes" },
 	{ "cpus", OPT_STR, CLI(cpus), .metavar = "LIST", .def = "1",
