@@ -13,7 +13,8 @@ RUNNER_SRCS := \
 	run/latency.c run/hostrun.c run/provenance.c run/runsummary.c run/outcome.c run/resume.c \
 	run/bootcheck.c \
 	extract/csv.c extract/wlout.c extract/extract.c extract/extract_perf.c \
-	extract/extract_stressng.c extract/monitors.c extract/modelrun.c extract/numawork.c \
+	extract/extract_stressng.c extract/extract_redis.c extract/extract_memaslap.c \
+	extract/extract_pgbench.c extract/extract_sysbench.c extract/monitors.c extract/modelrun.c extract/numawork.c \
 	extract/wlcheck.c extract/scalerun.c extract/locrise.c extract/tieringrun.c \
 	account/account_run.c account/account_report.c account/account_plot.c \
 	report/fmt.c report/variant_info.c report/stats.c report/results.c report/report.c \
@@ -25,7 +26,7 @@ RUNNER_SRCS := \
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/collector/account.o
 # plugin_opts are checked with the plugin's own argument parser
-RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBBNB)
+RUNNER_ARCHIVES := $(LIBPLUGIN_ARGS) $(LIBMODEL) $(LIBPKG) $(LIBBNB)
 # summary.html: libcmark-gfm (no .pc for its extensions) and libxml2
 RUNNER_LIBS := $(shell pkg-config --libs inih json-c gsl libcrypto libxml-2.0) -lnuma \
 	-lcmark-gfm-extensions -lcmark-gfm

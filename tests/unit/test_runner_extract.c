@@ -129,6 +129,113 @@ Test(extract, stress_ng_without_metrics_fails_naming_it)
 	cr_assert(strstr(why, "--metrics-brief"), "%s", why);
 }
 
+Test(extract, redis_benchmark_csv_rows)
+{
+	const char *cmd = "numactl --cpunodebind=0 redis-benchmark -t get,set -n 2000 --csv";
+
+	cr_assert_eq(run("redis-csv", cmd, NULL), 0, "%s", why);
+	cr_assert_float_eq(value("redis.set.rps"), 2212.39, 1e-9);
+	cr_assert_float_eq(value("redis.get.rps"), 9090.91, 1e-9);
+	cr_assert_float_eq(value("redis.get.avg_ms"), 66.861, 1e-9);
+	cr_assert_float_eq(value("redis.get.p50_ms"), 48.575, 1e-9);
+	cr_assert_float_eq(value("redis.get.p99_ms"), 117.247, 1e-9);
+	cr_assert_float_eq(value("redis.set.max_ms"), 490.495, 1e-9);
+	cr_assert_eq(better("redis.get.rps"), BETTER_HIGHER);
+	cr_assert_eq(better("redis.get.p99_ms"), BETTER_LOWER);
+	cr_assert_str_eq(xm_find(&x, "redis.get.rps")->unit, "req/s");
+	/* the load phase's -q lines went to bnb-service's log, not here */
+	cr_assert_eq(x.n, 15, "two tests x 7 columns and the elapsed time, got %d", x.n);
+}
+
+Test(extract, redis_benchmark_quiet_lines_after_progress)
+{
+	cr_assert_eq(run("redis-quiet", "redis-benchmark -t get,set -n 2000 -q", NULL), 0, "%s",
+		     why);
+	cr_assert_float_eq(value("redis.set.rps"), 1352.27, 1e-9);
+	cr_assert_float_eq(value("redis.get.rps"), 1568.63, 1e-9);
+	cr_assert_float_eq(value("redis.get.p50_ms"), 447.743, 1e-9);
+}
+
+Test(extract, memaslap_global_rows_and_the_whole_run)
+{
+	cr_assert_eq(run("memaslap", "memcaslap -s 127.0.0.1:11211 -T 1 -c 4 -t 3s -S 1s", NULL),
+		     0, "%s", why);
+	cr_assert_float_eq(value("memaslap.tps"), 338, 1e-9);
+	cr_assert_float_eq(value("memaslap.run_s"), 3.1, 1e-9);
+	cr_assert_float_eq(value("memaslap.get_misses"), 0, 1e-9);
+	cr_assert_float_eq(value("memaslap.total.tps"), 347, 1e-9);
+	cr_assert_float_eq(value("memaslap.set.tps"), 35, 1e-9);
+	/* the whole run's figures, not the last interval's Global row (257579) */
+	cr_assert_float_eq(value("memaslap.get.max_us"), 855209, 1e-9);
+	cr_assert_float_eq(value("memaslap.get.avg_us"), 12500, 1e-9);
+	cr_assert_float_eq(value("memaslap.get.events"), 940, 1e-9);
+	cr_assert_eq(better("memaslap.get.avg_us"), BETTER_LOWER);
+}
+
+Test(extract, pgbench_closing_lines)
+{
+	const char *cmd = "pgbench -h /tmp/bnb-service -U postgres -S -c 2 -T 3 postgres";
+
+	cr_assert_eq(run("pgbench-select", cmd, NULL), 0, "%s", why);
+	cr_assert_float_eq(value("pgbench.tps"), 94.847061, 1e-9);
+	cr_assert_float_eq(value("pgbench.latency_avg_ms"), 21.087, 1e-9);
+	cr_assert_float_eq(value("pgbench.connect_ms"), 866.590, 1e-9);
+	cr_assert_float_eq(value("pgbench.transactions"), 204, 1e-9);
+	cr_assert_float_eq(value("pgbench.failed"), 0, 1e-9);
+	cr_assert_eq(better("pgbench.tps"), BETTER_HIGHER);
+}
+
+Test(extract, pgbench_that_could_not_connect_fails_naming_it)
+{
+	const char *cmd = "pgbench -h /tmp/bnb-service -U postgres -S -c 2 -T 3 nosuchdb";
+
+	cr_assert_eq(run("pgbench-failed", cmd, NULL), -1);
+	cr_assert(strstr(why, "pgbench extractor found nothing") &&
+		  strstr(why, "tps = N (without initial connection time)"), "%s", why);
+}
+
+Test(extract, sysbench_memory_and_threads)
+{
+	cr_assert_eq(run("sysbench-memory", "sysbench memory --memory-total-size=16M run", NULL),
+		     0, "%s", why);
+	cr_assert_float_eq(value("sysbench.ops_per_s"), 94615.72, 1e-9);
+	cr_assert_float_eq(value("sysbench.mib_per_s"), 92.40, 1e-9);
+	cr_assert_float_eq(value("sysbench.events_per_s"), 16384 / 0.1457, 1e-6);
+	cr_assert_float_eq(value("sysbench.latency_max_ms"), 3.91, 1e-9);
+	memset(&x, 0, sizeof(x));
+	cr_assert_eq(run("sysbench-threads", "sysbench threads --threads=2 run", NULL), 0, "%s",
+		     why);
+	cr_assert_float_eq(value("sysbench.events_per_s"), 200 / 0.9137, 1e-6);
+	cr_assert_float_eq(value("sysbench.latency_p95_ms"), 24.83, 1e-9);
+	cr_assert_float_eq(value("sysbench.latency_avg_ms"), 8.52, 1e-9);
+	cr_assert_null(xm_find(&x, "sysbench.mib_per_s"), "threads moves no memory");
+}
+
+/* A figure outside what the tool can mean is refused, not averaged. */
+Test(extract, absurd_figures_are_refused)
+{
+	const struct extractor *e = &extract_redis;
+	char state[4096] = { 0 };
+
+	cr_assert_leq(e->state_size, sizeof(state));
+	e->line("\"test\",\"rps\",\"avg_latency_ms\"", &x, state);
+	e->line("\"GET\",\"-5\",\"99999999999\"", &x, state);
+	cr_assert_null(xm_find(&x, "redis.get.rps"), "a negative throughput was taken");
+	cr_assert_null(xm_find(&x, "redis.get.avg_ms"), "a latency of years was taken");
+	cr_assert(strstr(x.refused, "redis.get.rps=-5"), "%s", x.refused);
+	extract_pgbench.line("tps = -1.0 (without initial connection time)", &x, NULL);
+	cr_assert_null(xm_find(&x, "pgbench.tps"));
+}
+
+Test(extract, tools_behind_numactl)
+{
+	cr_assert(tool_named("numactl --cpunodebind=0 redis-benchmark -q", "redis-benchmark"));
+	cr_assert(tool_named("numactl -N 1 -m 1 pgbench -S", "pgbench"));
+	cr_assert(tool_named("/usr/bin/sysbench memory run", "sysbench"));
+	cr_assert_not(tool_named("numactl -N 1 sysbench", "pgbench"));
+	cr_assert_eq(extractor_for("numactl -N 0 memcaslap -s x", NULL), &extract_memaslap);
+}
+
 Test(extract, elapsed_for_any_command)
 {
 	cr_assert_str_eq(extractor_for("sleep 1", NULL)->name, EXTRACT_ELAPSED);

@@ -62,6 +62,19 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	return 0;
 }
 
+int xm_add_range(struct xmetrics *x, const char *name, const char *unit, double value,
+		 enum better better, double lo, double hi)
+{
+	size_t used;
+
+	if (value >= lo && value <= hi)
+		return xm_add(x, name, unit, value, better);
+	used = strlen(x->refused);
+	snprintf(x->refused + used, sizeof(x->refused) - used, "%s%.40s=%g", used ? ", " : "",
+		 name, value);
+	return -1;
+}
+
 bool xm_sane(double v)
 {
 	return isfinite(v) && fabs(v) <= XM_SANE_MAX;
@@ -106,6 +119,32 @@ const char *command_word(const char *command, int k, char *buf, size_t len)
 	return buf;
 }
 
+/* numactl's options that take the next word as their value. */
+static const char *const numactl_valued[] = {
+	"-N", "-m", "-C", "-p", "-i", "-P", "--cpunodebind", "--membind", "--physcpubind",
+	"--preferred", "--interleave", "--preferred-many", "--cpubind",
+};
+
+bool tool_named(const char *command, const char *name)
+{
+	char word[64];
+	size_t i;
+	int k;
+
+	if (!command_word(command, 0, word, sizeof(word)))
+		return false;
+	if (strcmp(word, "numactl"))
+		return !strcmp(word, name);
+	for (k = 1; command_word(command, k, word, sizeof(word)); k++) {
+		if (word[0] != '-')
+			return !strcmp(word, name);
+		for (i = 0; i < ARRAY_SIZE(numactl_valued); i++)
+			if (!strcmp(word, numactl_valued[i]))
+				k++;	/* its value */
+	}
+	return false;
+}
+
 bool is_project_workload(const char *command)
 {
 	char word[64];
@@ -130,7 +169,8 @@ static const struct extractor elapsed_extractor = {
 };
 
 static const struct extractor *const table[] = {
-	&summary_extractor, &extract_perf_numa, &extract_stress_ng, &elapsed_extractor,
+	&summary_extractor, &extract_perf_numa, &extract_stress_ng, &extract_redis,
+	&extract_memaslap, &extract_pgbench, &extract_sysbench, &elapsed_extractor,
 };
 
 const struct extractor *const *extractor_table(size_t *n)
@@ -189,12 +229,28 @@ static void shorten(char *dst, size_t len, const char *command)
 		strcpy(dst + len - 4, "...");
 }
 
+/* One line of the guest's output to E (the monitor's and runner's own aside). */
+static void feed_line(const struct extractor *e, char *l, struct xmetrics *x, void *state)
+{
+	if (!strncmp(l, BNB_MON_DONE, strlen(BNB_MON_DONE))) {
+		monitor_line(l, x);
+		return;
+	}
+	if (!strncmp(l, STDERR_PREFIX, strlen(STDERR_PREFIX)))
+		l += strlen(STDERR_PREFIX);
+	else if (!strncmp(l, "# bnb-", 6))
+		return;	/* the runner's and the monitor's own lines */
+	if (e->line)
+		e->line(l, x, state);
+}
+
 int extract_run(const struct extractor *e, const char *path, const char *command,
 		struct xmetrics *x, char *why, size_t whylen)
 {
-	char line[4096], cmd[100];
+	char *line = NULL, *l, *next, cmd[100];
 	void *state = e->state_size ? calloc(1, e->state_size) : NULL;
 	int before = x->n;
+	size_t cap = 0;
 	bool elapsed;
 	FILE *f;
 
@@ -205,21 +261,16 @@ int extract_run(const struct extractor *e, const char *path, const char *command
 		free(state);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *l = line;
-
-		l[strcspn(l, "\r\n")] = 0;
-		if (!strncmp(l, BNB_MON_DONE, strlen(BNB_MON_DONE))) {
-			monitor_line(l, x);
-			continue;
+	/* a \r ends a line too: a tool's progress redraws its line (redis-benchmark -q) */
+	while (getline(&line, &cap, f) > 0) {
+		for (l = line; *l; l = next) {
+			next = l + strcspn(l, "\r\n");
+			if (*next)
+				*next++ = 0;
+			feed_line(e, l, x, state);
 		}
-		if (!strncmp(l, STDERR_PREFIX, strlen(STDERR_PREFIX)))
-			l += strlen(STDERR_PREFIX);
-		else if (!strncmp(l, "# bnb-", 6))
-			continue;	/* the runner's and the monitor's own lines */
-		if (e->line)
-			e->line(l, x, state);
 	}
+	free(line);
 	fclose(f);
 	free(state);
 	elapsed = xm_find(x, XM_ELAPSED) != NULL;

@@ -48,6 +48,16 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	   enum better better);
 const struct xmetric *xm_find(const struct xmetrics *x, const char *name);
 
+/*
+ * xm_add() of a value a tool may give only within [LO, HI]: one outside
+ * (a negative throughput, a latency of days) is refused like an absurd
+ * one and noted in X->refused.
+ */
+#define XM_RATE_MAX 1e10		/* operations a second */
+#define XM_LATENCY_MS_MAX 3.6e6		/* an hour */
+int xm_add_range(struct xmetrics *x, const char *name, const char *unit, double value,
+		 enum better better, double lo, double hi);
+
 struct extractor {
 	const char *name;	/* as the metrics key spells it */
 	const char *help;
@@ -80,6 +90,12 @@ const struct extractor *extractor_for(const char *command, const char *metrics);
  */
 const char *command_word(const char *command, int k, char *buf, size_t len);
 
+/*
+ * Whether COMMAND runs the program NAME: its first word, or the first
+ * after numactl and numactl's options (numactl --cpunodebind=0 NAME ...).
+ */
+bool tool_named(const char *command, const char *name);
+
 /* Whether COMMAND's first word is one of the project's workloads. */
 bool is_project_workload(const char *command);
 
@@ -98,5 +114,9 @@ int extract_run(const struct extractor *e, const char *path, const char *command
 /* Per-tool line parsers, exposed for the unit tests. */
 extern const struct extractor extract_perf_numa;
 extern const struct extractor extract_stress_ng;
+extern const struct extractor extract_redis;
+extern const struct extractor extract_memaslap;
+extern const struct extractor extract_pgbench;
+extern const struct extractor extract_sysbench;
 
 #endif
