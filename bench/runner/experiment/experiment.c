@@ -713,6 +713,37 @@ static int check_kernel(struct parse_state *ps, const struct variant *v, int sec
 	return 0;
 }
 
+/*
+ * A server needs its readiness probe; the server_* keys need a server; a
+ * server moved to a node the guest lacks is refused now rather than in
+ * every run.
+ */
+static int check_server(struct parse_state *ps, const struct variant *v, int section_line)
+{
+	static const char *const needs_server[] = { "server_ready", "server_setup",
+						     "server_user", "server_load", "server_move",
+						     "server_timeout" };
+	size_t i;
+
+	if (!*v->server) {
+		for (i = 0; i < ARRAY_SIZE(needs_server); i++)
+			if (line_of(v, needs_server[i], 0))
+				return fail(ps, line_of(v, needs_server[i], 0), needs_server[i],
+					    "variant '%s': %s without a server", v->name,
+					    needs_server[i]);
+		return 0;
+	}
+	if (!*v->server_ready)
+		return fail(ps, line_of(v, "server", section_line), "server",
+			    "variant '%s': a server needs server_ready, the command that says "
+			    "it answers", v->name);
+	if (v->server_move >= v->topo.nodes)
+		return fail(ps, line_of(v, "server_move", section_line), "server_move",
+			    "variant '%s': node %d, but the guest has %d", v->name,
+			    v->server_move, v->topo.nodes);
+	return 0;
+}
+
 /* Checks across keys, once a variant's fields are read. */
 static int check_variant(struct parse_state *ps, const struct variant *v, int section_line)
 {
@@ -725,7 +756,8 @@ static int check_variant(struct parse_state *ps, const struct variant *v, int se
 			    "variant '%s': latency=emulated needs accel=tcg (plugins are TCG only)",
 			    v->name);
 	if (check_timing(ps, v, section_line) || check_machine(ps, v, section_line) ||
-	    check_scale(ps, v, section_line) || check_kernel(ps, v, section_line))
+	    check_scale(ps, v, section_line) || check_kernel(ps, v, section_line) ||
+	    check_server(ps, v, section_line))
 		return -1;
 	if (!topo_validate(&v->topo, why, sizeof(why)))
 		return 0;

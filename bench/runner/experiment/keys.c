@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "extract/extract.h"
+#include "guest/packages/pkg.h"
 #include "keys.h"
 #include "sweep.h"
 #include "variant.h"
@@ -180,8 +181,23 @@ static int parse_metrics(const struct opt_def *o, const char *value, void *field
 {
 	if (*value && !extractor_lookup(value))
 		return errf(err, errlen, "unknown metrics extractor '%s' (want summary, "
-			    "perf-bench-numa, stress-ng or elapsed)", value);
+			    "perf-bench-numa, stress-ng, redis-benchmark, memaslap, pgbench, "
+			    "sysbench or elapsed)", value);
 	return store_str(value, field, err, errlen);
+}
+
+/* Each package installed, or the line is refused with the apt-get line. */
+static int parse_packages(const struct opt_def *o, const char *value, void *field,
+			  char *err, size_t errlen)
+{
+	struct pkg_plan p;
+	int rc = 0;
+
+	if (!field && *value) {
+		rc = pkg_resolve(PKG_DPKG_ADMIN, value, &p, err, errlen);
+		pkg_plan_free(&p);
+	}
+	return rc ? -1 : store_str(value, field, err, errlen);
 }
 
 static int parse_monitors(const struct opt_def *o, const char *value, void *field,
@@ -300,8 +316,41 @@ static const struct opt_def keys[] = {
 	  .help = "the guest command (required): a project workload (stream --placement "
 		  "misplaced) or any command (perf bench numa mem -p 2 -t 2 -P 64 -s 20 -zZ0 -c -m)" },
 	{ "metrics", OPT_FUNC, V(metrics), .parse = parse_metrics, .free = free_str,
-	  .metavar = "summary|perf-bench-numa|stress-ng|elapsed", .def = "", .scope = KS_VARIANT,
+	  .metavar = "summary|perf-bench-numa|stress-ng|redis-benchmark|memaslap|pgbench|sysbench|elapsed",
+	  .def = "", .scope = KS_VARIANT,
 	  .help = "where the workload's metrics come from (default: chosen by the command)" },
+	{ "packages", OPT_FUNC, V(packages), .parse = parse_packages, .free = free_str,
+	  .metavar = "PACKAGE ...", .def = "", .scope = KS_VARIANT,
+	  .help = "installed Debian packages the guest boots with: their programs, the "
+		  "libraries those load and their data files, packed once into the cache "
+		  "(docs/applications.md); one not installed is refused with the apt-get line "
+		  "that installs it" },
+	{ "server", OPT_STR, V(server), .def = "", .metavar = "COMMAND", .scope = KS_VARIANT,
+	  .help = "a server started before the workload and stopped after it, its processes' "
+		  "pages followed (bnb-service); placed with numactl in COMMAND; needs "
+		  "server_ready" },
+	{ "server_ready", OPT_STR, V(server_ready), .def = "", .metavar = "COMMAND",
+	  .scope = KS_VARIANT,
+	  .help = "run until it exits 0: the server answers (redis-cli ping)" },
+	{ "server_timeout", OPT_INT, V(server_timeout), .min = 1, .max = 3600, .def = "60",
+	  .scope = KS_VARIANT,
+	  .help = "guest seconds the server has to answer server_ready; else the run fails "
+		  "with the end of its log" },
+	{ "server_setup", OPT_STR, V(server_setup), .def = "", .metavar = "COMMAND",
+	  .scope = KS_VARIANT,
+	  .help = "before the server, as server_user, in its folder (initdb)" },
+	{ "server_user", OPT_STR, V(server_user), .def = "", .metavar = "NAME",
+	  .scope = KS_VARIANT,
+	  .help = "the user server_setup and the server run as, made in the guest (default "
+		  "root)" },
+	{ "server_load", OPT_STR, V(server_load), .def = "", .metavar = "COMMAND",
+	  .scope = KS_VARIANT,
+	  .help = "once the server answers: its data, loaded before the measured phase (the "
+		  "workload)" },
+	{ "server_move", OPT_INT, V(server_move), .min = -1, .max = 63, .def = "-1",
+	  .metavar = "NODE", .scope = KS_VARIANT,
+	  .help = "after server_load, every thread of the server moves to node NODE's CPUs, "
+		  "its data staying where it was first touched (-1: it stays)" },
 	{ "monitors", OPT_FUNC, V(monitors), .parse = parse_monitors, .free = free_str,
 	  .metavar = "none|trace,sched,perfstat", .def = "none", .scope = KS_VARIANT,
 	  .help = "what to watch while the workload runs: NUMA tracepoints, the tasks' "

@@ -84,6 +84,11 @@ struct variant {
 	bool balancing;
 	char *workload;
 	char *metrics;			/* "" or an extractor name (extract.h) */
+	char *packages;			/* "" or Debian packages for the guest */
+	/* a server around the workload (bnb-service); "" where not given */
+	char *server, *server_ready, *server_setup, *server_user, *server_load;
+	int server_timeout;		/* guest seconds to answer server_ready */
+	int server_move;		/* node the server moves to after its load; -1 */
 	char *monitors;			/* "none" or a list of monitor names */
 	char *perf_events;		/* "" or perf event names, comma separated */
 	int repetitions;

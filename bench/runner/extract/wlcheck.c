@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "extract.h"
+#include "guest/packages/pkg.h"
 #include "lib/err.h"
 #include "lib/path.h"
 #include "lib/util.h"
@@ -120,6 +122,29 @@ static void read_list(struct names *nm, const char *rel, bool base)
 			nm->name[nm->n++] = strdup(line);
 	}
 	fclose(f);
+}
+
+/* The commands of the variant's packages' archive (made now if need be). */
+static int read_packages(struct names *nm, const char *packages, char *why, size_t whylen)
+{
+	struct pkg_archive a;
+	char cache[4096], line[256];
+	FILE *f;
+
+	if (!*packages)
+		return 0;
+	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN, packages, &a,
+			    why, whylen))
+		return -1;
+	f = fopen(a.list, "r");
+	while (f && fgets(line, sizeof(line), f) && nm->n < MAX_NAMES) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (*line)
+			nm->name[nm->n++] = strdup(line);
+	}
+	if (f)
+		fclose(f);
+	return 0;
 }
 
 static void free_names(struct names *nm)
@@ -283,7 +308,8 @@ static enum verdict judge(const struct variant *v, const struct names *nm, struc
 	if (!nm->known || has_program(nm, name))
 		return GOOD;
 	errf(why, whylen, "'%s': the guest has no such program (not a project workload, "
-	     "not in build/guest/ARCHIVE.list, not a path)", name);
+	     "not in build/guest/ARCHIVE.list%s, not a path)", name,
+	     *v->packages ? " nor in the packages' archive" : "");
 	return BAD;
 }
 
@@ -317,36 +343,56 @@ static int judge_line(const struct variant *v, const struct names *nm, char *lin
 	}
 }
 
-static int workload_line(const struct variant *v)
+static int key_line(const struct variant *v, const char *key)
 {
 	int i;
 
 	for (i = 0; i < v->n_settings; i++)
-		if (!strcmp(v->settings[i].key, "workload"))
+		if (!strcmp(v->settings[i].key, key))
 			return v->settings[i].line;
 	return 0;
 }
+
+/* The shell lines a variant runs in the guest, each with its key. */
+static const struct { const char *key; size_t off; } lines[] = {
+	{ "workload", offsetof(struct variant, workload) },
+	{ "server", offsetof(struct variant, server) },
+	{ "server_ready", offsetof(struct variant, server_ready) },
+	{ "server_setup", offsetof(struct variant, server_setup) },
+	{ "server_load", offsetof(struct variant, server_load) },
+};
 
 int workload_check(const struct experiment *exp, const struct variant *v, char *err,
 		   size_t errlen)
 {
 	struct names nm = { .n = 0 };
 	char why[ERRLEN], *line;
-	size_t i;
-	int rc;
+	const char *text;
+	size_t i, k;
+	int rc = 0;
 
-	line = strdup(v->workload ? v->workload : "");
-	if (!line)
-		return errf(err, errlen, "out of memory");
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		read_list(&nm, lists[i], i == 0);
-	rc = judge_line(v, &nm, line, why, sizeof(why));
+	if (read_packages(&nm, v->packages, why, sizeof(why))) {
+		free_names(&nm);
+		return errf(err, errlen, "%s:%d: key 'packages': variant '%s': %s", exp->path,
+			    key_line(v, "packages"), v->name, why);
+	}
+	for (k = 0; k < ARRAY_SIZE(lines) && !rc; k++) {
+		text = *(char **)((const char *)v + lines[k].off);
+		line = strdup(text ? text : "");
+		if (!line) {
+			free_names(&nm);
+			return errf(err, errlen, "out of memory");
+		}
+		rc = judge_line(v, &nm, line, why, sizeof(why));
+		free(line);
+	}
 	free_names(&nm);
-	free(line);
 	if (!rc)
 		return 0;
-	return errf(err, errlen, "%s:%d: key 'workload': variant '%s': %s", exp->path,
-		    workload_line(v), v->name, why);
+	return errf(err, errlen, "%s:%d: key '%s': variant '%s': %s", exp->path,
+		    key_line(v, lines[k - 1].key), lines[k - 1].key, v->name, why);
 }
 
 int workload_preflight(const struct experiment *exp, const struct variant *v)

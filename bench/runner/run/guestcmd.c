@@ -208,6 +208,41 @@ static void start_delay(FILE *f, unsigned delay_us)
 	fprintf(f, "usleep %u\n", delay_us);
 }
 
+/* One bnb-service option when its key is set: --NAME 'VALUE'. */
+static void service_opt(FILE *f, const char *name, const char *value)
+{
+	char q[4096];
+
+	if (value && *value)
+		fprintf(f, " --%s %s", name, shell_quote(value, q, sizeof(q)));
+}
+
+/*
+ * bnb-service and its options, for a variant with a server around its
+ * workload (NULL: none; "" when out of memory).
+ */
+static char *service_wrap(const struct variant *v)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!*v->server)
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fputs("bnb-service", f);
+	service_opt(f, "server", v->server);
+	service_opt(f, "ready", v->server_ready);
+	service_opt(f, "setup", v->server_setup);
+	service_opt(f, "user", v->server_user);
+	service_opt(f, "load", v->server_load);
+	fprintf(f, " --ready-timeout %d --move %d --", v->server_timeout, v->server_move);
+	fclose(f);
+	return buf;
+}
+
 char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		    unsigned delay_us)
 {
@@ -215,6 +250,7 @@ char *guest_command(const struct variant *v, const struct scan_plan *sp,
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	bool hardware = sp && sp->scale.mode == SCALE_HARDWARE;
+	char *wrap;
 	int i;
 
 	if (!f)
@@ -243,7 +279,10 @@ char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		scale_tunables(f, v, sp);
 	if (delay_us)
 		start_delay(f, delay_us);
-	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS);
+	wrap = service_wrap(v);
+	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS,
+			    wrap);
+	free(wrap);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

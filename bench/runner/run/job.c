@@ -58,6 +58,8 @@ int vm_args(struct argv *a, const struct variant *v, const struct run_plan *p,
 	 * for a monitor is not named there */
 	if (monitors_need_perf(v->monitors))
 		argv_add(a, "--tools=on");
+	if (*v->packages)
+		argv_add(a, "--packages=%s", v->packages);
 	argv_add(a, "--nodes=%d", v->topo.nodes);
 	topo_format_cpus(&v->topo, text, sizeof(text));
 	argv_add(a, "--cpus=%s", text);

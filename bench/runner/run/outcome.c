@@ -101,7 +101,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 }
 
 void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
-			 const char *events, int interval_ms)
+			 const char *events, int interval_ms, const char *wrap)
 {
 	/* a quoted here-document keeps the command exactly as written */
 	fprintf(f, "mkdir -p /tmp\ncat > " WORKLOAD_FILE " <<'" HEREDOC_END "'\n%s\n"
@@ -110,6 +110,6 @@ void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
 		"--monitors '%s'", interval_ms, monitors && *monitors ? monitors : "none");
 	if (events && *events)
 		fprintf(f, " --perf-events '%s'", events);
-	fprintf(f, " -- sh " WORKLOAD_FILE " 2>/tmp/bnb-stderr\nrc=$?\n"
-		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n");
+	fprintf(f, " -- %s%ssh " WORKLOAD_FILE " 2>/tmp/bnb-stderr\nrc=$?\n"
+		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", wrap ? wrap : "", wrap ? " " : "");
 }

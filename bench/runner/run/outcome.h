@@ -42,9 +42,10 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
  * monitors MONITORS (a list, "" or "none"), perf stat EVENTS (or NULL for
  * bnb-monitor's default) and provenance, its stderr kept aside and
  * appended as "# stderr: " lines; the script exits with the workload's
- * status.
+ * status. WRAP (NULL: none) is a command that runs the workload, the
+ * words after it: bnb-service's, for a server around it.
  */
 void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
-			 const char *events, int interval_ms);
+			 const char *events, int interval_ms, const char *wrap);
 
 #endif
