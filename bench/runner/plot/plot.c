@@ -20,6 +20,7 @@
 #include "plot.h"
 #include "plot_gp.h"
 #include "plot_parts.h"
+#include "run/fsio.h"
 #include "report/report.h"
 #include "runner.h"
 #include "report/stats.h"
@@ -32,7 +33,7 @@ struct run_files {
 	char wl[PATH_MAX];
 };
 
-static int write_wl_data(const char *run_dir, const char *path)
+static int write_wl_data(struct plot_ctx *p, const char *run_dir, const char *path)
 {
 	char in[PATH_MAX * 2], err[256];
 	struct csv t;
@@ -58,8 +59,8 @@ static int write_wl_data(const char *run_dir, const char *path)
 		fprintf(f, "\n");
 		rows++;
 	}
-	if (f)
-		fclose(f);
+	if (!plot_file_done(p, f, path))
+		rows = 0;
 	csv_free(&t);
 	return rows;
 }
@@ -74,13 +75,17 @@ static void prepare_run(struct plot_ctx *p, const struct run *run, struct run_fi
 	if (!series_load(run->dir, &s)) {
 		snprintf(rf->ts, sizeof(rf->ts), "data/%s-rep%d.ts.dat", run->variant, run->rep);
 		snprintf(abs, sizeof(abs), "%s/%s", p->dir, rf->ts);
-		if (!s.n || series_write(abs, &s))
+		if (!s.n)
 			rf->ts[0] = 0;
+		else if (series_write(abs, &s)) {
+			plot_write_failed(p, abs, errno);
+			rf->ts[0] = 0;
+		}
 		series_free(&s);
 	}
 	snprintf(rf->wl, sizeof(rf->wl), "data/%s-rep%d.wl.dat", run->variant, run->rep);
 	snprintf(abs, sizeof(abs), "%s/%s", p->dir, rf->wl);
-	if (!write_wl_data(run->dir, abs))
+	if (!write_wl_data(p, run->dir, abs))
 		rf->wl[0] = 0;
 }
 
@@ -101,8 +106,12 @@ static bool prepare_median(struct plot_ctx *p, const char *variant, char *rel, s
 	series_median(in, n, &med);
 	snprintf(rel, len, "data/%s.median.dat", variant);
 	snprintf(abs, sizeof(abs), "%s/%s", p->dir, rel);
-	if (med.n == 0 || series_write(abs, &med))
+	if (med.n == 0)
 		rel[0] = 0;
+	else if (series_write(abs, &med)) {
+		plot_write_failed(p, abs, errno);
+		rel[0] = 0;
+	}
 	series_free(&med);
 	for (i = 0; i < n; i++)
 		series_free(&in[i]);
@@ -412,28 +421,74 @@ static void plot_locality(struct plot_ctx *p, struct run_files *rf, int n_rf)
 		      "page locality (fraction of sampled pages on the local node)");
 }
 
-/* Copy the images to ROOT/plots/<results folder name>/. */
-static void plot_publish(const char *results_dir, const char *plots_dir)
+/*
+ * ROOT/plots/NAME for the results folder DIR (its last component): a
+ * folder that another results folder of the same name, still there,
+ * published into is left alone, and NAME-2, -3 ... taken instead. DEST gets the folder,
+ * which records whose it is in its .from.
+ */
+static int publish_dir(const char *dir, char *dest, size_t len)
 {
-	char *copy = strdup(results_dir), dest[PATH_MAX], from[PATH_MAX * 2], to[PATH_MAX * 2];
+	char *copy = strdup(dir), from[PATH_MAX * 2], owner[PATH_MAX];
+	const char *name = copy ? basename(copy) : "results";
+	FILE *f;
+	int k;
+
+	snprintf(from, sizeof(from), "%s/plots", bnb_root());
+	mkdir(from, 0755);
+	for (k = 1; k < 100; k++) {
+		snprintf(dest, len, k == 1 ? "%s/plots/%s" : "%s/plots/%s-%d", bnb_root(), name, k);
+		snprintf(from, sizeof(from), "%s/.from", dest);
+		if (mkdir(dest, 0755) && errno != EEXIST)
+			break;
+		f = fopen(from, "r");
+		owner[0] = 0;
+		if (f && !fgets(owner, sizeof(owner), f))
+			owner[0] = 0;
+		if (f)
+			fclose(f);
+		owner[strcspn(owner, "\n")] = 0;
+		/* one published before .from existed, or from a folder since
+		 * removed, is taken as this one's */
+		if (owner[0] && strcmp(owner, dir) && !access(owner, F_OK))
+			continue;
+		f = fopen(from, "w");
+		if (f)
+			fprintf(f, "%s\n", dir);
+		if (f && !fclose_checked(f)) {
+			free(copy);
+			return 0;
+		}
+		break;
+	}
+	free(copy);
+	return -1;
+}
+
+/* Copy the whole images to ROOT/plots/<results folder name>/; DEST gets it. */
+static void plot_publish(struct plot_ctx *p, char *dest, size_t len)
+{
+	char from[PATH_MAX * 2], to[PATH_MAX * 2];
 	struct dirent *de;
 	DIR *d;
 
-	snprintf(dest, sizeof(dest), "%s/plots", bnb_root());
-	mkdir(dest, 0755);
-	snprintf(dest, sizeof(dest), "%s/plots/%s", bnb_root(), basename(copy));
-	free(copy);
-	if (mkdir(dest, 0755) && errno != EEXIST)
+	if (publish_dir(p->r->dir, dest, len)) {
+		plot_write_failed(p, dest, errno);
+		dest[0] = 0;
 		return;
-	d = opendir(plots_dir);
+	}
+	d = opendir(p->dir);
 	while (d && (de = readdir(d))) {
 		const char *dot = strrchr(de->d_name, '.');
 
 		if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
 			continue;
-		snprintf(from, sizeof(from), "%s/%s", plots_dir, de->d_name);
+		snprintf(from, sizeof(from), "%s/%s", p->dir, de->d_name);
 		snprintf(to, sizeof(to), "%s/%s", dest, de->d_name);
-		copy_file(from, to);
+		if (copy_file(from, to)) {
+			plot_write_failed(p, to, errno);
+			unlink(to);
+		}
 	}
 	if (d)
 		closedir(d);
@@ -443,7 +498,7 @@ int plot_all(const struct results *r)
 {
 	struct plot_ctx p = { .r = r };
 	struct run_files *rf;
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], dest[PATH_MAX];
 	int i, n_rf = 0;
 
 	snprintf(p.dir, sizeof(p.dir), "%s/plots", r->dir);
@@ -468,8 +523,8 @@ int plot_all(const struct results *r)
 	plot_monitors(&p);
 	plot_tiering(&p);
 	free(rf);
-	plot_publish(r->dir, p.dir);
-	printf("bnb-run: %d plots in %s%s\n", p.made, p.dir,
-	       p.failed ? " (some failed, see gnuplot.log)" : "");
+	plot_publish(&p, dest, sizeof(dest));
+	printf("bnb-run: %d plots in %s%s%s%s\n", p.made, p.dir, dest[0] ? ", copied to " : "",
+	       dest, p.failed ? " (some failed: above, and gnuplot.log)" : "");
 	return p.failed ? -1 : 0;
 }

@@ -14,6 +14,7 @@
 
 #include "extract/csv.h"
 #include "plot_data.h"
+#include "run/fsio.h"
 
 #define GRID_POINTS 300
 
@@ -190,5 +191,5 @@ int series_write(const char *path, const struct series *s)
 			put_value(f, s->c[c][i]);
 		fprintf(f, "\n");
 	}
-	return fclose(f);
+	return fclose_checked(f);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "plot_gp.h"
+#include "run/fsio.h"
 #include "runner.h"
 
 static const char *const colors[] = {
@@ -110,6 +111,70 @@ char *gp_elems_close(struct gp_elems *e)
 	return e->buf;
 }
 
+void plot_write_failed(struct plot_ctx *p, const char *path, int errnum)
+{
+	char why[256];
+
+	fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+		write_errstr(path, errnum, why, sizeof(why)));
+	p->failed++;
+}
+
+bool plot_file_done(struct plot_ctx *p, FILE *f, const char *path)
+{
+	if (!f)
+		return false;
+	if (!fclose_checked(f))
+		return true;
+	plot_write_failed(p, path, errno);
+	return false;
+}
+
+/*
+ * Whether gnuplot's output PATH is whole: a PNG ends with its IEND
+ * chunk, an SVG with </svg>. gnuplot exits 0 when a full disk cut them.
+ */
+static bool image_whole(const char *path)
+{
+	static const char png_end[] = "IEND\xae\x42\x60\x82";
+	const char *dot = strrchr(path, '.');
+	bool png = dot && !strcmp(dot, ".png");
+	char tail[16] = "";
+	FILE *f = fopen(path, "rb");
+	long n = 0;
+
+	if (f && !fseek(f, -(long)(sizeof(tail) - 1), SEEK_END))
+		n = (long)fread(tail, 1, sizeof(tail) - 1, f);
+	if (f)
+		fclose(f);
+	if (n != (long)sizeof(tail) - 1)
+		return false;
+	if (png)
+		return !memcmp(tail + n - (sizeof(png_end) - 1), png_end, sizeof(png_end) - 1);
+	return memmem(tail, (size_t)n, "</svg>", 6) != NULL;
+}
+
+/* NAME.png and NAME.svg whole, or removed and said: a cut plot is no plot. */
+static bool images_whole(struct plot_ctx *p, const char *name)
+{
+	static const char *const exts[] = { "png", "svg" };
+	char path[PATH_MAX * 2], why[256];
+	bool whole = true;
+
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", p->dir, name, exts[i]);
+		if (image_whole(path))
+			continue;
+		whole = false;
+		fprintf(stderr, "bnb-run: gnuplot's %s is cut short or missing%s%s; removed\n",
+			path, space_free(p->dir) < RESERVE_BYTES ? ": " : "",
+			space_free(p->dir) < RESERVE_BYTES ?
+			write_errstr(path, ENOSPC, why, sizeof(why)) : "");
+		unlink(path);
+	}
+	return whole;
+}
+
 static int run_gnuplot(struct plot_ctx *p, const char *name)
 {
 	char log[PATH_MAX * 2], script[PATH_MAX + 32];
@@ -128,6 +193,10 @@ static int run_gnuplot(struct plot_ctx *p, const char *name)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		fprintf(stderr, "bnb-run: gnuplot %s/%s failed (see %s)\n", p->dir, script, log);
+		p->failed++;
+		return -1;
+	}
+	if (!images_whole(p, name)) {
 		p->failed++;
 		return -1;
 	}
@@ -162,7 +231,7 @@ int gp_emit(struct plot_ctx *p, const char *name, char *body, int height)
 		"set output '%s.svg'\n%s\nset output\n",
 		p->r->dir, p->dir, name, height, out, body, height, out, body);
 	free(body);
-	if (fclose(f))
+	if (!plot_file_done(p, f, path))
 		return -1;
 	return run_gnuplot(p, name);
 }

@@ -42,6 +42,15 @@ void gp_elems_open(struct gp_elems *e);
 void gp_elem(struct gp_elems *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *gp_elems_close(struct gp_elems *e);
 
+/*
+ * Close F, written to PATH: true when every byte reached the file; else
+ * says which disk filled (or why), counts a failed plot and returns false.
+ * A file cut short is never drawn from.
+ */
+bool plot_file_done(struct plot_ctx *p, FILE *f, const char *path);
+/* The same for a write to PATH that failed with ERRNUM. */
+void plot_write_failed(struct plot_ctx *p, const char *path, int errnum);
+
 /* Write NAME.gp drawing BODY (freed) as PNG and SVG, and run gnuplot. */
 int gp_emit(struct plot_ctx *p, const char *name, char *body, int height);
 

@@ -70,7 +70,8 @@ static bool takes(const struct quantity *q, const char *col)
 }
 
 /* data/VARIANT-repN.NAME.dat: t, then each quantity of each panel. */
-static bool write_data(const char *in, const char *out, const struct mon_plot *m)
+static bool write_data(struct plot_ctx *p, const char *in, const char *out,
+		       const struct mon_plot *m)
 {
 	char err[256];
 	struct csv t;
@@ -97,8 +98,8 @@ static bool write_data(const char *in, const char *out, const struct mon_plot *m
 		fputc('\n', f);
 		rows++;
 	}
-	if (f)
-		fclose(f);
+	if (!plot_file_done(p, f, out))
+		rows = 0;
 	csv_free(&t);
 	return rows > 0;
 }
@@ -128,7 +129,7 @@ static bool run_lines(struct plot_ctx *p, const struct mon_plot *m, const struct
 	snprintf(in, sizeof(in), "%s/monitor/%s", run->dir, m->file);
 	snprintf(rel, sizeof(rel), "data/%s-rep%d.%s.dat", run->variant, run->rep, m->name);
 	snprintf(abs, sizeof(abs), "%s/%s", p->dir, rel);
-	if (!write_data(in, abs, m))
+	if (!write_data(p, in, abs, m))
 		return false;
 	for (pi = 0; pi < count_panels(m); pi++)
 		for (qi = 0; qi < 4 && m->panel[pi].q[qi].title; qi++, col++) {

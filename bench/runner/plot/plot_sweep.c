@@ -78,7 +78,8 @@ static int sweep_data(struct plot_ctx *p, const char *key, struct gp_elems e[N_P
 		if (!f)
 			continue;
 		*missing |= !write_point(f, p->r, v, sweep_point(v, key));
-		fclose(f);
+		if (!plot_file_done(p, f, path))
+			continue;
 		if (g < n_groups)
 			continue;
 		snprintf(labels[n_groups++], sizeof(labels[0]), "%s", label);

@@ -56,7 +56,8 @@ static void write_row(FILE *f, const struct csv *t, int row, int t_col, const in
 }
 
 /* data/VARIANT-repN.tiering.dat from RUN's timeseries.csv: t_s, then each line. */
-static bool write_data(const struct run *run, const char *out, struct tier_data *d)
+static bool write_data(struct plot_ctx *p, const struct run *run, const char *out,
+		       struct tier_data *d)
 {
 	char in[PATH_MAX * 2], err[256];
 	int cols[ARRAY_SIZE(lines)], t_col;
@@ -73,10 +74,8 @@ static bool write_data(const struct run *run, const char *out, struct tier_data 
 	for (int r = 0; f && r < t.nrows; r++)
 		if (isfinite(csv_at(&t, r, t_col)))
 			write_row(f, &t, r, t_col, cols, d);
-	if (f && fclose(f))
-		f = NULL;
 	csv_free(&t);
-	return f;
+	return plot_file_done(p, f, out);
 }
 
 /* RUN's lines in each panel it has values for; titled once per variant. */
@@ -140,7 +139,7 @@ void plot_tiering(struct plot_ctx *p)
 			continue;
 		snprintf(rel, sizeof(rel), "data/%s-rep%d.tiering.dat", run->variant, run->rep);
 		snprintf(abs, sizeof(abs), "%s/%s", p->dir, rel);
-		if (!write_data(run, abs, &d))
+		if (!write_data(p, run, abs, &d))
 			continue;
 		run_lines(p, run, rel, !strcmp(titled, run->variant), e);
 		titled = run->variant;

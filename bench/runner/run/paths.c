@@ -29,7 +29,7 @@ int copy_file(const char *from, const char *to)
 		if (fwrite(buf, 1, n, out) != n)
 			rc = -1;
 	fclose(in);
-	return fclose(out) || rc ? -1 : 0;
+	return fclose_checked(out) || rc ? -1 : 0;
 }
 
 /* Whether FOLDER is a results folder: a runner wrote its jobs.conf there. */

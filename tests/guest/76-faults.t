@@ -1,0 +1,71 @@
+#!/bin/bash
+# bnb-test: light (boots no guest: runs beside the guest suites)
+# The second fault pass (issue 42) where it needs the tools as a user runs
+# them but no guest: plots on a disk that fills are named as cut and
+# removed, never counted as made; two results folders of one name publish
+# their plots side by side. The full-disk case mounts a small tmpfs in a
+# private mount namespace (the file re-runs itself under unshare -m), so
+# nothing is left mounted; without that right it is skipped.
+# shellcheck source=tests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+if [ -z "${BNB_FAULTS_NS:-}" ] && unshare -m true 2> /dev/null; then
+	BNB_FAULTS_NS=1 exec unshare -m "$0" "$@"
+fi
+
+run=$BNB_ROOT/build/bin/bnb-run
+fixture=$BNB_ROOT/tests/unit/fixtures/runner/onoff
+work=$(run_dir faults)
+[ -n "${BNB_KEEP:-}" ] || trap 'umount "$work"/mnt* 2> /dev/null; rm -rf "$work"' EXIT
+
+# whole_images DIR: every PNG of DIR ends with its IEND chunk and every SVG
+# with </svg>; names the first that does not
+whole_images() {
+	local f
+	for f in "$1"/*.png "$1"/*.svg; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.png) [ "$(tail -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ] ;;
+		*.svg) tail -c 16 "$f" | grep -q '</svg>' ;;
+		esac || { echo "$f"; return 1; }
+	done
+}
+
+# --- item 18: two folders of one name publish side by side -----------------
+mkdir -p "$work/a" "$work/b" "$work/root"
+cp -r "$fixture" "$work/a/same"
+cp -r "$fixture" "$work/b/same"
+BNB_ROOT=$work/root "$run" plot "$work/a/same" > "$work/a.log" 2>&1
+BNB_ROOT=$work/root "$run" plot "$work/b/same" > "$work/b.log" 2>&1
+check "the first folder publishes to plots/same" grep -qx "$work/a/same" "$work/root/plots/same/.from"
+check "the second, of the same name, to plots/same-2, leaving the first's alone" \
+	grep -qx "$work/b/same" "$work/root/plots/same-2/.from"
+check "and says where it copied them" grep -q "copied to $work/root/plots/same-2\$" "$work/b.log"
+BNB_ROOT=$work/root "$run" plot "$work/a/same" > "$work/a2.log" 2>&1
+check "a folder plotted again keeps its own name" grep -q "copied to $work/root/plots/same\$" "$work/a2.log"
+
+# --- item 4: plots on a full disk -------------------------------------------
+if [ -z "${BNB_FAULTS_NS:-}" ] ||
+	! { mkdir -p "$work/mnt-plots" && mount -t tmpfs -o size=400k tmpfs "$work/mnt-plots"; } 2> /dev/null; then
+	skip "full-disk plots" "no private mount namespace (unshare -m) to mount a small tmpfs in"
+	done_testing
+	exit 0
+fi
+d=$work/mnt-plots/same
+cp -r "$fixture" "$d"
+BNB_ROOT=$work/mnt-plots/root "$run" plot "$d" > "$work/full.out" 2> "$work/full.err"
+rc=$?
+check "plots on a disk that fills: exit 1 (got $rc)" test "$rc" = 1
+check "the disk is named: $(grep -m1 'no space' "$work/full.err" | cut -c1-120)" \
+	grep -q "no space left on tmpfs (mounted on $work/mnt-plots)" "$work/full.err"
+check "no plot is claimed whole: '$(grep 'plots in' "$work/full.out")'" \
+	grep -q 'plots in .*(some failed: above, and gnuplot.log)$' "$work/full.out"
+cut=$(whole_images "$d/plots")
+check "no cut image left in the folder's plots/ (${cut:-none})" test -z "$cut"
+cut=$(whole_images "$work/mnt-plots/root/plots/same" 2> /dev/null)
+check "nor in the tree's plots/ (${cut:-none})" test -z "$cut"
+gp=$(find "$d/plots" -maxdepth 1 -name '*.gp' -size 0 | head -n 1)
+check "a gnuplot script cut to nothing is said, not drawn from (${gp:-none})" \
+	sh -c "test -z '$gp' || grep -q 'cannot write $gp' '$work/full.err'"
+umount "$work/mnt-plots"
+
+done_testing
