@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,10 @@
 #include <unistd.h>
 
 #include "experiment/experiment.h"
+#include "extract/extract.h"
 #include "fixture_dir.h"
+#include "lib/util.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "report/results.h"
 #include "runner.h"
@@ -184,4 +188,101 @@ Test(faults, out_folder_never_overwrites)
 	cr_assert_not(out_dir_usable(path), "a new folder inside a results folder");
 	snprintf(path, sizeof(path), "%s/runs/../../mine2", dir);
 	cr_assert(out_dir_usable(path), "beside it, by any path");
+}
+
+/* What report_problems() and report_unfinished() say on the console for DIR. */
+static char *console(int *n_damaged, int *n_unfinished, int *n_lost)
+{
+	struct results r;
+	char *text = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	*n_damaged = report_problems(&r, NULL, f);
+	*n_unfinished = report_unfinished(&r, f, n_lost);
+	fclose(f);
+	results_free(&r);
+	return text;
+}
+
+/* A collector file as bnb-collect writes it: the end column and the end row. */
+#define TS_HEAD "sample,t_s,status,numa_hint_faults,numa_hint_faults_local,cost_cum,convergence,end\n"
+#define TS_ROWS "1,0.1,ok,10,5,100,0.5,\n2,0.2,ok,20,15,200,0.75,\n"
+#define TS_END "2,0.2,end,,,,,agent-gone\n"
+
+/*
+ * Item 5: a timeseries.csv cut inside its header, or at a row boundary
+ * (its end row gone), is named as damaged, and report exits 1.
+ */
+Test(faults, timeseries_cut_at_a_boundary_is_damaged)
+{
+	int damaged, unfinished, lost;
+	char *text;
+
+	put("runs/off/rep1/timeseries.csv", TS_HEAD TS_ROWS TS_END);
+	text = console(&damaged, &unfinished, &lost);
+	cr_assert_eq(damaged, 0, "a whole file: %s", text);
+	free(text);
+
+	put("runs/off/rep1/timeseries.csv", TS_HEAD TS_ROWS);
+	put("runs/off/rep2/timeseries.csv", "sample,t_s,sta");
+	text = console(&damaged, &unfinished, &lost);
+	cr_assert_eq(damaged, 2, "%s", text);
+	cr_assert_not_null(strstr(text, "run off/rep1 ended ok but timeseries.csv ends without "
+				  "the collector's end row"), "%s", text);
+	cr_assert_not_null(strstr(text, "run off/rep2 ended ok but timeseries.csv has no column "
+				  "status (its header cut short?)"), "%s", text);
+	free(text);
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_report(dir, false), 1);
+}
+
+/*
+ * Items 5 and 15: a status file without a status= line is damaged, not
+ * "never finished"; one removed after its run is named; a run jobs.tsv
+ * lists without a folder is incomplete, not silently absent; report of a
+ * folder with any run not ok exits 1, and compare names what it leaves
+ * out, exiting 1 when it lost a run to a damaged status file.
+ */
+Test(faults, status_damaged_or_gone_is_said)
+{
+	char whole[PATH_MAX * 2], out[PATH_MAX * 2], fixtures[PATH_MAX * 2], cmd[PATH_MAX * 5];
+	char *argv[] = { "compare", "--out", out, whole, dir, NULL };
+	int damaged, unfinished, lost;
+	struct results r;
+	char err[512], *text;
+
+	put("runs/off/rep1/status", "\x1b[2Jgarbage\nmore garbage\n");
+	snprintf(cmd, sizeof(cmd), "%s/runs/off/rep2/status", dir);
+	cr_assert_eq(unlink(cmd), 0);
+	put("jobs.tsv", "1\toff\t1\n2\toff\t2\n3\toff\t3\n4\toff\t4\n");
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(r.runs[0].status, RUN_INCOMPLETE);
+	cr_assert_str_eq(r.runs[0].reason, "the status file is damaged: no status= line");
+	cr_assert_str_eq(r.runs[1].reason, "the status file is missing, though the launcher's "
+			 "result is there (removed or lost)");
+	cr_assert_eq(r.runs[3].rep, 4);
+	cr_assert_eq(r.runs[3].status, RUN_INCOMPLETE);
+	cr_assert_not_null(strstr(r.runs[3].reason, "no run folder"), "%s", r.runs[3].reason);
+	results_free(&r);
+
+	text = console(&damaged, &unfinished, &lost);
+	cr_assert_eq(lost, 2, "%s", text);
+	cr_assert_eq(unfinished, 5, "off rep1, 2, 4 and the fixture's on rep4, 5: %s", text);
+	cr_assert_not_null(strstr(text, "run off/rep2 incomplete: the status file is missing"),
+			   "%s", text);
+	free(text);
+
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cr_assert_eq(cmd_report(dir, false), 1, "report: not every run ended ok");
+	fixture_dir(fixtures, sizeof(fixtures), "runner");
+	snprintf(whole, sizeof(whole), "%s/whole", tmpdir);
+	snprintf(out, sizeof(out), "%s/cmp", tmpdir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/onoff' '%s'", fixtures, whole);
+	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(cmd_compare(ARRAY_SIZE(argv) - 1, argv), 1,
+		     "compare lost runs to damaged status files");
 }

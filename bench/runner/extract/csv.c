@@ -71,11 +71,27 @@ static int parse_header(struct csv *t, char *line, char *err, size_t errlen)
 	return 0;
 }
 
+/* A copy of LINE as the last row read; -1 out of memory. */
+static int keep_last(struct csv *t, const char *line)
+{
+	char *copy = strdup(line);
+
+	if (!copy)
+		return -1;
+	free(t->last_row);
+	t->last_row = copy;
+	return 0;
+}
+
 static int add_row(struct csv *t, char *line, int line_no, size_t *cap)
 {
 	char *fields[CSV_MAX_COLS];
-	int n = split(line, fields, CSV_MAX_COLS), i;
+	int n, i;
 	double *row;
+
+	if (keep_last(t, line))
+		return -1;
+	n = split(line, fields, CSV_MAX_COLS);
 
 	if (n != t->ncols) {
 		if (!t->bad_rows++)
@@ -135,7 +151,25 @@ void csv_free(struct csv *t)
 	for (i = 0; i < t->ncols; i++)
 		free(t->names[i]);
 	free(t->vals);
+	free(t->last_row);
 	memset(t, 0, sizeof(*t));
+}
+
+const char *csv_last_text(const struct csv *t, int col, char *buf, size_t len)
+{
+	const char *p = t->last_row;
+	size_t n;
+
+	*buf = 0;
+	for (; p && col > 0; col--) {
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || col < 0)
+		return buf;
+	n = strcspn(p, ",");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	return buf;
 }
 
 int csv_col(const struct csv *t, const char *name)

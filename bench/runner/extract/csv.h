@@ -15,6 +15,7 @@ struct csv {
 	double *vals;		/* nrows x ncols, NAN for empty or non-numeric */
 	int bad_rows;		/* rows with the wrong field count, skipped */
 	int first_bad_line;	/* the file's line of the first, from 1; 0 when none */
+	char *last_row;		/* the last row's text as read (a text cell's only copy), or NULL */
 };
 
 /*
@@ -24,6 +25,8 @@ struct csv {
 int csv_load(const char *path, struct csv *t, char *err, size_t errlen);
 void csv_free(struct csv *t);
 int csv_col(const struct csv *t, const char *name);
+/* The text of column COL in the last row, into BUF ("" when there is none). */
+const char *csv_last_text(const struct csv *t, int col, char *buf, size_t len);
 /* The last finite value of COLUMN in the CSV file PATH, or NAN. */
 double csv_last(const char *path, const char *column);
 static inline double csv_at(const struct csv *t, int row, int col)

@@ -908,9 +908,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	cmp_build(&c);
 	cmp_provenance(&c);
-	for (int k = 0; k < c.n; k++)
+	for (int k = 0; k < c.n; k++) {
+		int lost;
+
 		if (report_problems(&c.r[k], NULL, stderr) && !rc)
 			rc = 1;
+		/* runs left out are said; one whose status file is damaged is lost */
+		report_unfinished(&c.r[k], stderr, &lost);
+		if (lost && !rc)
+			rc = 1;
+	}
 	if (!c.n_rows) {
 		fprintf(stderr, "bnb-run: compare: no variant with finished runs in every folder\n");
 		rc = 1;

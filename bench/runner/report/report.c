@@ -593,6 +593,26 @@ int report_problems(const struct results *r, FILE *md, FILE *err)
 	return n;
 }
 
+int report_unfinished(const struct results *r, FILE *err, int *damaged)
+{
+	int i, n = 0;
+
+	if (damaged)
+		*damaged = 0;
+	for (i = 0; i < r->n_runs; i++) {
+		const struct run *run = &r->runs[i];
+
+		if (run->status == RUN_OK)
+			continue;
+		if (damaged)
+			*damaged += run->status_damaged;
+		fprintf(err, "bnb-run: %s: run %s/rep%d %s: %s\n", r->dir, run->variant, run->rep,
+			run_status_name(run->status), run->reason[0] ? run->reason : "no reason given");
+		n++;
+	}
+	return n;
+}
+
 /*
  * Runs with balancing on whose scanner changed no PTE measured no
  * balancing at all: the 2012 scan delay (scan_first_node) waits for a

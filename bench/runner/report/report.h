@@ -33,6 +33,15 @@ struct json_object *report_versus(const struct versus *v, const struct argv *pri
  */
 int report_problems(const struct results *r, FILE *md, FILE *err);
 
+/*
+ * Each run of R that did not end ok (failed, incomplete, its status file
+ * damaged or gone, its folder missing), a line on ERR naming it and why.
+ * Returns how many: a folder with any is not every run ok (report's exit
+ * 1); *DAMAGED (may be NULL) gets how many of them have a damaged or
+ * missing status file, which a comparison of the folder loses (its exit 1).
+ */
+int report_unfinished(const struct results *r, FILE *err, int *damaged);
+
 /* Plain-language notes every report carries. */
 const char *latency_note(const char *mode);
 /* The measured time dilation of R's runs and what it means, into BUF. */

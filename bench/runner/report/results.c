@@ -116,11 +116,39 @@ const char *summary_refusal(const struct wl_summary *s, bool required, char *buf
 #define damaged(run, ...) errf_append((run)->damaged, sizeof((run)->damaged), __VA_ARGS__)
 
 /*
+ * The collector's timeseries.csv is whole when its header has the
+ * columns the reports read and, when it has the `end` column (every
+ * bnb-collect file; hand-made ones may lack it), its last row is the end
+ * row: a file cut inside its header, or at a row boundary, parses.
+ */
+static void check_timeseries(struct run *run, const struct csv *t)
+{
+	static const char *const needed[] = { "sample", "t_s", "status", "cost_cum" };
+	char last[32], quoted[64];
+	int st = csv_col(t, "status");
+
+	for (size_t i = 0; i < ARRAY_SIZE(needed); i++)
+		if (csv_col(t, needed[i]) < 0) {
+			damaged(run, "timeseries.csv has no column %s (its header cut short?)",
+				needed[i]);
+			return;
+		}
+	if (csv_col(t, "end") < 0)
+		return;
+	csv_last_text(t, st, last, sizeof(last));
+	if (strcmp(last, "end"))
+		damaged(run, "timeseries.csv ends without the collector's end row (the last "
+			"row's status is '%s': cut short?)", printable(last, quoted, sizeof(quoted)));
+}
+
+/*
  * A CSV file of RUN (NAME) read as the reports and plots read it: rows
  * with the wrong number of fields (a file cut short mid-row) are skipped
  * there, so they are said here. REQUIRED: a missing file is damage too.
+ * MORE checks what a whole file of its kind has.
  */
-static void check_csv(struct run *run, const char *name, bool required)
+static void check_csv(struct run *run, const char *name, bool required,
+		      void (*more)(struct run *run, const struct csv *t))
 {
 	char path[PATH_MAX * 2], err[256];
 	struct csv t;
@@ -139,6 +167,8 @@ static void check_csv(struct run *run, const char *name, bool required)
 		damaged(run, "%s has %d row(s) whose number of fields is not the header's %d "
 			"(cut short?), the first on line %d", name, t.bad_rows, t.ncols,
 			t.first_bad_line);
+	if (more)
+		more(run, &t);
 	csv_free(&t);
 }
 
@@ -330,15 +360,39 @@ static void load_workload(struct run *run)
 	run->m[M_LOCALITY] = csv_last(path, "locality");	/* last sampled row */
 }
 
+/*
+ * RUN's status file missing or without a status= line: never finished,
+ * or damaged. A run whose launcher wrote its result file had its status
+ * file written before (and after) it: that one is gone, not never made.
+ */
+static void no_status(struct run *run, const char *path)
+{
+	char result[PATH_MAX * 2];
+
+	snprintf(result, sizeof(result), "%s/result", run->dir);
+	run->status_damaged = !access(path, F_OK) || !access(result, F_OK);
+	if (!access(path, F_OK))
+		snprintf(run->reason, sizeof(run->reason),
+			 "the status file is damaged: no status= line");
+	else if (run->status_damaged)
+		snprintf(run->reason, sizeof(run->reason), "the status file is missing, though "
+			 "the launcher's result is there (removed or lost)");
+	else
+		snprintf(run->reason, sizeof(run->reason),
+			 "no status file (the run never finished)");
+}
+
 static void load_status(struct run *run)
 {
 	char path[PATH_MAX * 2], value[512], quoted[64];
 
 	snprintf(path, sizeof(path), "%s/status", run->dir);
 	run->status = RUN_INCOMPLETE;
-	snprintf(run->reason, sizeof(run->reason), "no status file (the run never finished)");
-	if (results_kv_get(path, "status", value, sizeof(value)))
+	run->status_damaged = false;
+	if (results_kv_get(path, "status", value, sizeof(value))) {
+		no_status(run, path);
 		return;
+	}
 	if (!strcmp(value, "ok"))
 		run->status = RUN_OK;
 	else if (!strcmp(value, "failed"))
@@ -346,9 +400,12 @@ static void load_status(struct run *run)
 	else if (!strcmp(value, "running"))
 		snprintf(run->reason, sizeof(run->reason),
 			 "status still 'running' (the runner was killed)");
-	else if (strcmp(value, "incomplete"))
+	else if (strcmp(value, "incomplete")) {
 		snprintf(run->reason, sizeof(run->reason), "the status file is damaged: "
 			 "status='%s'", printable(value, quoted, sizeof(quoted)));
+		run->status_damaged = true;
+		return;		/* its other lines are as doubtful */
+	}
 	if (results_kv_get(path, "latency", run->latency, sizeof(run->latency)))
 		run->latency[0] = 0;
 	if (results_kv_get(path, "latency_why", run->latency_why, sizeof(run->latency_why)))
@@ -438,9 +495,9 @@ void run_load(struct run *run)
 	load_collector(run);
 	/* a failed run's files may well be short; an ok run's must be whole */
 	if (run->status == RUN_OK) {
-		check_csv(run, "timeseries.csv", true);
-		check_csv(run, "workload.csv", false);
-		check_csv(run, "account.csv", false);
+		check_csv(run, "timeseries.csv", true, check_timeseries);
+		check_csv(run, "workload.csv", false, NULL);
+		check_csv(run, "account.csv", false, NULL);
 	} else {
 		run->damaged[0] = 0;
 	}
@@ -457,6 +514,53 @@ static int rep_cmp(const void *a, const void *b)
 }
 
 /* Add every runs/VARIANT/repN folder of V. */
+/* A new run REP of V in R, its folder PATH/NAME, loaded. */
+static struct run *add_run(struct results *r, const struct variant *v, const char *path,
+			   const char *name, int rep)
+{
+	struct run *run;
+
+	r->runs = realloc(r->runs, (r->n_runs + 1) * sizeof(*r->runs));
+	run = &r->runs[r->n_runs++];
+	memset(run, 0, sizeof(*run));
+	snprintf(run->variant, sizeof(run->variant), "%s", v->name);
+	run->rep = rep;
+	snprintf(run->dir, sizeof(run->dir), "%s/%s", path, name);
+	run_load(run);
+	return run;
+}
+
+/*
+ * The runs of V that jobs.tsv lists but that have no folder (never
+ * started, or removed): incomplete runs, not silently fewer ones.
+ */
+static void add_missing(struct results *r, const struct variant *v, const char *path,
+			int first)
+{
+	char jobs[PATH_MAX * 2], line[512], name[EXP_NAME_MAX * 2];
+	int id, rep, i;
+	struct run *run;
+	FILE *f;
+
+	snprintf(jobs, sizeof(jobs), "%s/jobs.tsv", r->dir);
+	f = fopen(jobs, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%d\t%255s\t%d", &id, name, &rep) != 3 || strcmp(name, v->name) ||
+		    rep < 1)
+			continue;
+		for (i = first; i < r->n_runs && r->runs[i].rep != rep; i++)
+			;
+		if (i < r->n_runs)
+			continue;
+		snprintf(line, sizeof(line), "rep%d", rep);
+		run = add_run(r, v, path, line, rep);
+		snprintf(run->reason, sizeof(run->reason), "no run folder (the run never started, "
+			 "or its folder was removed)");
+	}
+	if (f)
+		fclose(f);
+}
+
 static void load_variant(struct results *r, const struct variant *v)
 {
 	char path[PATH_MAX + 512];
@@ -466,24 +570,17 @@ static void load_variant(struct results *r, const struct variant *v)
 
 	snprintf(path, sizeof(path), "%s/runs/%s", r->dir, v->name);
 	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct run *run;
+	while (d && (de = readdir(d))) {
 		int rep;
 		char tail;
 
 		if (sscanf(de->d_name, "rep%d%c", &rep, &tail) != 1 || rep < 1)
 			continue;
-		r->runs = realloc(r->runs, (r->n_runs + 1) * sizeof(*r->runs));
-		run = &r->runs[r->n_runs++];
-		memset(run, 0, sizeof(*run));
-		snprintf(run->variant, sizeof(run->variant), "%s", v->name);
-		run->rep = rep;
-		snprintf(run->dir, sizeof(run->dir), "%s/%s", path, de->d_name);
-		run_load(run);
+		add_run(r, v, path, de->d_name, rep);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	add_missing(r, v, path, first);
 	qsort(r->runs + first, r->n_runs - first, sizeof(*r->runs), rep_cmp);
 }
 

@@ -76,6 +76,7 @@ struct run {
 	struct tiering tiering;	/* summary.json "tiering" (tieringrun.h) */
 	char refused[1024];	/* values refused as absurd, "; "-separated, or "" */
 	char damaged[512];	/* files of an ok run that could not be read, or "" */
+	bool status_damaged;	/* its status file is damaged or gone (reason says) */
 };
 
 struct results {

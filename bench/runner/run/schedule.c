@@ -263,6 +263,8 @@ int report_folder(const char *dir, bool plots, bool *written)
 		rc = -1;
 	if (report_problems(&res, NULL, stderr) && !rc)
 		rc = 1;
+	if (report_unfinished(&res, stderr, NULL) && !rc)
+		rc = 1;
 	/* the console ends with what summary.md opens with */
 	printf("\n");
 	json_object_put(verdict_results(&res, stdout));
