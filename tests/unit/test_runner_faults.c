@@ -286,3 +286,48 @@ Test(faults, status_damaged_or_gone_is_said)
 	cr_assert_eq(cmd_compare(ARRAY_SIZE(argv) - 1, argv), 1,
 		     "compare lost runs to damaged status files");
 }
+
+/*
+ * Item 6: every extractor's figures get the sane range of their unit, as
+ * the "# summary" figures do: a negative time or a bandwidth above
+ * physics is refused, named, and averaged nowhere; the same holds for
+ * the values a run's summary.json gives the report.
+ */
+Test(faults, extracted_figures_range_checked)
+{
+	static const char *const lines[] = {
+		" main,      -5, secs,   runtime-max/thread",
+		" main,    1e17, GB/sec, total-speed",
+		" main,     150, %,      spread-runtime/thread",
+		" main,     2.5, secs,   NUMA-convergence-latency",
+		" main,     1.3, GB/sec, thread-speed",
+	};
+	struct xmetrics x = { 0 };
+	struct results r;
+	char err[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		extract_perf_numa.line(lines[i], &x, NULL);
+	cr_assert_eq(x.n, 2, "only the sane two are kept, got %d", x.n);
+	cr_assert_not_null(xm_find(&x, "NUMA-convergence-latency"));
+	cr_assert_not_null(xm_find(&x, "thread-speed"));
+	cr_assert_str_eq(x.refused, "runtime-max/thread=-5, total-speed=1e+17, "
+			 "spread-runtime/thread=150");
+
+	cr_assert(xm_in_range("ops/s", 0, NULL, NULL));
+	cr_assert_not(xm_in_range("ops", -1, NULL, NULL), "stress-ng's bogo ops");
+	cr_assert_not(xm_in_range("s", 2e9, NULL, NULL));
+	cr_assert(xm_in_range("furlongs", -7, NULL, NULL), "an unknown unit: magnitude only");
+
+	put("runs/on/rep1/summary.json", "{ \"metrics\": { \"runtime-max/thread\": { \"value\": -5,"
+	    " \"unit\": \"secs\" }, \"total-speed\": { \"value\": 1e17, \"unit\": \"GB/sec\" },"
+	    " \"thread-speed\": { \"value\": 1.5, \"unit\": \"GB/sec\" } } }");
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(strstr(r.runs[3].refused, "runtime-max/thread=-5 is outside its sane "
+				  "range 0..1e+09 secs"), "%s", r.runs[3].refused);
+	cr_assert_not_null(strstr(r.runs[3].refused, "total-speed=1e+17 is outside its sane "
+				  "range 0..100000 GB/sec"), "%s", r.runs[3].refused);
+	cr_assert(isnan(run_metric(&r.runs[3], "runtime-max/thread")));
+	cr_assert_float_eq(run_metric(&r.runs[3], "thread-speed"), 1.5, 1e-9);
+	results_free(&r);
+}

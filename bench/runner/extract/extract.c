@@ -40,11 +40,8 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 		return -1;
 	for (i = 0; name[i] && i + 1 < sizeof(m.name); i++)
 		m.name[i] = name_char(name[i]) ? name[i] : '_';
-	if (!xm_sane(value)) {
-		size_t used = strlen(x->refused);
-
-		snprintf(x->refused + used, sizeof(x->refused) - used, "%s%.40s=%g",
-			 used ? ", " : "", m.name, value);
+	if (!xm_in_range(unit, value, NULL, NULL)) {
+		xm_refuse(x, name, value);
 		return -1;
 	}
 	for (i = 0; unit[i] && i + 1 < sizeof(m.unit); i++)
@@ -62,22 +59,66 @@ int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	return 0;
 }
 
+void xm_refuse(struct xmetrics *x, const char *name, double value)
+{
+	size_t used = strlen(x->refused), i;
+	char clean[XM_NAME_MAX];
+
+	for (i = 0; name[i] && i + 1 < sizeof(clean); i++)
+		clean[i] = name_char(name[i]) ? name[i] : '_';
+	clean[i] = 0;
+	snprintf(x->refused + used, sizeof(x->refused) - used, "%s%.40s=%g", used ? ", " : "",
+		 clean, value);
+}
+
 int xm_add_range(struct xmetrics *x, const char *name, const char *unit, double value,
 		 enum better better, double lo, double hi)
 {
-	size_t used;
-
 	if (value >= lo && value <= hi)
 		return xm_add(x, name, unit, value, better);
-	used = strlen(x->refused);
-	snprintf(x->refused + used, sizeof(x->refused) - used, "%s%.40s=%g", used ? ", " : "",
-		 name, value);
+	xm_refuse(x, name, value);
 	return -1;
 }
 
 bool xm_sane(double v)
 {
 	return isfinite(v) && fabs(v) <= XM_SANE_MAX;
+}
+
+/*
+ * What a value in each unit the extractors and monitors give can be, the
+ * way metric_defs bounds the "# summary" figures: times and counts are
+ * not negative and no run lasts 10^9 s; a share is at most 100 %; 10^5
+ * GB/s (10^8 MB/s) is ten times the fastest memory system built, far
+ * above any guest's. A unit not named here keeps the magnitude bound.
+ */
+static const struct unit_range {
+	const char *unit;
+	double min, max;
+} unit_ranges[] = {
+	{ "s", 0, 1e9 }, { "secs", 0, 1e9 }, { "ms", 0, 1e12 }, { "msec", 0, 1e12 },
+	{ "us", 0, 1e15 }, { "usecs", 0, 1e15 }, { "ns", 0, 1e18 }, { "nsecs", 0, 1e18 },
+	{ "%", 0, 100 },
+	{ "GB/sec", 0, 1e5 }, { "GB/s", 0, 1e5 }, { "MB/s", 0, 1e8 }, { "MB/sec", 0, 1e8 },
+	{ "GB", 0, 1e9 }, { "MB", 0, 1e12 },
+	{ "ops", 0, 1e15 }, { "ops/s", 0, 1e15 }, { "events", 0, XM_SANE_MAX },
+};
+
+bool xm_in_range(const char *unit, double v, double *min, double *max)
+{
+	double lo = -XM_SANE_MAX, hi = XM_SANE_MAX;
+
+	for (size_t i = 0; unit && i < ARRAY_SIZE(unit_ranges); i++)
+		if (!strcmp(unit, unit_ranges[i].unit)) {
+			lo = unit_ranges[i].min;
+			hi = unit_ranges[i].max;
+			break;
+		}
+	if (min)
+		*min = lo;
+	if (max)
+		*max = hi;
+	return xm_sane(v) && v >= lo && v <= hi;
 }
 
 const struct xmetric *xm_find(const struct xmetrics *x, const char *name)

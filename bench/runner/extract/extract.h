@@ -40,12 +40,21 @@ struct xmetrics {
 bool xm_sane(double v);
 
 /*
+ * Whether V may be a value in UNIT: xm_sane() and within the unit's sane
+ * range (a time is not negative, a share not above 100 %, a bandwidth not
+ * above physics; extract.c's table), which *MIN and *MAX get (may be NULL).
+ */
+bool xm_in_range(const char *unit, double v, double *min, double *max);
+
+/*
  * Add or replace NAME (cleaned to [A-Za-z0-9_.%/+-]); a value that is not
- * xm_sane() is refused and noted in X->refused. Returns 0, or -1 when
- * refused or full.
+ * xm_in_range() of its unit is refused and noted in X->refused. Returns
+ * 0, or -1 when refused or full.
  */
 int xm_add(struct xmetrics *x, const char *name, const char *unit, double value,
 	   enum better better);
+/* Note NAME=VALUE in X->refused: absurd, used in no statistic. */
+void xm_refuse(struct xmetrics *x, const char *name, double value);
 const struct xmetric *xm_find(const struct xmetrics *x, const char *name);
 
 /*

@@ -159,8 +159,13 @@ static void add_total(struct json_object *obj, struct xmetrics *x, const char *m
 
 	if (!isfinite(v))
 		return;
-	json_object_object_add(obj, name, json_object_new_double(v));
 	snprintf(key, sizeof(key), "%s.%s", monitor, name);
+	/* a monitor's totals are counts and times: never negative */
+	if (v < 0) {
+		xm_refuse(x, key, v);
+		return;
+	}
+	json_object_object_add(obj, name, json_object_new_double(v));
 	xm_add(x, key, unit, v, BETTER_NONE);
 }
 

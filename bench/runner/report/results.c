@@ -244,7 +244,7 @@ static enum better better_of(const char *s)
 static void load_metrics(struct run *run, struct json_object *metrics)
 {
 	struct json_object *v, *u, *b;
-	double value;
+	double value, lo, hi;
 
 	if (!json_object_is_type(metrics, json_type_object))
 		return;
@@ -258,9 +258,9 @@ static void load_metrics(struct run *run, struct json_object *metrics)
 		json_object_object_get_ex(m, "unit", &u);
 		json_object_object_get_ex(m, "better", &b);
 		value = json_object_get_double(v);
-		if (!xm_sane(value)) {
-			refuse(run, "metric %.64s=%g is not a finite number within +-%g", name, value,
-			       XM_SANE_MAX);
+		if (!xm_in_range(u ? json_object_get_string(u) : "", value, &lo, &hi)) {
+			refuse(run, "metric %.64s=%g is outside its sane range %g..%g%s%.16s", name,
+			       value, lo, hi, u ? " " : "", u ? json_object_get_string(u) : "");
 			continue;
 		}
 		xm_add(run->xm, name, u ? json_object_get_string(u) : "", value,
