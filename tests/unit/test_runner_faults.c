@@ -331,3 +331,28 @@ Test(faults, extracted_figures_range_checked)
 	cr_assert_float_eq(run_metric(&r.runs[3], "thread-speed"), 1.5, 1e-9);
 	results_free(&r);
 }
+
+/*
+ * Item 7: an endless input is read only so far: /dev/zero is refused for
+ * its NUL bytes after 16 MiB at most, not read until memory runs out,
+ * and a text file that goes on past 16 MiB is no experiment file.
+ */
+Test(faults, endless_experiment_file_bounded)
+{
+	struct experiment exp;
+	char err[512];
+	const char *path;
+	char *text = malloc(17 << 20);
+	size_t n;
+
+	cr_assert_eq(experiment_load("/dev/zero", &exp, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "/dev/zero:1: a NUL byte: this is not a text file");
+	n = (size_t)sprintf(text, "[global]\nworkload = sleep 1\n");
+	while (n < (17 << 20) - 8)
+		n += (size_t)sprintf(text + n, "; more\n");
+	path = scratch_write(tmpdir, "endless.ini", text);
+	free(text);
+	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
+	cr_assert_not_null(strstr(err, ": the file goes on past 16 MiB: not an experiment file"),
+			   "%s", err);
+}

@@ -51,6 +51,11 @@ static void *scope_base(struct experiment *exp, unsigned scope)
  */
 #define EXP_LINE_MAX 65536
 #define LONG_VALUE "\x01"
+/*
+ * The whole file at most this: a sweep of a thousand variants is a few
+ * hundred KB, and /dev/zero or a FIFO fed by `yes` never ends.
+ */
+#define EXP_FILE_MAX (16 << 20)
 
 struct parse_state {
 	struct experiment *exp;
@@ -58,6 +63,7 @@ struct parse_state {
 	int line;
 	char *text;		/* the line being read, whole */
 	size_t text_cap;
+	size_t bytes;		/* read so far */
 	char *long_value;	/* the value text of a line too long for inih, or NULL */
 	int fixed_line[ARRAY_SIZE(fixed_sections)];	/* the header line of each fixed section, 0: none yet */
 	char *err;
@@ -239,27 +245,62 @@ static const char *long_value(char *value)
 }
 
 /*
- * inih reader that counts lines, reads each whole (getline) and hands on
- * lines too long for inih's buffer as a stand-in (stand_in()).
+ * The next line into PS->text, its newline kept: its length, or -1 at
+ * the end of the file. Of a line longer than EXP_LINE_MAX only the first
+ * EXP_LINE_MAX + 1 characters are kept and the rest counted, up to
+ * EXP_FILE_MAX in all (a file without line breaks, /dev/zero, is not
+ * read whole).
+ */
+static ssize_t read_line(struct parse_state *ps)
+{
+	size_t n = 0, more = 0;
+	int c = 0;
+
+	if (!ps->text_cap) {
+		ps->text = malloc(EXP_LINE_MAX + 2);
+		if (!ps->text)
+			return -1;
+		ps->text_cap = EXP_LINE_MAX + 2;
+	}
+	while (n <= EXP_LINE_MAX && (c = getc(ps->file)) != EOF) {
+		ps->text[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	ps->text[n] = 0;
+	while (n > EXP_LINE_MAX && c != '\n' && ps->bytes + n + more <= EXP_FILE_MAX &&
+	       (c = getc(ps->file)) != EOF)
+		more++;
+	ps->bytes += n + more;
+	return n ? (ssize_t)(n + more) : -1;
+}
+
+/*
+ * inih reader that counts lines, reads each whole (read_line()) and hands
+ * on lines too long for inih's buffer as a stand-in (stand_in()). The
+ * first error ends the reading: nothing after it is looked at.
  */
 static char *counting_reader(char *buf, int size, void *stream)
 {
 	struct parse_state *ps = stream;
-	ssize_t len = getline(&ps->text, &ps->text_cap, ps->file);
+	ssize_t len = ps->failed ? -1 : read_line(ps);
 
 	free(ps->long_value);
 	ps->long_value = NULL;
 	if (len < 0)
 		return NULL;
 	ps->line++;
-	if (len > EXP_LINE_MAX || memchr(ps->text, '\0', (size_t)len)) {
-		if (len > EXP_LINE_MAX)
+	if (len > EXP_LINE_MAX || memchr(ps->text, '\0', (size_t)len) ||
+	    ps->bytes > EXP_FILE_MAX) {
+		if (memchr(ps->text, '\0', (size_t)(len < EXP_LINE_MAX ? len : EXP_LINE_MAX)))
+			fail(ps, ps->line, NULL, "a NUL byte: this is not a text file");
+		else if (ps->bytes > EXP_FILE_MAX)
+			fail(ps, ps->line, NULL, "the file goes on past %d MiB: not an experiment "
+			     "file", EXP_FILE_MAX >> 20);
+		else
 			fail(ps, ps->line, NULL, "line too long (%zd characters, at most %d)", len,
 			     EXP_LINE_MAX);
-		else
-			fail(ps, ps->line, NULL, "a NUL byte: this is not a text file");
-		snprintf(buf, size, "#\n");
-		return buf;
+		return NULL;
 	}
 	note_section(ps, ps->text);
 	if (len < size) {
