@@ -13,11 +13,11 @@ void kt_fast_scan(void)
 	kt_sysctl_set("numa_balancing_scan_size_mb", 256);
 }
 
-void kt_remote_reads(size_t bytes, int want_pct, double timeout,
-		     struct kt_remote_run *run)
+static void remote_reads(size_t bytes, int want_pct, double timeout, bool thp,
+			 struct kt_remote_run *run)
 {
 	long before[KT_NR_COUNTERS];
-	void *buf = kt_alloc(bytes, false);
+	void *buf = kt_alloc(bytes, thp);
 	long want;
 	double start, next_check;
 	int i;
@@ -49,4 +49,16 @@ void kt_remote_reads(size_t bytes, int want_pct, double timeout,
 	for (i = 0; i < KT_NR_COUNTERS; i++)
 		run->counters[i] -= before[i];
 	munmap(buf, bytes);
+}
+
+void kt_remote_reads(size_t bytes, int want_pct, double timeout,
+		     struct kt_remote_run *run)
+{
+	remote_reads(bytes, want_pct, timeout, false, run);
+}
+
+void kt_remote_reads_thp(size_t bytes, int want_pct, double timeout,
+			 struct kt_remote_run *run)
+{
+	remote_reads(bytes, want_pct, timeout, true, run);
 }

@@ -23,5 +23,8 @@ struct kt_remote_run {
  */
 void kt_remote_reads(size_t bytes, int want_pct, double timeout,
 		     struct kt_remote_run *run);
+/* The same on transparent huge pages. */
+void kt_remote_reads_thp(size_t bytes, int want_pct, double timeout,
+			 struct kt_remote_run *run);
 
 #endif

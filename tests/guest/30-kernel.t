@@ -11,7 +11,8 @@
 require_guest "balancenuma kernel tests"
 
 # BNB_KT_PROGS="kt-a kt-b" runs only those programs.
-all_progs=(kt-sysctl kt-disabled kt-firstnode kt-placement kt-migrate kt-ratelimit kt-ratewindow kt-scanadapt)
+all_progs=(kt-sysctl kt-disabled kt-firstnode kt-placement kt-migrate kt-ratelimit kt-ratewindow kt-scanadapt
+	kt-hugefault)
 read -r -a progs <<< "${BNB_KT_PROGS:-${all_progs[*]}}"
 
 cmd=
