@@ -16,7 +16,8 @@
 /* Always columns, in this order, present in the guest or not. */
 static const char *const model_counters[] = {
 	"numa_pte_updates", "numa_huge_pte_updates", "numa_hint_faults",
-	"numa_hint_faults_local", "numa_pages_migrated",
+	"numa_hint_faults_local", "numa_huge_hint_faults", "numa_huge_hint_faults_local",
+	"numa_pages_migrated",
 	"pgmigrate_success", "pgmigrate_fail",
 	"thp_migration_success", "thp_migration_fail", "pgfault",
 	/* added by the project's patch series (kernel/patches) */
@@ -47,16 +48,19 @@ int series_init(struct series *s, double wnuma, unsigned long long min_hints, do
 	memset(s, 0, sizeof(*s));
 	cost_params_seed(&s->seed, wnuma);
 	cost_params_mmtests(&s->mmtests, wnuma);
-	s->t_conv90 = s->t_conv95 = -1;
-	s->pte = s->hint = s->local = s->migrated = -1;
+	s->t_conv90 = s->t_conv95 = s->t_conv90_pages = -1;
+	s->pte = s->hint = s->local = s->migrated = s->huge = s->huge_local = -1;
 	for (int c = 0; c < N_TIER_COUNTERS; c++)
 		s->tier.col[c] = -1;
-	return window_init(&s->win, min_hints, span_s);
+	if (window_init(&s->win, min_hints, span_s))
+		return -1;
+	return window_init(&s->win_pages, min_hints, span_s);
 }
 
 void series_free(struct series *s)
 {
 	window_free(&s->win);
+	window_free(&s->win_pages);
 	plugin_close(&s->plugin);
 }
 
@@ -85,6 +89,8 @@ void series_columns(struct series *s, const struct bnb_reply *first)
 	s->hint = find_col(s, "numa_hint_faults");
 	s->local = find_col(s, "numa_hint_faults_local");
 	s->migrated = find_col(s, "numa_pages_migrated");
+	s->huge = find_col(s, "numa_huge_hint_faults");
+	s->huge_local = find_col(s, "numa_huge_hint_faults_local");
 	s->nodes = first->nodes;
 	tiering_columns(s);
 }
@@ -147,9 +153,9 @@ static void update_cost(struct series *s)
  * all local by chance (convergence 1 from 4 hints), long before the
  * misplaced memory has moved.
  */
-static void note_threshold(struct series *s, double *since, double level)
+static void note_threshold(struct series *s, double conv, double *since, double level)
 {
-	if (s->conv < level)
+	if (conv < level)
 		*since = -1;
 	else if (*since < 0)
 		*since = s->t_s;
@@ -166,6 +172,37 @@ static void note_window(struct series *s)
 		s->n_max = n;
 	s->n_sum += n;
 	s->n_count++;
+}
+
+/*
+ * The convergence by pages: a huge PMD's fault is SERIES_HUGE_PAGES base
+ * pages. The guest's counts are clamped to what they can be (huge faults
+ * are among all faults, their local ones among both local and huge).
+ */
+static void update_conv_pages(struct series *s, unsigned long long hints,
+			      unsigned long long local)
+{
+	unsigned long long huge, huge_local, pages, local_pages;
+
+	if (!col_present(s, s->huge) || !col_present(s, s->huge_local) ||
+	    !col_present(s, s->hint) || !col_present(s, s->local))
+		return;
+	huge = s->cols[s->huge].delta;
+	huge_local = s->cols[s->huge_local].delta;
+	huge = huge > hints ? hints : huge;
+	huge_local = huge_local > huge ? huge : huge_local;
+	huge_local = huge_local > local ? local : huge_local;
+	if (local - huge_local > hints - huge)
+		local = hints - huge + huge_local;
+	pages = hints - huge + huge * SERIES_HUGE_PAGES;
+	local_pages = local - huge_local + huge_local * SERIES_HUGE_PAGES;
+	window_add(&s->win_pages, s->guest_t_s, pages, local_pages);
+	s->conv_pages_defined = window_value(&s->win_pages, &s->conv_pages);
+	if (!s->conv_pages_defined || s->plugin.work_over)
+		return;
+	s->conv_pages_end_defined = true;
+	s->conv_pages_end = s->conv_pages;
+	note_threshold(s, s->conv_pages, &s->t_conv90_pages, 0.9);
 }
 
 static void update_convergence(struct series *s)
@@ -187,6 +224,7 @@ static void update_convergence(struct series *s)
 	/* on the guest's clock: the scanner's periods run on it */
 	s->guest_t_s += s->dt_s;
 	window_add(&s->win, s->guest_t_s, hints, local);
+	update_conv_pages(s, hints, local);
 	/*
 	 * Once the workload's work is over (an earlier sample saw its end
 	 * marker), the column goes on but the run's figures stand: the
@@ -205,9 +243,10 @@ static void update_convergence(struct series *s)
 	s->conv_end_defined = true;
 	s->conv_end = s->conv;
 	note_window(s);
-	note_threshold(s, &s->t_conv90, 0.9);
-	note_threshold(s, &s->t_conv95, 0.95);
+	note_threshold(s, s->conv, &s->t_conv90, 0.9);
+	note_threshold(s, s->conv, &s->t_conv95, 0.95);
 }
+
 
 /*
  * The seed's benefit, remote accesses before minus after balancing, in the

@@ -22,6 +22,9 @@
  */
 #define SERIES_MAX_DELTA	(1ULL << 48)
 
+/* Base pages of a huge PMD on the guest (x86-64: 2 MiB of 4 KiB). */
+#define SERIES_HUGE_PAGES	512
+
 struct counter_col {
 	char name[BNB_WIRE_MAX_NAME + 1];
 	bool present;		/* in the current sample */
@@ -70,6 +73,18 @@ struct series {
 	double conv_time, conv_weighted;	/* time-weighted mean parts */
 	double t_conv90, t_conv95;	/* since when at or above; < 0: not now */
 	unsigned long long n_min, n_max, n_sum, n_count;	/* the window's N, where defined */
+	/*
+	 * The same weighted by pages: a hinting fault on a huge PMD
+	 * (numa_huge_hint_faults, the patch series' counter) counts its
+	 * SERIES_HUGE_PAGES base pages; undefined on kernels without it.
+	 */
+	int huge, huge_local;		/* indexes of its counters */
+	struct conv_window win_pages;
+	bool conv_pages_defined;
+	double conv_pages;
+	bool conv_pages_end_defined;
+	double conv_pages_end;
+	double t_conv90_pages;
 
 	struct tiering tier;		/* promotion and demotion */
 	struct plugin_state plugin;

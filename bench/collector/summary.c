@@ -184,6 +184,9 @@ struct json_object *summary_build(const struct series *s, const struct run_info 
 	    opt_double(s->conv_time > 0, s->conv_weighted / s->conv_time));
 	add(o, "time_to_conv_90_s", time_to_conv(s, s->t_conv90));
 	add(o, "time_to_conv_95_s", time_to_conv(s, s->t_conv95));
+	add(o, "convergence_pages_final", opt_double(s->conv_pages_end_defined,
+						     s->conv_pages_end));
+	add(o, "time_to_conv_90_pages_s", time_to_conv(s, s->t_conv90_pages));
 	add(o, "time_to_conv_from", json_object_new_string(s->plugin.work_seen ? "work_start" :
 							   "first_sample"));
 	add(o, "tiering", tiering(s));

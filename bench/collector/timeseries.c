@@ -78,6 +78,11 @@ static void put_mm_rate(struct csv *c, const struct series *s)
 static void put_conv(struct csv *c, const struct series *s) { put_opt(c, s->conv_defined, s->conv); }
 static void put_window(struct csv *c, const struct series *s) { csv_u64(c, window_hints(&s->win)); }
 
+static void put_conv_pages(struct csv *c, const struct series *s)
+{
+	put_opt(c, s->conv_pages_defined, s->conv_pages);
+}
+
 static void put_walked(struct csv *c, const struct series *s)
 {
 	put_opt(c, s->reply->has_maps, s->reply->pids_walked);
@@ -118,6 +123,7 @@ static const struct column model_cols[] = {
 	{ "mmtests_cost_rate", "u/s", put_mm_rate },
 	{ "convergence", "ratio", put_conv },
 	{ "window_hints", "faults", put_window },
+	{ "convergence_pages", "ratio", put_conv_pages },
 	{ "pids_walked", "count", put_walked },
 	{ "promote_mbps", "MB/s", put_promote_mbps },
 	{ "demote_mbps", "MB/s", put_demote_mbps },

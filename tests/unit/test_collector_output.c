@@ -425,3 +425,49 @@ Test(options, defaults_and_errors)
 	cr_assert_str_eq(err, "--socket is required");
 	opt_free(collect_options, collect_n_options, &o);
 }
+
+static void sample_huge(unsigned long long hints, unsigned long long local,
+			unsigned long long huge, unsigned long long huge_local, unsigned t_ms)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text),
+		 "bnb 1 %d %u\nc numa_pte_updates 0\nc numa_hint_faults %llu\n"
+		 "c numa_hint_faults_local %llu\nc numa_huge_hint_faults %llu\n"
+		 "c numa_huge_hint_faults_local %llu\nc numa_pages_migrated 0\n"
+		 "n 0 1000 100\nn 1 1000 200\nend\n",
+		 nr_replies + 1, t_ms, hints, local, huge, huge_local);
+	feed(text, t_ms);
+}
+
+/*
+ * By pages (the suite's window: the last 10, faults or pages): 20
+ * faults, 19 of them local base pages and one remote huge PMD, read
+ * 19 / 20 = 0.95 by faults but 19 / (19 + 512) by pages; 10 local huge
+ * faults later both windows hold only local ones.
+ */
+Test(output, convergence_weighted_by_pages)
+{
+	sample_huge(0, 0, 0, 0, 0);
+	sample_huge(20, 19, 1, 0, 1000);
+	cr_expect_float_eq(atof(cell(2, "convergence")), 0.95, 1e-9);
+	cr_expect_float_eq(atof(cell(2, "convergence_pages")), 19.0 / 531, 1e-9);
+	sample_huge(30, 29, 11, 10, 2000);
+	cr_expect_str_eq(cell(3, "convergence_pages"), "1");
+}
+
+/* Without the series' huge counters (Debian's kernels): undefined, not made up. */
+Test(output, convergence_by_pages_needs_the_counters)
+{
+	sample(0, 0, 0, 0, 0);
+	sample(0, 20, 19, 0, 1000);
+	cr_expect_str_eq(cell(2, "convergence_pages"), "");
+}
+
+/* The guest's huge counts beyond its faults are clamped to them. */
+Test(output, huge_faults_beyond_the_faults_are_clamped)
+{
+	sample_huge(0, 0, 0, 0, 0);
+	sample_huge(4, 4, 9, 9, 1000);	/* 9 huge of 4 faults: 4, all local */
+	cr_expect_float_eq(atof(cell(2, "convergence_pages")), 1.0, 1e-9);
+}
