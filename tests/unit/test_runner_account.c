@@ -214,14 +214,20 @@ Test(account_report, without_the_model_the_cost_alone)
 	results_free(&r);
 }
 
-/* Runs with no account at all (an old folder): nothing to say. */
-Test(account_report, no_account_no_line)
+/* Runs with no account at all (no plugin): the verdict says why. */
+Test(account_report, no_plugin_no_account_and_why)
 {
 	struct acct_pair p;
 	struct results r;
+	char buf[1024] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
 	load(&r);
 	cr_expect_eq(account_pair(&r, "off", &r, "on", &p), -1);
+	account_none(f, &r, "on");
+	fclose(f);
+	cr_expect(strstr(buf, "account of balancing: none, on's runs had no TCG plugin"),
+		  "%s", buf);
 	results_free(&r);
 }
 

@@ -286,6 +286,17 @@ void account_verdict(FILE *f, const struct acct_pair *p, const char *la, const c
 			p->model_factor, dur(p->cost_run.mean, b[1], 32));
 }
 
+void account_none(FILE *f, const struct results *rb, const char *vb)
+{
+	static double x[MAX_RUNS];
+
+	if (!values(rb, vb, "work_s", x) && !values(rb, vb, "elapsed_s", x))
+		return;		/* nothing finished: the runs say why */
+	fprintf(f, "- account of balancing: none, %s's runs had no TCG plugin, which measures the "
+		"balancer's work and the memory it stalled on (the seed's cost in u is all there "
+		"is)\n", vb);
+}
+
 static struct json_object *jnum(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;

@@ -66,6 +66,9 @@ void account_verdict(FILE *f, const struct acct_pair *p, const char *la, const c
 
 struct json_object *account_pair_json(const struct acct_pair *p);
 
+/* Why VB of RB has no account at all (account_pair() said -1), when it ran. */
+void account_none(FILE *f, const struct results *rb, const char *vb);
+
 /* The report's section: every run's account and each variant's means. */
 void account_section(FILE *md, const struct results *r, struct json_object *root);
 

@@ -192,8 +192,14 @@ void accountrun_add(const char *rundir, struct xmetrics *x)
 	struct account a;
 	int n;
 
-	if (modelrun_account(rundir, &m) || !(m.d > 0))
-		return;		/* no machine model: remote memory cost nothing */
+	if (modelrun_account(rundir, &m) || !(m.d > 0)) {
+		/* no machine model: remote memory cost nothing; the cost alone */
+		const struct xmetric *work = xm_find(x, "numa_work_hw_s");
+
+		if (work)
+			xm_add(x, "account_cost_s", "s", work->value, BETTER_LOWER);
+		return;
+	}
 	read_summary(rundir, &p, &cost_total);
 	p.d = m.d;
 	p.win_local = m.win_local;

@@ -15,8 +15,9 @@
 
 /*
  * Add the account_* metrics and model_stall_hw_s to X and write
- * RUN_DIR/account.csv (its course over the work); nothing without a
- * machine model. Call after numawork_add() and modelrun_add().
+ * RUN_DIR/account.csv (its course over the work); without a machine
+ * model only account_cost_s (the balancer's work in the whole run).
+ * Call after numawork_add() and modelrun_add().
  */
 void accountrun_add(const char *rundir, struct xmetrics *x);
 

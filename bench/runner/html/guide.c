@@ -12,6 +12,8 @@ static const struct plot_guide guide[] = {
 	{ "convergence", NULL, "convergence over time", "how soon \"on\" passes 0.9 and stays" },
 	{ "true-locality", NULL, "local share of all memory accesses",
 	  "\"on\" rising to near 1, \"off\" flat" },
+	{ "convergence-pages", NULL, "convergence by pages (the patched kernel's counters)",
+	  "with huge pages, the rise the faults' convergence misses" },
 	{ "cost", NULL, "the seed's cost, cumulative and per second",
 	  "when balancing spends; whether it stops" },
 	{ "account", NULL, "cumulative cost and saving, hardware s",

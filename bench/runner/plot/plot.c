@@ -189,6 +189,8 @@ static const struct ts_plot ts_plots[] = {
 	  "convergence (local / all hinting faults in the window)", "[0:1.05]" },
 	{ "true-locality", TS_TRUE_LOC, "true access locality over time, TCG plugin counts",
 	  "local / all memory accesses (plugin counts)", "[0:1.05]" },
+	{ "convergence-pages", TS_CONV_PAGES, "NUMA convergence by pages over time",
+	  "convergence (local / all hinting faults, a huge page's 512 pages)", "[0:1.05]" },
 };
 
 /*
@@ -238,7 +240,7 @@ static void plot_ts(struct plot_ctx *p, struct run_files *rf, int n_rf, const st
 		return;
 	}
 	gp_elems_close(&e);
-	if (t->col == TS_CONV)
+	if (t->col == TS_CONV || t->col == TS_CONV_PAGES)
 		window_label(p->r, sub, sizeof(sub));
 	if (!e.n || asprintf(&body, "set title '%s: %s (%s)'%s%s%s\n"
 			     "set xlabel 'time since the first collector sample (s)'\n"

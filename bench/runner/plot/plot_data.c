@@ -72,7 +72,7 @@ int series_load(const char *run_dir, struct series *s)
 	char path[PATH_MAX + 32], err[256];
 	struct csv t;
 	struct rate_src hf, hl, mig, cost;
-	int tc, conv, cum, tl, i;
+	int tc, conv, cum, tl, cp, i;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(path, sizeof(path), "%s/timeseries.csv", run_dir);
@@ -83,6 +83,7 @@ int series_load(const char *run_dir, struct series *s)
 	cum = csv_col(&t, "cost_cum");
 	cost = (struct rate_src){ cum, csv_col(&t, "cost_rate") };
 	tl = csv_col(&t, "true_locality");	/* plugin ground truth, if loaded */
+	cp = csv_col(&t, "convergence_pages");	/* kernels with the huge counters */
 	hf = rate_cols(&t, "numa_hint_faults");
 	hl = rate_cols(&t, "numa_hint_faults_local");
 	mig = rate_cols(&t, "numa_pages_migrated");
@@ -94,6 +95,7 @@ int series_load(const char *run_dir, struct series *s)
 			continue;	/* time must advance */
 		s->t[s->n] = csv_at(&t, i, tc);
 		s->c[TS_CONV][s->n] = col_or_nan(&t, i, conv);
+		s->c[TS_CONV_PAGES][s->n] = col_or_nan(&t, i, cp);
 		s->c[TS_COST_CUM][s->n] = col_or_nan(&t, i, cum);
 		s->c[TS_COST_RATE][s->n] = rate(&t, i, cost, tc);
 		s->c[TS_LOCAL_PS][s->n] = local;
@@ -184,7 +186,7 @@ int series_write(const char *path, const struct series *s)
 	if (!f)
 		return -1;
 	fprintf(f, "# t_s convergence cost_cum cost_rate hint_local_per_s "
-		"hint_remote_per_s migrated_per_s true_locality\n");
+		"hint_remote_per_s migrated_per_s true_locality convergence_pages\n");
 	for (i = 0; i < s->n; i++) {
 		fprintf(f, "%.6g", s->t[i]);
 		for (c = 0; c < N_TS; c++)

@@ -12,7 +12,7 @@
  * Column order of the .ts.dat files.
  */
 enum ts_col { TS_CONV, TS_COST_CUM, TS_COST_RATE, TS_LOCAL_PS, TS_REMOTE_PS,
-	      TS_MIGRATED_PS, TS_TRUE_LOC, N_TS };
+	      TS_MIGRATED_PS, TS_TRUE_LOC, TS_CONV_PAGES, N_TS };
 
 struct series {
 	int n;

@@ -62,6 +62,10 @@ const struct metric_def metric_defs[N_METRICS] = {
 			       "x", BETTER_NONE, 0, 1e6 },
 	[M_SCAN_SCALE]     = { "scan_scale", "scan periods scaled by (scale_scan)", "x", BETTER_NONE,
 			       0, 1e6 },
+	[M_CONV_90_PAGES]  = { "time_to_conv_90_pages_s", "time to 90% convergence by pages", "s",
+			       BETTER_LOWER, 0, TIME_MAX },
+	[M_CONV_PAGES_FINAL] = { "convergence_pages_final", "final convergence by pages", "",
+				 BETTER_HIGHER, 0, 1 },
 };
 
 bool metric_sane(int m, double v)
@@ -292,6 +296,8 @@ static void load_collector(struct run *run)
 		{ M_PAGES_MIGRATED, "numa_pages_migrated", 1 },
 		{ M_CONV_90, "time_to_conv_90_s", 0 },
 		{ M_CONV_95, "time_to_conv_95_s", 0 },
+		{ M_CONV_90_PAGES, "time_to_conv_90_pages_s", 0 },
+		{ M_CONV_PAGES_FINAL, "convergence_pages_final", 0 },
 		{ M_CONV_FINAL, "convergence_final", 0 },
 		{ M_CONV_WEIGHTED, "convergence_time_weighted", 0 },
 		{ M_TRUE_LOCALITY, "true_locality", 2 },

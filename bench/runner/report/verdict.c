@@ -295,6 +295,46 @@ static void conv_side(FILE *f, const struct vs_row *r90, const struct vs_row *r9
 		fprintf(f, ", 95 %% in none");
 }
 
+/*
+ * The same by pages (a huge PMD's hinting fault counts its 512 base
+ * pages: the patch series' counters), where a side's kernel counts them:
+ * with huge pages the faults' window spans most of a run and says never
+ * where the pages moved.
+ */
+static void conv_pages_side(FILE *f, const struct results *r, const char *variant,
+			    const char *label)
+{
+	struct describe t90, end;
+	char b[32];
+
+	describe_metric(r, variant, "time_to_conv_90_pages_s", &t90);
+	describe_metric(r, variant, "convergence_pages_final", &end);
+	fprintf(f, "%s ", label);
+	if (t90.n)
+		fprintf(f, "90 %% after %s s in %d of %d runs", num(t90.mean, b, 32), t90.n,
+			finished(r, variant));
+	else
+		fprintf(f, "never (0 of %d runs)", finished(r, variant));
+	if (end.n)
+		fprintf(f, ", %s at the end", num(end.mean, b, 32));
+}
+
+static void conv_pages_text(FILE *f, const struct results *ra, const char *va,
+			    const struct results *rb, const char *vb, const char *la,
+			    const char *lb)
+{
+	struct describe a, b;
+
+	describe_metric(ra, va, "convergence_pages_final", &a);
+	describe_metric(rb, vb, "convergence_pages_final", &b);
+	if (!a.n && !b.n)
+		return;
+	fprintf(f, "; by pages (a huge page's fault counts 512): ");
+	conv_pages_side(f, rb, vb, lb);
+	fprintf(f, "; ");
+	conv_pages_side(f, ra, va, la);
+}
+
 static void conv_line(FILE *f, const struct versus *v, const struct results *ra, const char *va,
 		      const struct results *rb, const char *vb, const char *la, const char *lb)
 {
@@ -315,6 +355,7 @@ static void conv_line(FILE *f, const struct versus *v, const struct results *ra,
 	conv_side(f, r90 ? &a90 : NULL, r95 ? &a95 : NULL, ra, va, la);
 	if (r90 && r90->primary && isfinite(r90->w.p))
 		difference(f, r90);
+	conv_pages_text(f, ra, va, rb, vb, la, lb);
 	fprintf(f, "\n");
 }
 
@@ -463,6 +504,8 @@ static void full(FILE *f, const struct versus *v, const struct acct_pair *acct,
 	cost_line(f, v, la, lb);
 	if (acct)
 		account_verdict(f, acct, la, lb);
+	else
+		account_none(f, rb, vb);
 	conv_line(f, v, ra, va, rb, vb, la, lb);
 	rise_line(f, ra, va, rb, vb, la, lb);
 	if (!strcmp(variant_timing(ra, va), "wall") && !strcmp(variant_timing(rb, vb), "wall"))
