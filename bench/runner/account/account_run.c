@@ -142,6 +142,9 @@ static void add_metrics(const struct account *a, const struct modelrun_acct *m,
 
 	add_if(x, "model_stall_hw_s", "s", stall_s, BETTER_LOWER);
 	add_if(x, "account_stall_s", "s", stall_s - balancer_stall_s, BETTER_LOWER);
+	/* what placement and balancing cost the run: a sweep's net objective */
+	add_if(x, "account_spent_s", "s", stall_s - balancer_stall_s + a->cost_all_s,
+	       BETTER_LOWER);
 	add_if(x, "account_work_s", "s", work_s / m->d, BETTER_LOWER);
 	add_if(x, "account_vcpus", "", a->vcpus, BETTER_NONE);
 	add_if(x, "account_cost_s", "s", a->cost_s, BETTER_LOWER);

@@ -405,7 +405,7 @@ static const struct opt_def keys[] = {
 	  .help = "scale_scan=hardware: the size factor outright, instead of scale_guest_ws" },
 	/* the machine model's parameters: bench/model/machine.h */
 	BNB_MACHINE_KEYS(MACHINE_KEY, V_MACHINE)
-	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work",
+	{ "objective", OPT_CHOICE, E(objective), .choices = "convergence|cost|work|net",
 	  .def = "convergence", .scope = KS_EXPERIMENT,
 	  .help = "([global] only) what the sweep report optimises" },
 	{ "primary", OPT_FUNC, E(primary), .parse = parse_primary, .free = free_argv,

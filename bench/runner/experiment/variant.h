@@ -47,7 +47,7 @@ struct sweep_point {
 /* The choice keys, in the order of their choices in keys.c. */
 enum latency_want { LATENCY_AUTO, LATENCY_EMULATED, LATENCY_OFF };
 enum bound { BOUND_NONE, BOUND_LOCAL, BOUND_REMOTE };
-enum objective_id { OBJ_CONVERGENCE, OBJ_COST, OBJ_WORK };
+enum objective_id { OBJ_CONVERGENCE, OBJ_COST, OBJ_WORK, OBJ_NET };
 
 /* A sysctl of a variant: one value, strings owned by its settings. */
 struct sysctl_setting {

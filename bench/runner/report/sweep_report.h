@@ -11,7 +11,8 @@
 /* Objectives a sweep can optimise, and the metric (lower is better) each uses. */
 struct objective {
 	const char *name;
-	int metric;
+	int metric;		/* a fixed metric, or -1: */
+	const char *named;	/* a run metric by name */
 };
 const struct objective *objective_of(enum objective_id id);
 
