@@ -6,7 +6,8 @@
 # saved, (off's model stall - on's) / D; off saves nothing; the verdict
 # says cost, saving, net and break-even in time, and that the account
 # closes against the change in workload time; the seed's benefit formula
-# is never beside the cost; account.csv holds the course.
+# is never beside the cost; account.csv holds the course; the patched
+# kernel's counters give the convergence by pages.
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
 require_guest "account tests"
@@ -59,6 +60,11 @@ check "summary.json says it closes" python3 -c 'import json, sys
 v = json.load(open(sys.argv[1]))["verdict"][0]["account"]
 sys.exit(not (v["closes"] and v["against"] == "off" and v["saved"]["value_s"] > 0))' \
 	"$work/r/summary.json"
+check "the patched kernel's huge hint-fault counters give a convergence by pages" \
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["convergence_pages_final"] is not None and "numa_huge_hint_faults" in d["counters"]))' \
+	"$work/r/runs/on/rep1/summary.json"
 check "account.csv holds the course of the work" \
 	test "$(grep -cE '^[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+$' "$work/r/runs/on/rep1/account.csv")" -gt 20
 
