@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/results.h"
+#include "run/runsummary.h"
 #include "runner.h"
 #include "scratch.h"
 
@@ -355,4 +357,60 @@ Test(faults, endless_experiment_file_bounded)
 	cr_assert_eq(experiment_load(path, &exp, err, sizeof(err)), -1);
 	cr_assert_not_null(strstr(err, ": the file goes on past 16 MiB: not an experiment file"),
 			   "%s", err);
+}
+
+/*
+ * Provenance of every run of folder D: plugin options OPTS then ksym=
+ * the System.map of build k1 (off) or ON_KEY (on), and the 2012 knob
+ * where the kernel has it (k1).
+ */
+static void provenance(const char *d, const char *opts, const char *on_key)
+{
+	char rundir[PATH_MAX * 2];
+
+	for (int v = 0; v < 2; v++)
+		for (int rep = 1; rep <= 3; rep++) {
+			struct json_object *p = json_object_new_object();
+
+			const char *key = v ? on_key : "k1";
+			char all[256];
+
+			snprintf(rundir, sizeof(rundir), "%s/runs/%s/rep%d", d, v ? "on" : "off", rep);
+			snprintf(all, sizeof(all), "%s ksym=/c/%s/System.map", opts, key);
+			json_object_object_add(p, "plugin_opts", json_object_new_string(all));
+			if (!strcmp(key, "k1"))
+				json_object_object_add(p, "guest.sysctl.kernel.numa_balancing_"
+						       "migrate_policy", json_object_new_string("0"));
+			cr_assert_eq(run_summary_add(rundir, p, NULL, NULL), 0);
+		}
+}
+
+/*
+ * Item 8: what the experiment files explain is not a provenance warning:
+ * a [machine] key on one side explains the plugin's options, another
+ * kernel its System.map (ksym=) and the knobs it has or lacks.
+ */
+Test(faults, provenance_explained_by_machine_and_kernel)
+{
+	char other[PATH_MAX * 2], cmd[PATH_MAX * 5], err[512];
+	const char *d[2] = { dir, other };
+	struct cmp c;
+
+	snprintf(other, sizeof(other), "%s/other", tmpdir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s'", dir, other);
+	cr_assert_eq(system(cmd), 0);
+	put("experiment.ini", "[global]\nnodes = 2\ntiming = deterministic\nworkload = stream\n"
+	    "[machine]\nlatency_ns = 90\n[off]\nbalancing = off\n[on]\n");
+	provenance(dir, "delay=off model=2socket latency_ns=90", "k1");
+	snprintf(cmd, sizeof(cmd), "%s/experiment.ini", other);
+	scratch_write(other, "experiment.ini", "[global]\nnodes = 2\ntiming = deterministic\n"
+		      "workload = stream\n[off]\nbalancing = off\n[on]\nkernel = debian-6.12\n");
+	provenance(other, "delay=off model=2socket", "k2");
+
+	cr_assert_eq(cmp_load(&c, d, 2, err, sizeof(err)), 0, "%s", err);
+	cmp_provenance(&c);
+	for (int i = 0; i < c.n_warn; i++)
+		cr_assert_fail("warned on %s: '%s' against '%s'", c.warn[i].d.key, c.warn[i].d.a,
+			       c.warn[i].d.b);
+	cmp_free(&c);
 }

@@ -207,10 +207,12 @@ void cmp_build(struct cmp *c)
 /* Experiment keys whose value differs between two variants, each a pattern list. */
 static const struct {
 	const char *key;
-	const char *prov[8];
+	const char *prov[12];
 } explained[] = {
+	/* another kernel has other knobs, defaults and sysfs switches */
 	{ "kernel", { "kernel", "kernel_*", "series_hash", "config_fragments_hash",
-		      "guest.uname_*", NULL } },
+		      "guest.uname_*", "guest.sysctl.*", "guest.debugfs.*", "guest.sysfs.*",
+		      NULL } },
 	{ "balancing", { "guest.cmdline", "guest.sysctl.kernel.numa_balancing", NULL } },
 	{ "append", { "guest.cmdline", NULL } },
 	/* bnb-vm picks the QEMU and the plugin build by plugin, accel and timing */
@@ -287,6 +289,22 @@ static void sysctl_differences(const struct variant *v, const struct variant *w,
 	}
 }
 
+/*
+ * Whether V and W differ in a [machine] key: the machine model's
+ * parameters reach the plugin as its options (bench/model/machine.h).
+ */
+static bool machine_differs(const struct variant *v, const struct variant *w)
+{
+	size_t n, i;
+	const struct opt_def *keys = key_table(&n);
+
+	for (i = 0; i < n; i++)
+		if (keys[i].scope == KS_MACHINE &&
+		    !same(setting(v, keys[i].name), setting(w, keys[i].name)))
+			return true;
+	return false;
+}
+
 /* What the experiments set differently explains these provenance keys. */
 static void explained_keys(const struct variant *v, const struct variant *w, const char **list,
 			   int *n, char names[][160], int *n_names)
@@ -294,6 +312,8 @@ static void explained_keys(const struct variant *v, const struct variant *w, con
 	size_t i, j;
 
 	ignore(list, n, "host_loadavg_*");	/* conditions, reported per folder */
+	if (machine_differs(v, w))
+		ignore(list, n, "plugin_opts");
 	for (i = 0; i < ARRAY_SIZE(explained); i++) {
 		if (same(setting(v, explained[i].key), setting(w, explained[i].key)))
 			continue;

@@ -197,29 +197,39 @@ static bool vm_key_always(const char *key)
  * file, the balancer's work counts): a different one in every run, they
  * say nothing about what produced the numbers.
  */
-static const char *const run_path_opts[] = { "shm=", "ksym_out=" };
+static const char *const run_path_opts[] = { "shm=", "ksym_out=", NULL };
+/*
+ * Compared without also: ksym= names the kernel's System.map, in its
+ * build's cache folder, which the kernel's own keys (kernel_key,
+ * kernel_image_hash) compare; a different kernel explains it.
+ */
+static const char *const compared_apart[] = { "shm=", "ksym_out=", "ksym=", NULL };
 
-static bool run_path_opt(const char *opt)
+static bool opt_in(const char *opt, const char *const *list)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(run_path_opts); i++)
-		if (!strncmp(opt, run_path_opts[i], strlen(run_path_opts[i])))
+	for (; *list; list++)
+		if (!strncmp(opt, *list, strlen(*list)))
 			return true;
 	return false;
 }
 
-/* OPTS (space-separated, as the result file has them) without the run's paths. */
-static void drop_run_paths(char *opts)
+/* OPTS (space-separated, as the result file has them) without the options of LIST. */
+static void drop_opts(char *opts, const char *const *list)
 {
 	char out[4096] = "", *tok, *save = NULL;
 	size_t used = 0;
 
 	for (tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (!run_path_opt(tok) && used < sizeof(out))
+		if (!opt_in(tok, list) && used < sizeof(out))
 			used += (size_t)snprintf(out + used, sizeof(out) - used, "%s%s",
 						 used ? " " : "", tok);
 	strcpy(opts, used ? out : "none");
+}
+
+/* OPTS without the run's own paths. */
+static void drop_run_paths(char *opts)
+{
+	drop_opts(opts, run_path_opts);
 }
 
 /*
@@ -394,7 +404,7 @@ static int add_diff(struct prov_diff *out, int n, int max, const char *key, cons
 /*
  * Whether A and B, values of KEY, say the same. Folders written before
  * the runner dropped every run path from plugin_opts still have them:
- * they are dropped here too.
+ * they are dropped here too, with the kernel's System.map (ksym=).
  */
 static bool same_value(const char *key, const char *a, const char *b)
 {
@@ -406,8 +416,8 @@ static bool same_value(const char *key, const char *a, const char *b)
 		return !strcmp(a, b);
 	snprintf(ca, sizeof(ca), "%s", a);
 	snprintf(cb, sizeof(cb), "%s", b);
-	drop_run_paths(ca);
-	drop_run_paths(cb);
+	drop_opts(ca, compared_apart);
+	drop_opts(cb, compared_apart);
 	return !strcmp(ca, cb);
 }
 
