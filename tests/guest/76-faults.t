@@ -3,7 +3,9 @@
 # The second fault pass (issue 42) where it needs the tools as a user runs
 # them but no guest: plots on a disk that fills are named as cut and
 # removed, never counted as made; two results folders of one name publish
-# their plots side by side. The full-disk case mounts a small tmpfs in a
+# their plots side by side; --jobs 0 refuses what a run would (a missing
+# kernel, a bad workload option) and no kernel that cannot boot (a
+# folder, a text file, a bzImage cut short) gets a folder. The full-disk case mounts a small tmpfs in a
 # private mount namespace (the file re-runs itself under unshare -m), so
 # nothing is left mounted; without that right it is skipped.
 # shellcheck source=tests/lib/tap.sh
@@ -42,6 +44,27 @@ check "the second, of the same name, to plots/same-2, leaving the first's alone"
 check "and says where it copied them" grep -q "copied to $work/root/plots/same-2\$" "$work/b.log"
 BNB_ROOT=$work/root "$run" plot "$work/a/same" > "$work/a2.log" 2>&1
 check "a folder plotted again keeps its own name" grep -q "copied to $work/root/plots/same\$" "$work/a2.log"
+
+# --- items 9 and 12: --jobs 0 makes a run's checks; a kernel that cannot boot --
+# refused NAME WANT KERNEL WORKLOAD: bnb-run --jobs 0 exits 2 saying WANT
+# and makes no folder
+refused() {
+	local ini=$work/$1.ini out=$work/$1.out err
+	printf '[global]\nnodes = 2\nworkload = %s\n%s\n[a]\n' "$4" "${3:+kernel = $3}" > "$ini"
+	err=$("$run" "$ini" --jobs 0 --out "$out" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 2 ] && [[ $err == *"$2"* ]] && [ ! -e "$out" ]; then
+		ok "--jobs 0 refuses $1: $err"
+	else
+		not_ok "--jobs 0 with $1: exit $rc$([ -e "$out" ] && echo ", a folder made"): $err"
+	fi
+}
+head -c 100000 "$BNB_ROOT/build/kernel/bzImage" > "$work/cut.bzImage"
+refused missing-kernel "kernel $work/none: No such file or directory" "$work/none" stream
+refused bad-option "stream: unknown option '--bogus'" "" "stream --bogus"
+refused folder-kernel "is not a file (a bzImage)" "$work" stream
+refused text-kernel "is not a bzImage (no boot protocol header)" /etc/passwd stream
+refused cut-kernel "is cut short: 100000 bytes of the" "$work/cut.bzImage" stream
 
 # --- item 4: plots on a full disk -------------------------------------------
 if [ -z "${BNB_FAULTS_NS:-}" ] ||

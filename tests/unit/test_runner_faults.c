@@ -24,6 +24,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/results.h"
+#include "run/bootcheck.h"
 #include "run/runsummary.h"
 #include "runner.h"
 #include "scratch.h"
@@ -413,4 +414,34 @@ Test(faults, provenance_explained_by_machine_and_kernel)
 		cr_assert_fail("warned on %s: '%s' against '%s'", c.warn[i].d.key, c.warn[i].d.a,
 			       c.warn[i].d.b);
 	cmp_free(&c);
+}
+
+/*
+ * Item 12: a kernel that is a folder, a text file or a bzImage cut short
+ * is refused before anything boots, from its boot-protocol header.
+ */
+Test(faults, kernel_image_checked_before_boot)
+{
+	unsigned char hdr[2048] = { 0 };
+	char path[PATH_MAX * 2], why[512];
+	FILE *f;
+
+	cr_assert_eq(bzimage_check(tmpdir, why, sizeof(why)), -1);
+	cr_assert_not_null(strstr(why, "is not a file (a bzImage)"), "%s", why);
+	cr_assert_eq(bzimage_check("/etc/passwd", why, sizeof(why)), -1);
+	cr_assert_not_null(strstr(why, "is not a bzImage (no boot protocol header)"), "%s", why);
+	/* setup_sects 1, syssize 100 paragraphs: 1024 + 1600 bytes */
+	hdr[0x1f1] = 1;
+	hdr[0x1f4] = 100;
+	memcpy(hdr + 0x202, "HdrS", 4);
+	snprintf(path, sizeof(path), "%s/bzImage", tmpdir);
+	f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	fclose(f);
+	cr_assert_eq(bzimage_check(path, why, sizeof(why)), -1);
+	cr_assert_not_null(strstr(why, "is cut short: 2048 bytes of the 2624 its setup header "
+				  "gives"), "%s", why);
+	cr_assert_eq(truncate(path, 2624), 0);
+	cr_assert_eq(bzimage_check(path, why, sizeof(why)), 0, "%s", why);
 }

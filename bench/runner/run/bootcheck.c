@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bootcheck.h"
 #include "lib/err.h"
@@ -49,6 +50,40 @@ int kernel_ident_parse(const char *text, struct kernel_ident *id)
 	hash = strstr(space, ") #");
 	if (hash && copy_field(hash + 2, strlen(hash + 2), id->version))
 		return -1;
+	return 0;
+}
+
+#define HDR_SETUP_SECTS_OFF	0x1f1
+#define HDR_SYSSIZE_OFF		0x1f4
+
+int bzimage_check(const char *path, char *why, size_t whylen)
+{
+	unsigned char magic[4] = { 0 }, sects = 0, sys[4] = { 0 };
+	long long want;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	if (stat(path, &st))
+		return errf(why, whylen, "kernel %s: %m", path);
+	if (!S_ISREG(st.st_mode))
+		return errf(why, whylen, "kernel %s is not a file (a bzImage)", path);
+	f = fopen(path, "rb");
+	if (!f)
+		return errf(why, whylen, "cannot read the kernel %s: %m", path);
+	rc = read_at(f, HDR_MAGIC_OFF, magic, sizeof(magic)) || memcmp(magic, "HdrS", 4) ||
+	     read_at(f, HDR_SETUP_SECTS_OFF, &sects, 1) ||
+	     read_at(f, HDR_SYSSIZE_OFF, sys, sizeof(sys));
+	fclose(f);
+	if (rc)
+		return errf(why, whylen, "kernel %s is not a bzImage (no boot protocol header)",
+			    path);
+	/* setup_sects 0 means 4; syssize counts 16-byte paragraphs */
+	want = ((long long)(sects ? sects : 4) + 1) * 512 +
+	       16LL * (sys[0] | sys[1] << 8 | sys[2] << 16 | (long long)sys[3] << 24);
+	if (st.st_size < want)
+		return errf(why, whylen, "kernel %s is cut short: %lld bytes of the %lld its "
+			    "setup header gives", path, (long long)st.st_size, want);
 	return 0;
 }
 

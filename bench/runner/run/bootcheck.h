@@ -24,6 +24,15 @@ struct kernel_ident {
 	char version[KIDENT_LEN];	/* uname -v, "" when the string has none */
 };
 
+/*
+ * Whether PATH can boot at all: a regular file with the boot protocol's
+ * header, as long as its setup sectors and protected-mode code say
+ * (setup_sects, syssize). -1 with WHY: a folder, /etc/passwd, a copy cut
+ * short, which QEMU would refuse only as "linux kernel too old to load a
+ * ram disk" or boot into nothing.
+ */
+int bzimage_check(const char *path, char *why, size_t whylen);
+
 /* The version string of the bzImage PATH; -1 with WHY when it has none. */
 int bzimage_ident(const char *path, struct kernel_ident *id, char *why, size_t whylen);
 

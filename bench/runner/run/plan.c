@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bootcheck.h"
 #include "lib/argv.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -217,12 +218,14 @@ static int resolve_kernel(const struct variant *v, const char *basedir, struct r
 
 	if (kernel_locate(v->kernel, basedir, &k, why, whylen))
 		return -1;
-	if (k.spec.kind == KSPEC_PATH && need(k.image, "kernel", why, whylen))
-		return -1;
+	/* a bzImage of the user's: nothing here builds it */
+	if (k.spec.kind == KSPEC_PATH && access(k.image, R_OK))
+		return errf(why, whylen, "kernel %s: %m (the `kernel` key names a bzImage, relative "
+			    "to the experiment file)", k.image);
 	if (k.spec.kind != KSPEC_PATH && !k.built)
 		return errf(why, whylen, "kernel %s (build %s) is not built: %s", v->kernel, k.key,
 			    k.make);
-	if (check_map_knobs(v, &k, why, whylen))
+	if (bzimage_check(k.image, why, whylen) || check_map_knobs(v, &k, why, whylen))
 		return -1;
 	snprintf(p->kernel, sizeof(p->kernel), "%s", k.image);
 	return 0;

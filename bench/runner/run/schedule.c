@@ -289,14 +289,43 @@ void report_where(const char *dir, bool written, const char *note)
 }
 
 /*
+ * What makes V unable to run here, said on stderr: its kernel (built
+ * first, WILL_RUN), the plan of a run and the workload line. --jobs 0
+ * makes the same checks but builds nothing: a named or ksrc: kernel not
+ * built yet is noted, since its job lines need it where they run.
+ */
+static int preflight_variant(const struct experiment *exp, const struct variant *v,
+			     const char *basedir, bool will_run)
+{
+	struct kernel_loc k;
+	struct run_plan plan;
+	char why[512];
+	int rc = 0;
+
+	if (will_run)
+		rc = prepare_kernel(v, basedir, why, sizeof(why));
+	if (!rc)
+		rc = kernel_locate(v->kernel, basedir, &k, why, sizeof(why));
+	if (!rc && !k.built && k.spec.kind != KSPEC_PATH)
+		printf("bnb-run: note: variant %s: kernel %s (build %s) is not built here; its "
+		       "job lines need it where they run (%s)\n", v->name, v->kernel, k.key, k.make);
+	else if (!rc)
+		rc = plan_run(v, basedir, &plan, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "bnb-run: variant %s: %s\n", v->name, why);
+		return rc;
+	}
+	return workload_preflight(exp, v);
+}
+
+/*
  * Refuse to start when a selected variant cannot run here at all; build
- * the kernels the experiment names first.
+ * the kernels the experiment names first (not with --jobs 0).
  */
 static int preflight(const struct experiment *exp, const char *only, const char *experiment,
 		     bool will_run)
 {
-	char *copy = realpath(experiment, NULL), why[512], basedir[PATH_MAX];
-	struct run_plan plan;
+	char *copy = realpath(experiment, NULL), basedir[PATH_MAX];
 	int i, rc = 0, n = 0;
 
 	/* dirname() cuts its argument: once, for every variant */
@@ -308,17 +337,9 @@ static int preflight(const struct experiment *exp, const char *only, const char 
 		prog_error("no variant named '%s' in %s", only, experiment);
 		return -1;
 	}
-	for (i = 0; i < exp->n_variants && !rc && will_run; i++) {
-		if (!selected(&exp->variants[i], only))
-			continue;
-		rc = prepare_kernel(&exp->variants[i], basedir, why, sizeof(why));
-		if (!rc)
-			rc = plan_run(&exp->variants[i], basedir, &plan, why, sizeof(why));
-		if (rc)
-			fprintf(stderr, "bnb-run: variant %s: %s\n", exp->variants[i].name, why);
-		else
-			rc = workload_preflight(exp, &exp->variants[i]);
-	}
+	for (i = 0; i < exp->n_variants && !rc; i++)
+		if (selected(&exp->variants[i], only))
+			rc = preflight_variant(exp, &exp->variants[i], basedir, will_run);
 	return rc;
 }
 
