@@ -171,6 +171,13 @@ if ! flock -n 9; then
 	echo "kernel: waiting for another kernel build to finish (lock $cache/lock)"
 	flock 9
 fi
+# The build this one waited for may have been this very kernel: found,
+# it is used as it is, never built again over an entry a runner boots.
+if [ -f "$out/bzImage" ]; then
+	publish_link
+	echo "kernel: $key up to date, built while this one waited ($out/bzImage; $as_key)"
+	exit 0
+fi
 
 # The source tree with the patches applied: prepare_tree TREE.
 prepare_tree() {
@@ -233,6 +240,8 @@ cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
 	echo "fragments=${fragments[*]}"
 	echo "patches=${patches[*]##*/}"
 } > "$out.tmp/info"
+# under the lock, with no bzImage in it (checked above): what a killed
+# build left, which nothing boots
 rm -rf "$out"
 mv "$out.tmp" "$out"
 publish_link

@@ -5,7 +5,8 @@
 # removed, never counted as made; two results folders of one name publish
 # their plots side by side; --jobs 0 refuses what a run would (a missing
 # kernel, a bad workload option) and no kernel that cannot boot (a
-# folder, a text file, a bzImage cut short) gets a folder. The full-disk case mounts a small tmpfs in a
+# folder, a text file, a bzImage cut short) gets a folder; a kernel
+# build that waited for another finds the kernel built. The full-disk case mounts a small tmpfs in a
 # private mount namespace (the file re-runs itself under unshare -m), so
 # nothing is left mounted; without that right it is skipped.
 # shellcheck source=tests/lib/tap.sh
@@ -65,6 +66,29 @@ refused bad-option "stream: unknown option '--bogus'" "" "stream --bogus"
 refused folder-kernel "is not a file (a bzImage)" "$work" stream
 refused text-kernel "is not a bzImage (no boot protocol header)" /etc/passwd stream
 refused cut-kernel "is cut short: 100000 bytes of the" "$work/cut.bzImage" stream
+
+# --- item 10: a kernel built while this build waited is not built again ---
+# A scratch cache whose lock another build holds; it finishes this very
+# kernel (a bzImage at its key) and lets go. The waiting build must take
+# it as built, not build it again over the entry a runner may boot.
+cache=$work/cache
+mkdir -p "$cache"
+exec {lockfd}> "$cache/lock"
+flock "$lockfd"
+BNB_CACHE=$cache timeout 60 "$BNB_ROOT/kernel/build.sh" --kernel debian-6.1 > "$work/wait.log" 2>&1 {lockfd}>&- &
+waiter=$!
+for _ in $(seq 100); do
+	grep -q 'waiting for another kernel build' "$work/wait.log" && break
+	sleep 0.1
+done
+d=$(BNB_CACHE=$cache "$BNB_ROOT/kernel/build.sh" --kernel debian-6.1 --print-dir)
+mkdir -p "$d" && echo "the other build's" > "$d/bzImage"
+exec {lockfd}>&-
+wait "$waiter"
+rc=$?
+check "a build that waited for the same kernel finds it built (exit $rc): $(tail -n 1 "$work/wait.log")" \
+	grep -q 'up to date, built while this one waited' "$work/wait.log"
+check "and leaves the other build's entry alone" grep -qx "the other build's" "$d/bzImage"
 
 # --- item 4: plots on a full disk -------------------------------------------
 if [ -z "${BNB_FAULTS_NS:-}" ] ||
