@@ -23,6 +23,7 @@
 #include "lib/util.h"
 #include "report/compare.h"
 #include "report/report.h"
+#include "report/verdict.h"
 #include "report/results.h"
 #include "run/bootcheck.h"
 #include "run/runsummary.h"
@@ -444,4 +445,46 @@ Test(faults, kernel_image_checked_before_boot)
 				  "gives"), "%s", why);
 	cr_assert_eq(truncate(path, 2624), 0);
 	cr_assert_eq(bzimage_check(path, why, sizeof(why)), 0, "%s", why);
+}
+
+/* The verdict's Markdown for DIR's results. */
+static char *verdict_text(void)
+{
+	struct results r;
+	char *text = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_eq(results_load(dir, &r, err, sizeof(err)), 0, "%s", err);
+	json_object_put(verdict_results(&r, f));
+	fclose(f);
+	results_free(&r);
+	return text;
+}
+
+/*
+ * Item 13: runs that never finished (mem = 1T, a full disk) record a
+ * latency but say nothing of what remote memory cost: no "cost nothing"
+ * line from them.
+ */
+Test(faults, no_free_memory_verdict_without_finished_runs)
+{
+	char *text;
+
+	for (int rep = 1; rep <= 3; rep++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "runs/off/rep%d/status", rep);
+		put(rel, "status=failed\nreason=QEMU could not run: cannot set up guest memory\n"
+		    "latency=uniform\nlatency_why=plugin.shm missing\n");
+	}
+	text = verdict_text();
+	cr_assert_null(strstr(text, "Remote memory cost nothing in the runs of **off**"), "%s",
+		       text);
+	free(text);
+	put("runs/off/rep1/status", "status=ok\nlatency=uniform\nlatency_why=model = off\n");
+	text = verdict_text();
+	cr_assert_not_null(strstr(text, "Remote memory cost nothing in the runs of **off**, "
+				  "**on** (latency uniform: model = off)"), "%s", text);
+	free(text);
 }

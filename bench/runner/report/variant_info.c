@@ -20,12 +20,18 @@ const char *variant_baseline(const struct results *r)
 
 const char *variant_latency(const struct results *r, const char *variant)
 {
+	const char *any = NULL;
 	int i;
 
-	for (i = 0; i < r->n_runs; i++)
-		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].latency[0])
+	/* a run that ended ok says what the variant ran with; one that never started less */
+	for (i = 0; i < r->n_runs; i++) {
+		if (strcmp(r->runs[i].variant, variant) || !r->runs[i].latency[0])
+			continue;
+		if (r->runs[i].status == RUN_OK)
 			return r->runs[i].latency;
-	return "unknown";
+		any = any ? any : r->runs[i].latency;
+	}
+	return any ? any : "unknown";
 }
 
 /* The provenance of VARIANT's first run that has one; NULL if none. */

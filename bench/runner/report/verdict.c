@@ -612,6 +612,19 @@ struct json_object *verdict_pair(const struct results *ra, const char *va,
  * model = off) show only what balancing costs, never what placement gains:
  * the verdict says so before anything else.
  */
+/*
+ * The first of VARIANT's runs that ended ok, or NULL: a run that never
+ * finished (QEMU could not start, a full disk) says nothing of what
+ * remote memory cost, whatever latency its status file records.
+ */
+static const struct run *first_ok(const struct results *r, const char *variant)
+{
+	for (int i = 0; i < r->n_runs; i++)
+		if (!strcmp(r->runs[i].variant, variant) && r->runs[i].status == RUN_OK)
+			return &r->runs[i];
+	return NULL;
+}
+
 static void free_memory_line(FILE *f, const struct results *r)
 {
 	const char *why = NULL;
@@ -619,13 +632,15 @@ static void free_memory_line(FILE *f, const struct results *r)
 
 	for (i = 0; i < r->exp.n_variants; i++) {
 		const char *name = r->exp.variants[i].name;
+		const struct run *ok = first_ok(r, name);
 
-		if (!results_has_runs(r, name) || !latency_free(variant_latency(r, name)))
+		if (!ok || !latency_free(ok->latency))
 			continue;
 		fprintf(f, "%s**%s**", n++ ? ", " : "Remote memory cost nothing in the runs of ",
 			name);
 		for (j = 0; !why && j < r->n_runs; j++)
-			if (!strcmp(r->runs[j].variant, name) && r->runs[j].latency_why[0])
+			if (!strcmp(r->runs[j].variant, name) && r->runs[j].status == RUN_OK &&
+			    r->runs[j].latency_why[0])
 				why = r->runs[j].latency_why;
 	}
 	if (n)
