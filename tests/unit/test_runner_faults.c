@@ -488,3 +488,27 @@ Test(faults, no_free_memory_verdict_without_finished_runs)
 				  "**on** (latency uniform: model = off)"), "%s", text);
 	free(text);
 }
+
+/* Item 14: `description` is shown under the report's title and kept in summary.json. */
+Test(faults, description_in_the_report)
+{
+	struct json_object *root, *v;
+	char path[PATH_MAX * 2], *md;
+
+	cr_redirect_stdout();
+	cr_redirect_stderr();
+	cmd_report(dir, false);
+	md = slurp("summary.md");
+	cr_assert_not_null(strstr(md, "\n\nfixture for the runner unit tests\n\n## Verdict"), "%s",
+			   md);
+	free(md);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	root = json_object_from_file(path);
+	cr_assert_not_null(root);
+	cr_assert(json_object_object_get_ex(root, "description", &v));
+	cr_assert_str_eq(json_object_get_string(v), "fixture for the runner unit tests");
+	v = json_object_array_get_idx(json_object_object_get(root, "variants"), 0);
+	cr_assert_str_eq(json_object_get_string(json_object_object_get(v, "description")),
+			 "fixture for the runner unit tests");
+	json_object_put(root);
+}

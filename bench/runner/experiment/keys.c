@@ -264,7 +264,8 @@ static int parse_primary(const struct opt_def *o, const char *value, void *field
 
 static const struct opt_def keys[] = {
 	{ "description", OPT_STR, V(description), .def = "", .scope = KS_VARIANT,
-	  .help = "free text shown in the report" },
+	  .help = "free text shown under the report's title (summary.md; summary.json "
+		  "`description`, per variant too)" },
 	/* one field for the four, read in this order: nodes sets the count */
 	{ "nodes", OPT_FUNC, V(topo), .parse = topo_opt_nodes, .metavar = "1..64", .def = "2",
 	  .scope = KS_VARIANT, .help = "guest NUMA nodes" },

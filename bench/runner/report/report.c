@@ -213,6 +213,40 @@ static int metrics_of(const struct results *r, const char *variant,
 	return results_metrics(r, variant, m, METRICS_MAX);
 }
 
+/* A variant's `description`, or null when it has none. */
+static struct json_object *description_json(const struct variant *v)
+{
+	return v && v->description && *v->description ?
+	       json_object_new_string(v->description) : NULL;
+}
+
+/*
+ * The experiment's `description` under its title, as the key's help
+ * promises: the one every variant shares, else each variant's own.
+ */
+static void description_md(FILE *md, const struct results *r, struct json_object *root)
+{
+	const struct variant *first = r->exp.n_variants ? &r->exp.variants[0] : NULL;
+	bool shared = true;
+	int i;
+
+	for (i = 1; first && i < r->exp.n_variants; i++)
+		shared &= !strcmp(r->exp.variants[i].description ? r->exp.variants[i].description : "",
+				  first->description ? first->description : "");
+	if (shared) {
+		jset(root, "description", description_json(first));
+		if (first && first->description && *first->description)
+			fprintf(md, "%s\n\n", first->description);
+		return;
+	}
+	jset(root, "description", NULL);
+	for (i = 0; i < r->exp.n_variants; i++)
+		if (r->exp.variants[i].description && *r->exp.variants[i].description)
+			fprintf(md, "- %s: %s\n", r->exp.variants[i].name,
+				r->exp.variants[i].description);
+	fprintf(md, "\n");
+}
+
 struct json_object *report_variant_json(const struct results *r, const char *variant)
 {
 	struct json_object *o = json_object_new_object(), *ms = json_object_new_object();
@@ -223,6 +257,7 @@ struct json_object *report_variant_json(const struct results *r, const char *var
 		if (!strcmp(r->runs[i].variant, variant))
 			counts[r->runs[i].status]++;
 	jset(o, "name", json_object_new_string(variant));
+	jset(o, "description", description_json(experiment_variant(&r->exp, variant)));
 	jset(o, "latency", json_object_new_string(variant_latency(r, variant)));
 	jset(o, "kernel", variant_kernel_json(r, variant));
 	jset(o, "rate_unit", json_object_new_string(results_rate_unit(r, variant)));
@@ -751,6 +786,7 @@ int report_write(const struct results *r)
 	jset(root, "generated", json_object_new_string(stamp));
 	fprintf(md, "# Experiment %s\n\nResults in `%s`, generated %s.\n\n", r->exp.name,
 		r->dir, stamp);
+	description_md(md, r, root);
 	jset(root, "verdict", verdict_results(r, md));
 	account_section(md, r, root);
 	fprintf(md, "## Notes\n\n");
