@@ -199,6 +199,34 @@ static bool want_tools(const struct vm_cli *c)
 	return named;
 }
 
+/*
+ * An existing --run-dir must be a folder this process can write files
+ * into: a file or /proc/self would let QEMU start and fail (exit 5, "QEMU
+ * could not run") where the cause is the command line.
+ */
+static int run_dir_usable(const char *dir)
+{
+	char probe[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		prog_error("--run-dir %s: not a folder", dir);
+		return -1;
+	}
+	snprintf(probe, sizeof(probe), "%s/.bnb-vm-probe", dir);
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != EEXIST) {
+		prog_error("--run-dir %s: cannot write there: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	return 0;
+}
+
 static int prepare_paths(struct launch *l)
 {
 	static char tmpl[] = "/tmp/bnb-vm.XXXXXX";
@@ -233,7 +261,7 @@ static int prepare_paths(struct launch *l)
 		return -1;
 	}
 	l->keep_tmp = true;
-	return 0;
+	return run_dir_usable(l->cli.cfg.run_dir);
 }
 
 /* DST = the files A and B one after the other (Linux unpacks both in turn). */

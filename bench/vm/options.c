@@ -160,6 +160,9 @@ int vm_cli_parse(struct vm_cli *c, int argc, char **argv, char *err, size_t errl
 		return errf(err, errlen, "give exactly one guest command (quote it), got %d",
 			    argc - first);
 	c->cfg.cmd = argv[first];
+	if (!c->cfg.cmd[strspn(c->cfg.cmd, " \t\n")])
+		return errf(err, errlen, "the guest command is empty: give the command to run "
+			    "(true, for a guest that only boots)");
 	choose_bios(&c->cfg);
 	return finish_topology(c, err, errlen) ? -1 : first;
 }

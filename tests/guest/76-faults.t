@@ -5,8 +5,9 @@
 # removed, never counted as made; two results folders of one name publish
 # their plots side by side; --jobs 0 refuses what a run would (a missing
 # kernel, a bad workload option) and no kernel that cannot boot (a
-# folder, a text file, a bzImage cut short) gets a folder; a kernel
-# build that waited for another finds the kernel built. The full-disk case mounts a small tmpfs in a
+# folder, a text file, a bzImage cut short) gets a folder; bnb-vm takes
+# a --run-dir it cannot write, or an empty command, as the usage error it
+# is; a kernel build that waited for another finds the kernel built. The full-disk case mounts a small tmpfs in a
 # private mount namespace (the file re-runs itself under unshare -m), so
 # nothing is left mounted; without that right it is skipped.
 # shellcheck source=tests/lib/tap.sh
@@ -66,6 +67,27 @@ refused bad-option "stream: unknown option '--bogus'" "" "stream --bogus"
 refused folder-kernel "is not a file (a bzImage)" "$work" stream
 refused text-kernel "is not a bzImage (no boot protocol header)" /etc/passwd stream
 refused cut-kernel "is cut short: 100000 bytes of the" "$work/cut.bzImage" stream
+
+# --- item 16: bnb-vm's usage errors are usage errors -------------------------
+# vm_usage DESCRIPTION WANT ARGS...: bnb-vm --dry-run exits 2 saying WANT
+vm_usage() {
+	local desc=$1 want=$2 err rc
+	shift 2
+	err=$("$BNB_VM" --dry-run "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 2 ] && [[ $err == *"$want"* ]]; then
+		ok "$desc: $err"
+	else
+		not_ok "$desc (exit $rc: $err)"
+	fi
+}
+: > "$work/a-file"
+vm_usage "--run-dir a file is a usage error" "--run-dir $work/a-file: not a folder" \
+	--run-dir "$work/a-file" -- true
+vm_usage "--run-dir /proc/self is a usage error" "--run-dir /proc/self: cannot write there" \
+	--run-dir /proc/self -- true
+vm_usage "an empty guest command is refused" "the guest command is empty" -- ''
+vm_usage "a blank guest command is refused" "the guest command is empty" -- '  '
 
 # --- item 10: a kernel built while this build waited is not built again ---
 # A scratch cache whose lock another build holds; it finishes this very
