@@ -339,10 +339,11 @@ static enum vm_status classify(const struct vm_config *c, const struct outcome *
 		snprintf(reason, len, "interrupted by signal %d", (int)stop_signal);
 		return VM_TIMEOUT;
 	}
+	/* a hang or a command longer than the limit: from here one cannot tell */
 	if (o->timed_out) {
-		snprintf(reason, len, "guest hung: %s", o->ran ?
-			 "the guest command did not finish in time" :
-			 "the guest did not reach its command in time");
+		snprintf(reason, len, "no end within --timeout %d s: %s", c->timeout_s, o->ran ?
+			 "the guest command did not finish (it hung, or needs longer)" :
+			 "the guest did not reach its command");
 		return VM_TIMEOUT;
 	}
 	if (o->exited && o->exit_code == 0) {

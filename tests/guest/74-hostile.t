@@ -2,10 +2,12 @@
 # The runner under faults and hostile input (issue 29, item 5): a results
 # folder in use is locked against a second runner; a runner killed with
 # SIGKILL takes its launcher, QEMU and collector with it and its logs are
-# in the run folder from the start; a QEMU that cannot start fails the run
-# at once with QEMU's own words; a full disk fails a run cleanly, saying
-# which disk, with a right status file and no claim of a summary that was
-# not written; the plugin's counters file is allocated, not sparse.
+# in the run folder from the start, and the next run removes the socket
+# folder it could not; a run that reaches its time_limit says so; a QEMU
+# that cannot start fails the run at once with QEMU's own words; a full
+# disk fails a run cleanly, saying which disk, with a right status file
+# and no claim of a summary that was not written; the plugin's counters
+# file is allocated, not sparse.
 # Full-disk cases mount small tmpfs file systems in a private mount
 # namespace (the file re-runs itself under unshare -m), so nothing is left
 # mounted; without that right they are skipped.
@@ -92,10 +94,13 @@ done
 check "the killed run's logs are in its run folder${missing:+ (missing:$missing)}" test -z "$missing"
 check "the killed runner's lock is free again" flock -n "$d/lock" true
 BNB_VM_EXPECT=timeout vm_clean "$r"
-# what a killed runner cannot remove: its socket folder's link to the run
+# what a killed runner cannot remove, its socket folder's link to the run,
+# the next run removes (its run folder's lock is free)
+stale=
 for l in /tmp/bnb-run-*/r; do
-	[ "$(readlink -f "$l")" = "$(readlink -f "$r")" ] && rm -rf "$(dirname "$l")"
+	[ "$(readlink -f "$l")" = "$(readlink -f "$r")" ] && stale=$(dirname "$l")
 done
+diag "the killed runner's socket folder: ${stale:-none}"
 
 # --- output without a final newline ------------------------------------------
 printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 300' \
@@ -108,6 +113,20 @@ check "a workload whose output ends without a newline runs ok (exit $rc): $(sed 
 check "its elapsed time is measured" grep -q '"elapsed_s"' "$work/nonl/runs/a/rep1/summary.json"
 check "its partial line is kept" grep -qx abc "$work/nonl/runs/a/rep1/out.log"
 vm_clean "$work/nonl/runs/a/rep1"
+check "the next run removed the killed runner's socket folder (${stale:-none})" \
+	test -n "$stale" -a ! -e "${stale:-/}/r"
+[ -z "$stale" ] || rm -rf "$stale"
+
+# --- a run that reaches its time limit says so, not "guest hung" ------------
+printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 5' \
+	'[a]' 'workload = sleep 600' > "$work/limit.ini"
+"$run" "$work/limit.ini" --out "$work/limit" --no-plots > "$work/limit.log" 2>&1
+st=$work/limit/runs/a/rep1/status
+check "time_limit reached is said as such: $(sed -n 's/^reason=//p' "$st" | cut -c1-150)" \
+	grep -q '^reason=time_limit reached (bnb-vm exit 3): no end within --timeout 5 s: .*raise time_limit if the workload needs longer$' "$st"
+check "and the progress line says no host rate, not nan" \
+	grep -q '^\[1/1\] a rep 1: started (.*no host rate: ' "$work/limit.log"
+BNB_VM_EXPECT=timeout vm_clean "$work/limit/runs/a/rep1"
 
 # --- a fake second summary line --------------------------------------------
 printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 300' '[a]' \

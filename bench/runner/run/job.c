@@ -5,12 +5,14 @@
  * so that a Ctrl-C is handled here, once: the guest is stopped, the
  * collector finishes its files, and the run is marked incomplete.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,6 +205,20 @@ static int write_status(const char *rundir, const struct status *s)
 	return rename(tmp, path);
 }
 
+/* Whether the collector's summary.json PATH says it ended cleanly with no sample. */
+static bool no_sample(const char *path)
+{
+	struct json_object *root = json_object_from_file(path), *v;
+	bool none = false;
+
+	if (root && json_object_object_get_ex(root, "samples", &v) &&
+	    json_object_get_int64(v) == 0 && json_object_object_get_ex(root, "end", &v))
+		none = !strcmp(json_object_get_string(v), "agent-gone");
+	if (root)
+		json_object_put(root);
+	return none;
+}
+
 /*
  * Why the collector's files cannot be trusted, or NULL. It ends by itself
  * once the guest is gone; a nonzero exit means no sample, a stalled
@@ -223,6 +239,10 @@ static const char *stop_collector(pid_t pid, const char *rundir, bool guest_ran)
 	snprintf(path, sizeof(path), "%s/summary.json", rundir);
 	if (access(path, R_OK))
 		return "collector wrote no summary.json";
+	if (!killed && guest_ran && no_sample(path))
+		return "the collector took no sample: the guest ended before its first one "
+		       "(a workload shorter than one interval_ms: lengthen it, or lower "
+		       "interval_ms)";
 	if (killed || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
 		return "collector ended without a complete series";
 	return NULL;
@@ -267,6 +287,10 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 			 o->monitor_error);
 	} else if (code < 0 || code >= VM_N_STATUS) {
 		snprintf(s->reason, sizeof(s->reason), "launcher ended abnormally (status %d)", wstatus);
+	} else if (code == VM_TIMEOUT && !strncmp(vm_why, "no end within", 13)) {
+		/* bnb-vm's --timeout is the variant's time_limit */
+		snprintf(s->reason, sizeof(s->reason), "time_limit reached (bnb-vm exit %d): "
+			 "%.400s; raise time_limit if the workload needs longer", code, vm_why);
 	} else if (code != VM_OK) {
 		snprintf(s->reason, sizeof(s->reason), "%s (bnb-vm exit %d)%s%.400s",
 			 vm_status_meaning(code), code, vm_why[0] ? ": " : "", vm_why);
@@ -337,11 +361,49 @@ static void kvm_verdict(const char *rundir, struct status *s)
  * path holds at most 107 bytes, which a run folder's path can exceed. So
  * they get TMP/r, a symlink to the run folder (RUNDIR, absolute): every
  * file they write lands in the run folder from the start, and a runner
- * killed outright leaves nothing of the run in /tmp but that link.
+ * killed outright leaves nothing of the run in /tmp but that link, which
+ * the next run removes (sweep_short_dirs()).
  */
+#define SHORT_DIR_PREFIX "bnb-run-"
+
+/*
+ * The short folders of runners killed outright (SIGKILL, the OOM killer),
+ * which could not remove theirs: ours, and their link's run folder no
+ * longer locked (a run holds its lock while its link exists), or gone.
+ */
+static void sweep_short_dirs(void)
+{
+	char path[PATH_MAX], target[PATH_MAX], lock[PATH_MAX + 16];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir("/tmp");
+	ssize_t n;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, SHORT_DIR_PREFIX, strlen(SHORT_DIR_PREFIX)))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s/r", de->d_name);
+		if (lstat(path, &st) || !S_ISLNK(st.st_mode) || st.st_uid != getuid())
+			continue;
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		snprintf(lock, sizeof(lock), "%s/" LOCK_FILE, target);
+		if (lock_holder(lock))
+			continue;	/* a live run's */
+		unlink(path);
+		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		rmdir(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int short_run_dir(const char *rundir, char *tmp, size_t len, char *link, size_t linklen)
 {
-	snprintf(tmp, len, "/tmp/bnb-run-XXXXXX");
+	sweep_short_dirs();
+	snprintf(tmp, len, "/tmp/" SHORT_DIR_PREFIX "XXXXXX");
 	if (!mkdtemp(tmp))
 		return -1;
 	snprintf(link, linklen, "%s/r", tmp);
@@ -553,7 +615,7 @@ static int run_locked(const char *dir, const struct variant *v, const char *base
 		      const struct job *j, const char *rundir)
 {
 	struct status s = { .state = "running", .latency = "unknown", .warnings = -1 };
-	char free_line[1024] = "", why[256];
+	char free_line[1024] = "", why[256], rate[256];
 	struct scan_plan sp = { 0 };
 	struct run_plan p;
 	double start = runner_now();
@@ -588,12 +650,17 @@ static int run_locked(const char *dir, const struct variant *v, const char *base
 	}
 	/* an emulated latency is only a plan until the plugin's verdict; a
 	 * uniform one says what it means for on against off */
-	printf("[%d/%d] %s rep %d: started (latency %s%s%s%s%s, host rate %.6g)\n", j->id,
+	if (isnan(s.host_rate))
+		snprintf(rate, sizeof(rate), "no host rate: %.200s",
+			 s.dilation_why[0] ? s.dilation_why : "not measured");
+	else
+		snprintf(rate, sizeof(rate), "host rate %.6g", s.host_rate);
+	printf("[%d/%d] %s rep %d: started (latency %s%s%s%s%s, %s)\n", j->id,
 	       j->total, j->variant, j->rep, p.latency,
 	       p.plugin[0] && !strcmp(p.latency, "emulated") ? " if the map check passes" : "",
 	       latency_free(p.latency) ? ": remote memory costs nothing" : "",
 	       latency_free(p.latency) && p.latency_why[0] ? " here, " : "",
-	       latency_free(p.latency) ? p.latency_why : "", s.host_rate);
+	       latency_free(p.latency) ? p.latency_why : "", rate);
 	fflush(stdout);
 	if (launch(v, &p, &sp, rundir, j, &s, runner_now()))
 		s.state = "failed";
