@@ -2,6 +2,7 @@
 /* The account of balancing in one run; see account.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "account.h"
@@ -26,16 +27,86 @@ static double nonneg(double v)
 	return isfinite(v) && v > 0 ? v : 0;
 }
 
+/* Work intervals; their number, into W (the caller's array of N). */
+static int work_rows(const struct acct_interval *iv, int n, const struct acct_params *p,
+		     int *w)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (in_work(iv, i, p))
+			w[k++] = i;
+	return k;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The remote misses that stay remote when balancing is done, and their
+ * stall, per interval: the medians over the work's last half.
+ */
+static void remote_floor(const struct acct_interval *iv, const int *w, int k, double *misses,
+			 double *stall)
+{
+	double m[k ? k : 1], s[k ? k : 1];
+	int h = k / 2, j;
+
+	for (j = h; j < k; j++) {
+		m[j - h] = nonneg(iv[w[j]].miss_remote);
+		s[j - h] = nonneg(iv[w[j]].stall_remote_ns);
+	}
+	j = k - h;
+	qsort(m, j, sizeof(*m), by_value);
+	qsort(s, j, sizeof(*s), by_value);
+	*misses = j ? m[j / 2] : 0;
+	*stall = j ? s[j / 2] : 0;
+}
+
+/*
+ * A remote miss as balancing removed it: the remote misses and stall of
+ * the intervals above the floor that remains when balancing is done, less
+ * that floor. The misses that stay remote are not the ones it moved (a
+ * stream's lines go local, stragglers stay, at several times the price),
+ * so the work's mean remote price would put the moved ones too high.
+ * False when no interval stands out (balancing moved nothing, or moved it
+ * all before the work).
+ */
+static bool removed_price(const struct acct_interval *iv, const int *w, int k, double *price)
+{
+	double floor_m, floor_s, m = 0, s = 0;
+
+	remote_floor(iv, w, k, &floor_m, &floor_s);
+	for (int j = 0; j < k; j++) {
+		double r = nonneg(iv[w[j]].miss_remote);
+
+		if (r <= 2 * floor_m || r <= 0)
+			continue;
+		m += r - floor_m;
+		s += fmax(0, nonneg(iv[w[j]].stall_remote_ns) - floor_s);
+	}
+	if (m < ACCT_MIN_WINDOW || s <= 0)
+		return false;
+	*price = s / m;
+	return true;
+}
+
 /*
  * What a local and a remote miss cost in this run: the model's stall over
  * the misses of each kind, over the work, else over the whole run (a
  * workload whose every miss was remote during its work still had local
- * ones while it set up).
+ * ones while it set up); a remote one as balancing removed it where that
+ * is known (removed_price()).
  */
 static void prices(const struct acct_interval *iv, int n, const struct acct_params *p,
 		   struct account *a)
 {
 	double ml[2] = { 0 }, mr[2] = { 0 }, sl[2] = { 0 }, sr[2] = { 0 };
+	int w[n ? n : 1], k = work_rows(iv, n, p, w);
 
 	for (int i = 0; i < n; i++) {
 		for (int all = 0; all < 2; all++) {
@@ -49,6 +120,7 @@ static void prices(const struct acct_interval *iv, int n, const struct acct_para
 	}
 	a->price_local_ns = ml[0] > 0 ? sl[0] / ml[0] : ml[1] > 0 ? sl[1] / ml[1] : NAN;
 	a->price_remote_ns = mr[0] > 0 ? sr[0] / mr[0] : mr[1] > 0 ? sr[1] / mr[1] : NAN;
+	a->price_removed = removed_price(iv, w, k, &a->price_remote_ns);
 	a->priced = isfinite(a->price_local_ns) && isfinite(a->price_remote_ns) &&
 		    sl[1] + sr[1] > 0;
 	if (!a->priced)

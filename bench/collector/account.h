@@ -67,7 +67,8 @@ struct account {
 	enum acct_r0_from r0_from;
 	double r0_misses;		/* misses it was taken over */
 	double price_local_ns;		/* mean stall of a local miss, hardware ns */
-	double price_remote_ns;		/* of a remote one */
+	double price_remote_ns;		/* of a remote one: as balancing removed it */
+	bool price_removed;		/* known so, not the work's mean */
 	double benefit_s;		/* stall removed over the work, hardware s */
 	double cost_s;			/* balancing's work within the work, hardware s */
 	double cost_all_s;		/* over the whole run */

@@ -211,3 +211,43 @@ Test(account, the_course_as_csv)
 	cr_expect_float_eq(cost, 3e-6, 1e-15);
 	cr_expect_float_eq(benefit, a.benefit_s, 1e-15);
 }
+
+
+/*
+ * The misses left remote after balancing cost 100 ns each (a pointer's
+ * stragglers) where the moved ones cost 30: the price of a remote miss is
+ * that of the misses above the floor the last half of the work keeps (10
+ * a row at 1000 ns), (29700 - 1000) / (990 - 10) ns, not the work's mean.
+ */
+Test(account, a_remote_miss_as_balancing_removed_it)
+{
+	struct acct_params p = params();
+	struct account a;
+	double price = (29700.0 - 1000) / (990 - 10);
+
+	fill(990);
+	for (int i = 4; i < ROWS; i++)
+		iv[i].stall_remote_ns = 100 * iv[i].miss_remote;
+	cr_assert_eq(account_compute(iv, ROWS, &p, &a, NULL), 0);
+	cr_expect(a.price_removed);
+	cr_expect_float_eq(a.price_remote_ns, price, 1e-9, "%g", a.price_remote_ns);
+	cr_expect_float_eq(a.benefit_s, 7 * 980 * (price - 10) * 1e-9, 1e-12, "%g", a.benefit_s);
+}
+
+/* Nothing moved in the work: no interval stands out, the work's mean prices. */
+Test(account, without_a_rise_the_mean_prices)
+{
+	struct acct_params p = params();
+	struct account a;
+
+	fill(990);
+	for (int i = 2; i < ROWS; i++) {
+		iv[i].miss_remote = 500;
+		iv[i].miss_local = 500;
+		iv[i].stall_remote_ns = 500 * 30;
+		iv[i].stall_local_ns = 500 * 10;
+	}
+	cr_assert_eq(account_compute(iv, ROWS, &p, &a, NULL), 0);
+	cr_expect_not(a.price_removed);
+	cr_expect_float_eq(a.price_remote_ns, 30, 1e-9);
+}
