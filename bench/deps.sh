@@ -21,6 +21,8 @@ packages=(
 	libcriterion-dev clang libclang-rt-14-dev gnuplot-nox parallel
 	shellcheck file python3
 	chromium chromium-driver python3-selenium python3-pil python3-html5lib
+	# bnb-run --slurm and its test's one-host cluster (bench/runner/slurm/)
+	slurm-wlm munge
 )
 
 # QEMU 10's source comes from trixie (a deb-src line), its meson (>= 1.5)
@@ -105,6 +107,17 @@ fi
 apt-get update -qq
 [ ${#missing[@]} -eq 0 ] && [ ${#missing_bpo[@]} -eq 0 ] ||
 	echo "deps: installing ${missing[*]} ${missing_bpo[*]}"
+# The maintainer scripts of munge and slurm-wlm start their daemons; the
+# project starts its own (bench/runner/slurm/cluster.sh), so none is
+# started here: invoke-rc.d and deb-systemd-invoke ask policy-rc.d, which
+# says no (101) while this installs, unless the host has its own.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\n# bench/deps.sh: no service starts while it installs\nexit 101\n' \
+		> "$policy"
+	chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${missing[@]}"
 [ ${#missing_bpo[@]} -eq 0 ] ||
 	apt-get install -y -qq --no-install-recommends -t bookworm-backports "${missing_bpo[@]}"
