@@ -33,13 +33,21 @@ static const struct opt_def options[] = {
 	{ "resume", OPT_STR, O(resume), .metavar = "DIR",
 	  .help = "rerun the runs of DIR that did not finish ok (interrupted, failed, never "
 		  "started) with DIR's experiment, and rewrite its report" },
+	{ "slurm", OPT_FLAG, O(slurm),
+	  .help = "build and check everything here, then submit the runs as one Slurm job "
+		  "array (sbatch; options after -- go to it), a task a run, and print its job "
+		  "id; the tree, the results folder and the build cache must be on paths every "
+		  "node sees" },
+	{ "wait", OPT_FLAG, O(sl.wait),
+	  .help = "with --slurm: follow the array until it ends, then write the report" },
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bnb-run [EXPERIMENT.ini] [options]\n"
-		"       bnb-run --resume DIR [--jobs N] [--no-plots]\n"
+		"       bnb-run [EXPERIMENT.ini] --slurm [--wait] [options] [-- SBATCH OPTIONS]\n"
+		"       bnb-run --resume DIR [--jobs N | --slurm [--wait]] [--no-plots]\n"
 		"       bnb-run compare [--out DIR] DIR_A DIR_B [DIR...]\n"
 		"                               report to stdout and DIR (default a new\n"
 		"                               results/<UTC time>-compare-A+B...)\n"
@@ -58,11 +66,11 @@ static void usage(FILE *out)
 		"summary.html, all of it as one page.\n\n");
 	opt_usage(out, options, ARRAY_SIZE(options), "--");
 	fprintf(out,
-		"\nCluster: bnb-run writes DIR/jobs.txt, one shell command per run. Run them\n"
-		"anywhere that sees DIR and the tree at the same paths, then `bnb-run report DIR`:\n"
-		"  parallel --sshlogin node1,node2 --workdir . -a DIR/jobs.txt\n"
-		"  sbatch --array=1-$(wc -l < DIR/jobs.txt) --wrap 'sed -n \"${SLURM_ARRAY_TASK_ID}p\" DIR/jobs.txt | sh'\n"
-		"(create DIR without running: bnb-run EXP --out DIR --jobs 0).\n\n"
+		"\nCluster: --slurm submits the runs as one Slurm array; --resume DIR --slurm\n"
+		"submits again what did not end ok. Elsewhere, --jobs 0 writes DIR/jobs.txt,\n"
+		"one shell command per run, for any host that sees DIR, the tree and the build\n"
+		"cache at the same paths (then `bnb-run report DIR`):\n"
+		"  parallel --sshlogin node1,node2 -a DIR/jobs.txt\n\n"
 		"Exit status: 0 all runs ok, 1 a run failed or was incomplete, 2 bad usage or\n"
 		"experiment file, 130 interrupted (finished runs are kept).\n\n"
 		"Experiment keys ([global] and one [section] per variant, which inherits [global];\n"
@@ -76,12 +84,26 @@ static int usage_of(const char *cmd, const char *args)
 	return 2;
 }
 
+/* Why O's Slurm options do not go together, or NULL. */
+static const char *slurm_misuse(const struct run_opts *o)
+{
+	if (o->slurm && o->jobs != JOBS_AUTO)
+		return "--slurm and --jobs: Slurm decides how many runs go at once and where "
+		       "(--jobs 0 writes the job list without submitting it)";
+	if (o->sl.wait && !o->slurm)
+		return "--wait follows a Slurm array: it goes with --slurm";
+	if (o->sl.n_sbatch && !o->slurm)
+		return "options after -- are sbatch's: they go with --slurm";
+	return NULL;
+}
+
 static int main_run(int argc, char **argv)
 {
 	struct run_opts o = { .jobs = JOBS_AUTO };	/* not given: ours to choose */
 	char def[PATH_MAX], err[ERRLEN];
 	int first, rc;
 
+	argc = slurm_opts_split(&o.sl, argc, argv);
 	opt_defaults(options, ARRAY_SIZE(options), &o, err, sizeof(err));
 	first = opt_getopt(options, ARRAY_SIZE(options), argc, argv, &o, false, err, sizeof(err));
 	/* --help=markdown: the experiment keys, README's table */
@@ -89,12 +111,15 @@ static int main_run(int argc, char **argv)
 	if (first < 0) {
 		prog_error("%s", err);
 		rc = 2;
+	} else if (slurm_misuse(&o)) {
+		prog_error("%s", slurm_misuse(&o));
+		rc = 2;
 	} else if (o.resume && (first < argc || o.only || o.out || o.reps)) {
 		prog_error("--resume DIR runs the folder's own experiment: no experiment file, "
 			   "--only, --out or --reps with it");
 		rc = 2;
 	} else if (o.resume) {
-		rc = cmd_resume(o.resume, o.jobs, o.no_plots);
+		rc = cmd_resume(&o);
 	} else if (argc - first > 1) {
 		prog_error("one experiment file at most (got '%s' and '%s')", argv[first],
 			   argv[first + 1]);

@@ -5,7 +5,7 @@
 # run's figures from its files), report/ (statistics, summary, verdicts,
 # compare), plot/ (gnuplot), html/ (the report as one page), account/ (the
 # account of balancing: per run, in the verdict, its plot), reference/ (the
-# reference suite).
+# reference suite), slurm/ (the runs as a Slurm job array).
 RUNNER_SRCS := \
 	experiment/keys.c experiment/knobs.c experiment/experiment.c experiment/sweep.c \
 	experiment/dilation.c experiment/scale.c \
@@ -22,7 +22,9 @@ RUNNER_SRCS := \
 	plot/plot_gp.c plot/plot.c plot/plot_data.c plot/plot_sweep.c plot/plot_monitors.c \
 	plot/plot_tiering.c \
 	html/page.c html/markdown.c html/svg.c html/guide.c \
-	reference/reference.c reference/reference_eval.c reference/reference_calib.c
+	reference/reference.c reference/reference_eval.c reference/reference_calib.c \
+	slurm/cmd.c slurm/queue.c slurm/record.c slurm/tasklist.c slurm/submit.c slurm/wait.c \
+	slurm/folder.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/collector/account.o
 # plugin_opts are checked with the plugin's own argument parser
@@ -41,7 +43,7 @@ $(BNB_RUN): $(BUILD)/obj/bench/runner/main.o $(RUNNER_OBJS) $(RUNNER_ARCHIVES)
 	$(CC) -o $@ $^ $(RUNNER_LIBS) -lm
 
 RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract monitors provenance \
-	compare reference modelrun hostile scale locrise html faults
+	compare reference modelrun hostile scale locrise html faults slurm
 # the account of balancing's (a line of its own: rooms add theirs apart)
 RUNNER_TESTS += account
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))

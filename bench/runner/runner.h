@@ -14,6 +14,7 @@
 #include "experiment/knobs.h"
 #include "lib/host_numa.h"
 #include "lib/path.h"
+#include "slurm/slurm.h"
 
 int copy_file(const char *from, const char *to);
 
@@ -195,6 +196,9 @@ struct run_opts {
 	int jobs;
 	bool no_plots;
 	char *resume;		/* --resume DIR */
+	bool slurm;		/* --slurm: the runs as a Slurm job array */
+	struct slurm_opts sl;	/* --wait, sbatch's options after -- */
+	struct slurm_batch *batch;	/* the suite's: prepare and add to it, run nothing */
 };
 int cmd_run(const struct run_opts *o);
 /* run_opts.jobs, cmd_resume's jobs: the runner chooses (jobs_for). */
@@ -202,8 +206,16 @@ int cmd_run(const struct run_opts *o);
 /* Guests at once for JOBS: JOBS itself unless JOBS_AUTO, then the host's
  * CPUs when every variant is deterministic, else 1. */
 int jobs_for(const struct experiment *exp, int jobs);
-/* `bnb-run --resume DIR`: rerun the runs of DIR that did not finish ok. */
-int cmd_resume(const char *dir, int jobs, bool no_plots);
+/* `bnb-run --resume DIR` (O->resume): rerun the runs of DIR that did not finish ok. */
+int cmd_resume(const struct run_opts *o);
+/*
+ * Jobs IDS[0..N) of DIR (TOTAL in its jobs.tsv) through Slurm: added to
+ * O->batch when there is one, else submitted as an array of their own,
+ * followed and reported with --wait. 0, 1 (a run not ok), 2 (not
+ * submitted: said why) or 130.
+ */
+int slurm_runs(const char *dir, const int *ids, int n, int total, const struct experiment *exp,
+	       const struct run_opts *o);
 
 /* Run jobs IDS[0..N) of DIR (IDS NULL: 1..N) one after another, the
  * summary rewritten after each; 0, 1 (a run failed) or 130. */

@@ -41,6 +41,9 @@ struct ref_opts {
 	int reps;
 	int jobs;		/* 0: JOBS_AUTO */
 	bool no_plots;
+	bool slurm;
+	struct slurm_opts sl;
+	struct slurm_batch *batch;	/* --slurm: every experiment's runs, one array */
 };
 
 #define RO(f) OPT_FIELD(struct ref_opts, f)
@@ -70,6 +73,13 @@ static const struct opt_def ref_options[] = {
 		  "deterministic, as the shipped ones are: each is one TCG thread and its "
 		  "results do not depend on what runs beside it; else 1)" },
 	{ "no-plots", OPT_FLAG, RO(no_plots), .help = "skip gnuplot" },
+	{ "slurm", OPT_FLAG, RO(slurm),
+	  .help = "build and check every experiment here, then submit all their runs as one "
+		  "Slurm job array (options after -- go to sbatch); an existing --out DIR "
+		  "submits what it lacks" },
+	{ "wait", OPT_FLAG, RO(sl.wait),
+	  .help = "with --slurm: follow the array until it ends, then write the reports and "
+		  "the table" },
 };
 
 /* Guest topologies: the TOPO of TOPO-PROGRAM.ini, and the machine model
@@ -650,12 +660,15 @@ static int run_one(const char *experiment, const char *dir, const struct ref_opt
 {
 	int jobs = o->jobs ? o->jobs : JOBS_AUTO;
 	struct run_opts ro = { .experiment = experiment, .reps = reps, .jobs = jobs,
-			       .no_plots = o->no_plots };
+			       .no_plots = o->no_plots, .slurm = o->slurm, .sl = o->sl,
+			       .batch = o->batch };
 	char runs[PATH_MAX + 8];
 
 	snprintf(runs, sizeof(runs), "%s/runs", dir);
-	if (!access(runs, F_OK))
-		return cmd_resume(dir, jobs, o->no_plots);
+	if (!access(runs, F_OK)) {
+		ro.resume = (char *)dir;
+		return cmd_resume(&ro);
+	}
 	ro.out = (char *)dir;
 	return cmd_run(&ro);
 }
@@ -691,7 +704,7 @@ static int run_calibrations(const char *out, const struct ref_opts *o, size_t fi
 {
 	char cdir[PATH_MAX + 16], exp[PATH_MAX * 2], dir[PATH_MAX * 2];
 	struct dirent *de;
-	int rc = 0;
+	int rc = 0, one;
 	DIR *d;
 
 	snprintf(cdir, sizeof(cdir), "%s/calibration", suite_dir(o));
@@ -706,7 +719,9 @@ static int run_calibrations(const char *out, const struct ref_opts *o, size_t fi
 			continue;
 		snprintf(exp, sizeof(exp), "%s/%s", cdir, de->d_name);
 		snprintf(dir, sizeof(dir), "%s/calibration-%.*s", out, (int)len - 4, de->d_name);
-		rc = run_one(exp, dir, o, 1) == 130 ? 130 : rc;
+		one = run_one(exp, dir, o, 1);
+		/* a suite for Slurm is submitted whole or not at all */
+		rc = one == 130 ? 130 : o->batch && one && !rc ? one : rc;
 	}
 	closedir(d);
 	return rc;
@@ -718,7 +733,8 @@ static int run_suite(const char *out, const struct ref_published *p, const struc
 	size_t first = o->topology ? o->topology - 1 : 0;
 	size_t end = o->topology ? first + 1 : o->quick ? 1 : ARRAY_SIZE(topologies);
 
-	if (run_calibrations(out, o, first, end) == 130)
+	rc = run_calibrations(out, o, first, end);
+	if (rc == 130)
 		return 130;
 	for (size_t t = first; t < end; t++)
 		for (int i = 0; i < p->n_progs; i++) {
@@ -761,6 +777,59 @@ static int out_dir(const struct ref_opts *o, char *dir, size_t len)
 	return 0;
 }
 
+/*
+ * --slurm: every experiment prepared and checked (its folder, job list and
+ * kernels), then all their runs as one array, followed with --wait.
+ */
+static int suite_slurm(const char *out, const struct ref_published *p, struct ref_opts *o)
+{
+	struct slurm_batch b = { 0 };
+	bool written;
+	int rc;
+
+	snprintf(b.name, sizeof(b.name), "bnb-reference");
+	o->batch = &b;
+	rc = run_suite(out, p, o);
+	if (!rc && b.n)
+		rc = slurm_submit(&b, out, &o->sl);
+	if (rc && rc != 130)
+		fprintf(stderr, "bnb-run: reference: nothing was submitted; `bnb-run reference "
+			"--out %s --slurm` submits what %s lacks once the cause is fixed\n", out, out);
+	if (!rc && !b.n)
+		printf("bnb-run: reference: every run in %s ended ok: nothing to submit\n", out);
+	if (!rc && b.n && !o->sl.wait)
+		printf("bnb-run: afterwards: bnb-run reference --table %s (the table), bnb-run "
+		       "report %s/EXPERIMENT (an experiment's summary)\n", out, out);
+	if (!rc && b.n && o->sl.wait) {
+		runner_catch_signals();
+		rc = slurm_wait(&b, &runner_interrupted);
+		for (int i = 0; rc != 130 && i < b.n; i++)
+			if (report_folder(b.parts[i].dir, !o->no_plots, &written) && !rc)
+				rc = 1;
+	}
+	if (!rc || rc == 1) {
+		rc = table_write(out, p, true) && !rc ? 1 : rc;
+		printf("bnb-run: reference table in %s/reference.md\n", out);
+	}
+	slurm_batch_free(&b);
+	o->batch = NULL;
+	return rc;
+}
+
+/* Why the suite's Slurm options do not go together, or NULL. */
+static const char *slurm_misuse(const struct ref_opts *o)
+{
+	if (o->slurm && o->jobs)
+		return "--slurm and --jobs: Slurm decides how many runs go at once and where";
+	if (o->sl.wait && !o->slurm)
+		return "--wait follows a Slurm array: it goes with --slurm";
+	if (o->sl.n_sbatch && !o->slurm)
+		return "options after -- are sbatch's: they go with --slurm";
+	if (o->slurm && o->table)
+		return "--table only redraws the table: no --slurm with it";
+	return NULL;
+}
+
 int cmd_reference(int argc, char **argv)
 {
 	struct ref_opts o = { 0 };
@@ -768,17 +837,24 @@ int cmd_reference(int argc, char **argv)
 	static struct ref_published p;
 	int first, rc;
 
+	argc = slurm_opts_split(&o.sl, argc, argv);
 	first = opt_getopt(ref_options, ARRAY_SIZE(ref_options), argc, argv, &o, false, err,
 			   sizeof(err));
 	if (first == OPT_HELP || first == OPT_HELP_MARKDOWN) {
 		printf("usage: bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] [--reps N]\n"
-		       "                         [--jobs N] [--suite DIR]\n"
+		       "                         [--jobs N | --slurm [--wait]] [--suite DIR]\n"
+		       "                         [-- SBATCH OPTIONS]\n"
 		       "       bnb-run reference --table DIR\n\n");
 		opt_usage(stdout, ref_options, ARRAY_SIZE(ref_options), "--");
 		rc = 0;
 	} else if (first < 0 || first < argc) {
 		fprintf(stderr, "bnb-run: reference: %s\n",
 			first < 0 ? err : "no arguments besides the options");
+		rc = 2;
+	} else if (slurm_misuse(&o)) {
+		fprintf(stderr, "bnb-run: reference: %s\n", slurm_misuse(&o));
+		rc = 2;
+	} else if (o.slurm && slurm_check(&o.sl)) {
 		rc = 2;
 	} else if (ref_published_load(o.published ? o.published :
 				      root_path(path, sizeof(path), REF_DIR "/published.ini"),
@@ -789,6 +865,8 @@ int cmd_reference(int argc, char **argv)
 		rc = table_write(o.table, &p, true) ? 1 : 0;
 	} else if (out_dir(&o, out, sizeof(out))) {
 		rc = 2;
+	} else if (o.slurm) {
+		rc = suite_slurm(out, &p, &o);
 	} else {
 		runner_catch_signals();
 		rc = run_suite(out, &p, &o);

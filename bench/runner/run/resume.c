@@ -112,30 +112,48 @@ static int pending_jobs(const char *dir, int **ids, int *n_ids)
 	return fclose(out);
 }
 
-int cmd_resume(const char *dir, int jobs, bool no_plots)
+int cmd_resume(const struct run_opts *o)
 {
 	char basedir[PATH_MAX], err[1024];
+	const char *dir = o->resume;
 	struct experiment exp;
-	int *ids = NULL, n = 0, rc = 0, rrc;
+	int *ids = NULL, n = 0, rc = 0, rrc, jobs;
+	struct job j;
 	bool written;
 
+	if (o->slurm && !o->batch && slurm_check(&o->sl))
+		return 2;
 	if (results_experiment(dir, false, &exp, basedir, sizeof(basedir), err, sizeof(err))) {
 		prog_error("--resume %s: %s", dir, err);
 		return 2;
 	}
-	/* a live runner's folder is left alone: nothing moved, nothing booted */
-	if (folder_lock(dir) < 0 || any_in_use(dir)) {
+	/*
+	 * A live runner's folder is left alone, and so is one whose Slurm
+	 * array may still start runs: nothing moved, nothing booted.
+	 */
+	if (folder_lock(dir) < 0 || any_in_use(dir) || slurm_folder_busy(dir)) {
 		experiment_free(&exp);
 		return 2;
 	}
-	if (pending_jobs(dir, &ids, &n)) {
+	if (pending_jobs(dir, &ids, &n) || jobs_read(dir, 1, &j)) {
 		fprintf(stderr, "bnb-run: --resume %s: no job list (jobs.tsv, jobs.txt)\n", dir);
 		experiment_free(&exp);
 		return 2;
 	}
-	jobs = jobs_for(&exp, jobs);
+	jobs = jobs_for(&exp, o->jobs);
 	printf("bnb-run: resuming %s: %d runs to do again\n", dir, n);
 	fflush(stdout);
+	if (n && o->slurm) {
+		rc = slurm_runs(dir, ids, n, j.total, &exp, o);
+		free(ids);
+		experiment_free(&exp);
+		return rc;
+	}
+	if (o->batch) {
+		free(ids);
+		experiment_free(&exp);
+		return 0;
+	}
 	runner_catch_signals();
 	if (n && jobs > 1)
 		rc = run_parallel(dir, "jobs-resume.txt", jobs);
@@ -143,7 +161,7 @@ int cmd_resume(const char *dir, int jobs, bool no_plots)
 		rc = run_sequential(dir, &exp, basedir, ids, n);
 	free(ids);
 	experiment_free(&exp);
-	rrc = report_folder(dir, !no_plots, &written);
+	rrc = report_folder(dir, !o->no_plots, &written);
 	report_where(dir, written, "");
 	return rc ? rc : rrc ? 1 : 0;
 }

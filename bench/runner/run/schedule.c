@@ -276,8 +276,11 @@ int report_folder(const char *dir, bool plots, bool *written)
 int cmd_report(const char *dir, bool plots)
 {
 	bool written;
+	int rc = report_folder(dir, plots, &written);
 
-	return report_folder(dir, plots, &written);
+	/* runs still to come: a Slurm array's tasks still queued */
+	slurm_folder_note(dir);
+	return rc;
 }
 
 void report_where(const char *dir, bool written, const char *note)
@@ -397,6 +400,50 @@ static void warn_cores(const struct experiment *exp, int jobs)
 			jobs, jobs, cores);
 }
 
+/* Host CPUs one guest of EXP keeps busy at most: a Slurm task's share. */
+static int task_cpus(const struct experiment *exp)
+{
+	long most = 1;
+
+	for (int i = 0; i < exp->n_variants; i++)
+		if (guest_threads(&exp->variants[i]) > most)
+			most = guest_threads(&exp->variants[i]);
+	return (int)most;
+}
+
+int slurm_runs(const char *dir, const int *ids, int n, int total, const struct experiment *exp,
+	       const struct run_opts *o)
+{
+	struct slurm_batch b = { 0 };
+	bool written;
+	int rc, rrc;
+
+	if (o->batch) {
+		slurm_batch_add(o->batch, dir, ids, n, total, task_cpus(exp));
+		return 0;
+	}
+	snprintf(b.name, sizeof(b.name), "bnb-%.59s", exp->name);
+	slurm_batch_add(&b, dir, ids, n, total, task_cpus(exp));
+	rc = slurm_submit(&b, dir, &o->sl);
+	if (rc) {
+		fprintf(stderr, "bnb-run: nothing was submitted; %s keeps its job list: "
+			"`bnb-run --resume %s --slurm` submits it once the cause is fixed\n", dir, dir);
+	} else if (!o->sl.wait) {
+		printf("bnb-run: afterwards: bnb-run report %s (it names what is not finished)\n",
+		       dir);
+	} else {
+		runner_catch_signals();
+		rc = slurm_wait(&b, &runner_interrupted);
+		if (rc != 130) {
+			rrc = report_folder(dir, !o->no_plots, &written);
+			report_where(dir, written, "");
+			rc = rc ? rc : rrc ? 1 : 0;
+		}
+	}
+	slurm_batch_free(&b);
+	return rc;
+}
+
 int cmd_run(const struct run_opts *o)
 {
 	struct experiment exp;
@@ -404,13 +451,17 @@ int cmd_run(const struct run_opts *o)
 	int n_jobs, jobs, rc, rrc;
 	bool written;
 
+	/* sbatch is asked before anything is built or written */
+	if (o->slurm && !o->batch && slurm_check(&o->sl))
+		return 2;
 	if (experiment_load(o->experiment, &exp, err, sizeof(err))) {
 		prog_error("%s", err);
 		return 2;
 	}
 	err[0] = 0;
 	jobs = jobs_for(&exp, o->jobs);
-	if (preflight(&exp, o->only, o->experiment, jobs > 0) ||
+	/* a cluster's nodes build nothing: everything is built and checked here */
+	if (preflight(&exp, o->only, o->experiment, jobs > 0 || o->slurm) ||
 	    make_results_dir(o, &exp, dir, sizeof(dir)) || write_conf(dir, o->experiment, exp.name) ||
 	    jobs_write(dir, &exp, o->only, o->reps, &n_jobs, err, sizeof(err))) {
 		if (err[0])
@@ -424,6 +475,11 @@ int cmd_run(const struct run_opts *o)
 	printf("bnb-run: %s: %d runs (%d variants), results in %s\n", exp.name, n_jobs,
 	       exp.n_variants, dir);
 	fflush(stdout);
+	if (o->slurm) {
+		rc = slurm_runs(dir, NULL, n_jobs, n_jobs, &exp, o);
+		experiment_free(&exp);
+		return rc;
+	}
 	if (!jobs) {
 		printf("bnb-run: job list %s/jobs.txt written, nothing run; afterwards: bnb-run report %s\n",
 		       dir, dir);
