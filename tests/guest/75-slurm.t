@@ -155,15 +155,20 @@ check "... and the redone run ended ok" grep -q '^status=ok' "$work/sl/runs/on/r
 diag "resume done: $SECONDS s"
 # Every figure the same as the local run's, to the last digit: the guest's
 # output and console, and every key of each run's summary.json but those
-# of the host (duration_s, provenance) and those from the plugin's access
-# counts (plugin.*, the model's stall share, the true locality's windows),
+# of the host (duration_s, provenance) and those from the plugin's counts
+# (plugin.*, the model's misses and stalls, the account of balancing, the
+# true locality's rise, the span of the work's samples, and the refused
+# values among them), which the collector reads at host-timed moments and
 # which differ between any two runs of one experiment, here or not
 # (docs/BENCHMARKS.md, "Slurm").
-check "every run's figures equal the local run's" python3 - "$work/local" "$work/sl" <<'PY'
+# same_figures LOCAL SLURM RUN: the figures of RUN (VARIANT/repN) alike
+same_figures() {
+	python3 - "$@" <<'PY'
 import json, sys
-a, b = sys.argv[1:]
-HOST = ('duration_s', 'provenance.', 'plugin.', 'metrics.model_stall_share.',
-        'metrics.locality_start.', 'metrics.locality_peak.')
+a, b, run = sys.argv[1:]
+HOST = ('duration_s', 'provenance.', 'plugin.', 'tiering.rates_span_s', 'refused_metrics',
+        'metrics.model_', 'metrics.account_', 'metrics.locality_',
+        'metrics.passes_to_locality_')
 
 def flat(d, p=''):
     out = {}
@@ -172,18 +177,33 @@ def flat(d, p=''):
     return out
 
 bad = []
-for run in ('off/rep1', 'on/rep1'):
-    for f in ('workload.csv', 'out.log', 'console.log'):
-        if open(f'{a}/runs/{run}/{f}', 'rb').read() != open(f'{b}/runs/{run}/{f}', 'rb').read():
-            bad.append(f'{run}/{f}')
-    x, y = (flat(json.load(open(f'{d}/runs/{run}/summary.json'))) for d in (a, b))
-    keys = [k for k in x.keys() | y.keys() if not k.startswith(HOST)]
-    bad += [f'{run} {k}: {x.get(k)} != {y.get(k)}' for k in sorted(keys) if x.get(k) != y.get(k)]
-    print(f'# {run}: {len(keys)} keys and 3 files compared', file=sys.stderr)
-for line in bad:
+for f in ('workload.csv', 'out.log', 'console.log'):
+    if open(f'{a}/runs/{run}/{f}', 'rb').read() != open(f'{b}/runs/{run}/{f}', 'rb').read():
+        bad.append(f)
+x, y = (flat(json.load(open(f'{d}/runs/{run}/summary.json'))) for d in (a, b))
+keys = [k for k in x.keys() | y.keys() if not k.startswith(HOST)]
+bad += [f'{k}: {x.get(k)} != {y.get(k)}' for k in sorted(keys) if x.get(k) != y.get(k)]
+print(f'# {run}: {len(keys)} keys and 3 files compared with {a}', file=sys.stderr)
+for line in bad[:20]:
     print('# differs:', line, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
+}
+for r in off/rep1 on/rep1; do
+	if same_figures "$work/local" "$work/sl" "$r"; then
+		ok "$r: every figure equals the local run's"
+		continue
+	fi
+	# Now and then a host-timed event lands a deterministic run on one of
+	# two outcomes (docs/BENCHMARKS.md, "Deterministic timing, measured"):
+	# then a second local run of it has the cluster's outcome, if the
+	# cluster changed nothing.
+	diag "$r differs from the local run: running it locally again"
+	"$run" --reps 1 --only "${r%/rep1}" --out "$work/local2-${r%/rep1}" --no-plots \
+		> "$work/local2.log" 2>&1
+	check "$r: every figure equals a second local run's (the first had the other outcome)" \
+		same_figures "$work/local2-${r%/rep1}" "$work/sl" "$r"
+done
 
 diag "compared: $SECONDS s"
 # ---- the cluster stopped, nothing of it left -----------------------------
