@@ -17,6 +17,7 @@
 
 #include "account/account_report.h"
 #include "account/account_run.h"
+#include "extract/extract.h"
 #include "fixture_dir.h"
 #include "report/results.h"
 #include "scratch.h"
@@ -243,4 +244,14 @@ Test(account_report, the_class_prices_the_seeds_u)
 			   "latency-bound");
 	cr_expect(isnan(account_ns_per_u(108, 0, 69300, 16)));
 	cr_expect(isnan(account_ns_per_u(108, 10, 0, 16)));
+}
+
+/* A net that is a loss is a figure, not an absurd one; a negative cost is. */
+Test(account_report, a_loss_is_a_figure_a_negative_cost_is_not)
+{
+	static struct xmetrics x;
+
+	cr_expect_eq(xm_add(&x, "account_net_s", "+-s", -0.2, BETTER_HIGHER), 0);
+	cr_expect_eq(xm_add(&x, "account_benefit_s", "+-s", -0.1, BETTER_HIGHER), 0);
+	cr_expect_neq(xm_add(&x, "account_cost_s", "s", -0.2, BETTER_LOWER), 0);
 }

@@ -155,10 +155,12 @@ static void add_metrics(const struct account *a, const struct modelrun_acct *m,
 	add_if(x, "account_window_misses", "", a->r0_misses, BETTER_NONE);
 	if (!a->priced)
 		return;
-	add_if(x, "account_miss_extra_ns", "ns", a->price_remote_ns - a->price_local_ns,
-	       BETTER_NONE);
-	add_if(x, "account_benefit_s", "s", a->benefit_s, BETTER_HIGHER);
-	add_if(x, "account_net_s", "s", a->net_s, BETTER_HIGHER);
+	/* a miss made local has a price only where balancing made some */
+	if (a->r0_from != ACCT_R0_WORK)
+		add_if(x, "account_miss_extra_ns", "+-ns", a->price_remote_ns - a->price_local_ns,
+		       BETTER_NONE);
+	add_if(x, "account_benefit_s", "+-s", a->benefit_s, BETTER_HIGHER);
+	add_if(x, "account_net_s", "+-s", a->net_s, BETTER_HIGHER);
 	add_if(x, "account_breakeven_s", "s", a->breakeven_s, BETTER_LOWER);
 }
 

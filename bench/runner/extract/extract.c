@@ -90,7 +90,8 @@ bool xm_sane(double v)
  * way metric_defs bounds the "# summary" figures: times and counts are
  * not negative and no run lasts 10^9 s; a share is at most 100 %; 10^5
  * GB/s (10^8 MB/s) is ten times the fastest memory system built, far
- * above any guest's. A unit not named here keeps the magnitude bound.
+ * above any guest's; a difference of times ("+-s") may be negative. A
+ * unit not named here keeps the magnitude bound.
  */
 static const struct unit_range {
 	const char *unit;
@@ -102,6 +103,8 @@ static const struct unit_range {
 	{ "GB/sec", 0, 1e5 }, { "GB/s", 0, 1e5 }, { "MB/s", 0, 1e8 }, { "MB/sec", 0, 1e8 },
 	{ "GB", 0, 1e9 }, { "MB", 0, 1e12 },
 	{ "ops", 0, 1e15 }, { "ops/s", 0, 1e15 }, { "events", 0, XM_SANE_MAX },
+	/* differences of times: a net that is a loss, a saving that is one */
+	{ "+-s", -1e9, 1e9 }, { "+-ns", -1e18, 1e18 },
 };
 
 bool xm_in_range(const char *unit, double v, double *min, double *max)
