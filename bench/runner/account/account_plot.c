@@ -54,7 +54,8 @@ static int load(const char *rundir, struct series *s)
 	return -1;
 }
 
-static int write_dat(const char *path, const struct series *s)
+/* 0, or -1 when PATH could not be written whole (said, a failed plot). */
+static int write_dat(struct plot_ctx *p, const char *path, const struct series *s)
 {
 	FILE *f = fopen(path, "w");
 
@@ -64,7 +65,7 @@ static int write_dat(const char *path, const struct series *s)
 	for (int i = 0; i < s->n; i++)
 		fprintf(f, isfinite(s->c[SAVED][i]) ? "%.6g %.6g %.6g\n" : "%.6g %.6g ?\n",
 			s->t[i], s->c[COST][i], s->c[SAVED][i]);
-	return fclose(f);
+	return plot_file_done(p, f, path) ? 0 : -1;
 }
 
 /* The median's first point where the saving reached the cost, or -1. */
@@ -91,7 +92,7 @@ static int variant_lines(struct plot_ctx *p, const char *variant, struct gp_elem
 			continue;
 		snprintf(rel, sizeof(rel), "data/%s-rep%d.account.dat", variant, run->rep);
 		snprintf(abs, sizeof(abs), "%s/%s", p->dir, rel);
-		if (!write_dat(abs, &in[n])) {
+		if (!write_dat(p, abs, &in[n])) {
 			gp_str(q[0], GP_STR_MAX, rel);
 			gp_elem(e, "'%s' using 1:3 with lines lw 1 dt 3 lc rgb '%s' notitle", q[0],
 				color);
@@ -105,7 +106,7 @@ static int variant_lines(struct plot_ctx *p, const char *variant, struct gp_elem
 	series_median(in, n, &med);
 	snprintf(rel, sizeof(rel), "data/%s.account.median.dat", variant);
 	snprintf(abs, sizeof(abs), "%s/%s", p->dir, rel);
-	if (med.n && !write_dat(abs, &med)) {
+	if (med.n && !write_dat(p, abs, &med)) {
 		gp_str(q[0], GP_STR_MAX, rel);
 		gp_str(q[1], GP_STR_MAX, variant);
 		gp_elem(e, "'%s' using 1:3 with lines lw 3 lc rgb '%s' title '%s: saved (median "

@@ -6,6 +6,7 @@
  * counts count nothing (account.c), and a figure that is not finite is
  * refused by xm_add.
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 #include "extract/jsonnum.h"
 #include "extract/modelrun.h"
 #include "extract/wlout.h"
+#include "run/fsio.h"
 
 double account_ns_per_u(double lat_ns, unsigned int mlp, double node_mbs, unsigned int hw_cpus)
 {
@@ -168,7 +170,7 @@ static void add_metrics(const struct account *a, const struct modelrun_acct *m,
 static void write_course(const char *rundir, const struct acct_interval *iv, int n,
 			 const struct acct_params *p, struct account *a)
 {
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 40], why[256];
 	FILE *f;
 	int bad;
 
@@ -182,10 +184,14 @@ static void write_course(const char *rundir, const struct acct_interval *iv, int
 	account_compute(iv, n, p, a, f);
 	if (!f)
 		return;
-	bad = ferror(f);
-	bad |= fclose(f);
-	if (bad || rename(tmp, path))
+	bad = fclose_checked(f);
+	if (!bad)
+		bad = rename(tmp, path);
+	if (bad) {
+		fprintf(stderr, "bnb-run: cannot write %s: %s\n", path,
+			write_errstr(tmp, errno, why, sizeof(why)));
 		unlink(tmp);
+	}
 }
 
 void accountrun_add(const char *rundir, struct xmetrics *x)
