@@ -29,6 +29,7 @@ struct launch {
 	struct vm_emulator emu;
 	bool keep_tmp;
 	char *packed;		/* the initrd with the packages appended, removed at exit */
+	struct pkg_archive pkg;	/* --packages: their archive (pkg.cpio[0]: none) */
 };
 
 static char *in_tree(const char *rel)
@@ -185,8 +186,11 @@ static int check_file(const char *what, const char *path)
 	return -1;
 }
 
-/* The default initrd with the tools archive appended, or the base alone? */
-static bool want_tools(const struct vm_cli *c)
+/*
+ * The default initrd with the tools archive appended, or the base alone?
+ * HAVE: the packages' commands list (a numactl of theirs needs no tools).
+ */
+static bool want_tools(const struct vm_cli *c, const char *have)
 {
 	char *list;
 	bool named;
@@ -194,7 +198,7 @@ static bool want_tools(const struct vm_cli *c)
 	if (c->tools != TOOLS_AUTO)
 		return c->tools == TOOLS_ON;
 	list = in_tree("build/guest/tools.list");
-	named = cmd_names_tool(c->cfg.cmd, list) == 1;
+	named = cmd_names_tool(c->cfg.cmd, list, have) == 1;
 	free(list);
 	return named;
 }
@@ -227,14 +231,39 @@ static int run_dir_usable(const char *dir)
 	return 0;
 }
 
+/*
+ * --packages: their archive, from the cache or made now; refused here,
+ * before anything boots, when a package is not installed or a program's
+ * library is missing.
+ */
+static int find_packages(struct launch *l)
+{
+	char err[ERRLEN], cache[PATH_MAX];
+
+	if (!l->cli.packages)
+		return 0;
+	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN,
+			    l->cli.packages, &l->pkg, err, sizeof(err))) {
+		prog_error("--packages: %s", err);
+		return -1;
+	}
+	if (l->pkg.built)
+		fprintf(stderr, "bnb-vm: packed %s into %s (%.1f MB)\n", l->cli.packages,
+			l->pkg.cpio, l->pkg.bytes / 1e6);
+	return 0;
+}
+
 static int prepare_paths(struct launch *l)
 {
 	static char tmpl[] = "/tmp/bnb-vm.XXXXXX";
 
 	if (!l->cli.cfg.kernel)
 		l->cli.cfg.kernel = in_tree("build/kernel/bzImage");
+	if (find_packages(l))
+		return -1;
 	if (!l->cli.cfg.initrd) {
-		l->cli.cfg.initrd = in_tree(want_tools(&l->cli) ? "build/guest/initramfs-tools.cpio" :
+		l->cli.cfg.initrd = in_tree(want_tools(&l->cli, l->pkg.cpio[0] ? l->pkg.list : NULL) ?
+					    "build/guest/initramfs-tools.cpio" :
 					    "build/guest/initramfs.cpio");
 	} else if (l->cli.tools == TOOLS_ON) {
 		prog_error("--tools on adds to the default initrd, not to --initrd %s",
@@ -293,30 +322,16 @@ static int concat(const char *dst, const char *a, const char *b)
 	return 0;
 }
 
-/*
- * --packages: their archive, from the cache or made now, appended to the
- * initrd in the run folder; refused here, before anything boots, when a
- * package is not installed or a program's library is missing.
- */
+/* --packages: their archive appended to the initrd, in the run folder. */
 static int add_packages(struct launch *l)
 {
 	struct vm_config *c = &l->cli.cfg;
-	char err[ERRLEN], cache[PATH_MAX];
-	struct pkg_archive a;
 
-	if (!l->cli.packages)
+	if (!l->pkg.cpio[0])
 		return 0;
-	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN,
-			    l->cli.packages, &a, err, sizeof(err))) {
-		prog_error("--packages: %s", err);
-		return -1;
-	}
-	if (a.built)
-		fprintf(stderr, "bnb-vm: packed %s into %s (%.1f MB)\n", l->cli.packages, a.cpio,
-			a.bytes / 1e6);
 	if (asprintf(&l->packed, "%s/initrd.cpio", c->run_dir) < 0)
 		abort();
-	if (concat(l->packed, c->initrd, a.cpio))
+	if (concat(l->packed, c->initrd, l->pkg.cpio))
 		return -1;
 	free(c->initrd);
 	c->initrd = strdup(l->packed);

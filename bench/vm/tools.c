@@ -7,6 +7,7 @@
  * never carries a copy of that list.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,7 +37,23 @@ static bool has_word(const char *cmd, const char *name)
 	return false;
 }
 
-int cmd_names_tool(const char *cmd, const char *list_path)
+/* Does the list file PATH (NULL: none) hold NAME? */
+static bool listed(const char *path, const char *name)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = path ? fopen(path, "r") : NULL;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		found = !strcmp(line, name);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int cmd_names_tool(const char *cmd, const char *list_path, const char *have_path)
 {
 	char line[256];
 	int found = 0;
@@ -47,7 +64,7 @@ int cmd_names_tool(const char *cmd, const char *list_path)
 		return -1;
 	while (!found && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		found = has_word(cmd, line);
+		found = has_word(cmd, line) && !listed(have_path, line);
 	}
 	fclose(f);
 	return found;

@@ -98,10 +98,11 @@ extern const struct opt_tool vm_tool;	/* --help around the table */
 
 /*
  * 1 when a word of the guest command cmd is a command named in list_path
- * (the tools archive's tools.list, one name a line), 0 when none is, -1
- * when the list cannot be read.
+ * (the tools archive's tools.list, one name a line) and not in have_path
+ * (the packages' list: numactl from a package needs no tools archive;
+ * NULL: none), 0 when none is, -1 when the list cannot be read.
  */
-int cmd_names_tool(const char *cmd, const char *list_path);
+int cmd_names_tool(const char *cmd, const char *list_path, const char *have_path);
 
 /*
  * The guest's TSC rate in kHz: under deterministic timing QEMU's icount

@@ -36,26 +36,42 @@ TestSuite(tools, .init = write_list, .fini = remove_list);
 
 Test(tools, a_named_tool_is_found_as_a_word)
 {
-	cr_assert_eq(cmd_names_tool("perf stat -e cycles stream", list), 1);
-	cr_assert_eq(cmd_names_tool("numactl -H; grep numa_ /proc/vmstat", list), 1);
-	cr_assert_eq(cmd_names_tool("stress-ng --vm 2 --timeout 5", list), 1);
-	cr_assert_eq(cmd_names_tool("x=$(lstopo-no-graphics --of console)", list), 1);
-	cr_assert_eq(cmd_names_tool("/opt/bnb/bin/perf record -a", list), 1);
-	cr_assert_eq(cmd_names_tool("true && lstopo", list), 1);
+	cr_assert_eq(cmd_names_tool("perf stat -e cycles stream", list, NULL), 1);
+	cr_assert_eq(cmd_names_tool("numactl -H; grep numa_ /proc/vmstat", list, NULL), 1);
+	cr_assert_eq(cmd_names_tool("stress-ng --vm 2 --timeout 5", list, NULL), 1);
+	cr_assert_eq(cmd_names_tool("x=$(lstopo-no-graphics --of console)", list, NULL), 1);
+	cr_assert_eq(cmd_names_tool("/opt/bnb/bin/perf record -a", list, NULL), 1);
+	cr_assert_eq(cmd_names_tool("true && lstopo", list, NULL), 1);
 }
 
 Test(tools, parts_of_other_words_are_not_tools)
 {
-	cr_assert_eq(cmd_names_tool("stream --placement misplaced", list), 0);
-	cr_assert_eq(cmd_names_tool("perfect --numactlish", list), 0);
-	cr_assert_eq(cmd_names_tool("stress --mode x_perf", list), 0);
-	cr_assert_eq(cmd_names_tool("echo superf", list), 0);
-	cr_assert_eq(cmd_names_tool("", list), 0);
+	cr_assert_eq(cmd_names_tool("stream --placement misplaced", list, NULL), 0);
+	cr_assert_eq(cmd_names_tool("perfect --numactlish", list, NULL), 0);
+	cr_assert_eq(cmd_names_tool("stress --mode x_perf", list, NULL), 0);
+	cr_assert_eq(cmd_names_tool("echo superf", list, NULL), 0);
+	cr_assert_eq(cmd_names_tool("", list, NULL), 0);
+}
+
+Test(tools, a_tool_a_package_brings_needs_no_tools_archive)
+{
+	char have[] = "/tmp/bnb-test-have-XXXXXX";
+	int fd = mkstemp(have);
+	const char *cmd = "bnb-service --server 'numactl -N 0 redis-server' -- redis-benchmark";
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "numactl\nredis-server\n", 21), 21);
+	close(fd);
+	cr_assert_eq(cmd_names_tool(cmd, list, NULL), 1);
+	cr_assert_eq(cmd_names_tool(cmd, list, have), 0, "the packages' numactl asked for the tools");
+	cr_assert_eq(cmd_names_tool("numactl -H; perf stat true", list, have), 1,
+		     "perf is still the tools archive's");
+	unlink(have);
 }
 
 Test(tools, an_unreadable_list_says_so)
 {
-	cr_assert_eq(cmd_names_tool("perf", "/nonexistent/tools.list"), -1);
+	cr_assert_eq(cmd_names_tool("perf", "/nonexistent/tools.list", NULL), -1);
 }
 
 static long khz_of(const char *text)
