@@ -113,6 +113,13 @@ static const struct {
 	{ "[Global]\nworkload = stream\n[a]\n", "1: section [Global]: section names are case-sensitive" },
 	{ OK_GLOBAL "[MACHINE]\nmodel = 2socket\n[a]\n", "3: section [MACHINE]: section names are case-sensitive" },
 	{ OK_GLOBAL "[]\n[a]\n", "3: bad section name" },
+	/* a server's keys (docs/applications.md) */
+	{ OK_GLOBAL "[a]\nserver_ready = redis-cli ping\n", "4: key 'server_ready': variant 'a': server_ready without a server" },
+	{ OK_GLOBAL "server_move = 1\n[a]\n", "3: key 'server_move': variant 'a': server_move without a server" },
+	{ OK_GLOBAL "[a]\nserver = redis-server\n", "4: key 'server': variant 'a': a server needs server_ready" },
+	{ OK_GLOBAL "server = redis-server\nserver_ready = redis-cli ping\n[a]\nserver_move = 2\n", "6: key 'server_move': variant 'a': node 2, but the guest has 2" },
+	{ OK_GLOBAL "[a]\npackages = redis-server bnb-no-such-package\n", "4: key 'packages': package 'bnb-no-such-package' is not installed" },
+	{ OK_GLOBAL "[a]\npackages = Redis\n", "4: key 'packages': 'Redis' is not a Debian package name" },
 	/* text from the file is quoted with its unprintable bytes escaped */
 	{ OK_GLOBAL "[a]\n\x1b[2Jred = 1\n", "4: key '\\x1b[2Jred': unknown key" },
 };

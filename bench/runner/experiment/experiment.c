@@ -761,17 +761,19 @@ static int check_kernel(struct parse_state *ps, const struct variant *v, int sec
  */
 static int check_server(struct parse_state *ps, const struct variant *v, int section_line)
 {
-	static const char *const needs_server[] = { "server_ready", "server_setup",
-						     "server_user", "server_load", "server_move",
-						     "server_timeout" };
+	const struct { const char *key; bool set; } needs_server[] = {
+		{ "server_ready", *v->server_ready }, { "server_setup", *v->server_setup },
+		{ "server_user", *v->server_user }, { "server_load", *v->server_load },
+		{ "server_move", v->server_move >= 0 },
+	};
 	size_t i;
 
 	if (!*v->server) {
 		for (i = 0; i < ARRAY_SIZE(needs_server); i++)
-			if (line_of(v, needs_server[i], 0))
-				return fail(ps, line_of(v, needs_server[i], 0), needs_server[i],
-					    "variant '%s': %s without a server", v->name,
-					    needs_server[i]);
+			if (needs_server[i].set)
+				return fail(ps, line_of(v, needs_server[i].key, section_line),
+					    needs_server[i].key, "variant '%s': %s without a server",
+					    v->name, needs_server[i].key);
 		return 0;
 	}
 	if (!*v->server_ready)
