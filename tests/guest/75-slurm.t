@@ -1,6 +1,6 @@
 #!/bin/bash
-# bnb-run --slurm against a real one-host cluster (Debian's slurm-wlm and
-# munge, started in a folder of the test's own by
+# bnb-run --slurm against a real one-host cluster of two nodes (Debian's
+# slurm-wlm and munge, started in a folder of the test's own by
 # bench/runner/slurm/cluster.sh; no system service touched): the default
 # experiment (one repetition) as a job array with --wait, one task killed
 # mid-run, `--resume --slurm` redoing that run alone, and every run's
@@ -18,19 +18,22 @@ work=$(run_dir slurm)
 # munged wants every folder above its socket searchable by all
 chmod 711 "$work"
 mkdir "$work/hidden"
+# a results folder on this host's own storage, for the warning
+tmp=$(mktemp -d /tmp/bnb-slurm-test.XXXXXX)
 cleanup() {
 	"$cluster" stop "$work/cluster" >/dev/null 2>&1
-	[ -n "${BNB_KEEP:-}" ] || rm -rf "$work"
+	[ -n "${BNB_KEEP:-}" ] || rm -rf "$work" "$tmp"
 }
 trap cleanup EXIT
 
-if ! started=$("$cluster" start "$work/cluster" --hide "$work/hidden" 2>&1); then
+# two nodes (a slurmd each) sharing the host's CPUs
+if ! started=$("$cluster" start "$work/cluster" --nodes 2 --hide "$work/hidden" 2>&1); then
 	not_ok "a one-host Slurm cluster starts: $(tr '\n' ' ' <<<"$started")"
 	diag "cluster stopped: $SECONDS s"
 done_testing
 	exit 1
 fi
-ok "a one-host Slurm cluster starts (slurmctld, slurmd, munged of its own)"
+ok "a one-host Slurm cluster of two nodes starts (slurmctld, slurmds, munged of its own)"
 export SLURM_CONF=$work/cluster/slurm.conf
 # the job id of bnb-run's "Slurm job N: ..." line in FILE
 job_of() { sed -n 's/^bnb-run: Slurm job \([0-9]*\): [0-9]* runs.*/\1/p' "$1" | tail -n 1; }
@@ -79,16 +82,19 @@ rc=$?
 check "... the folder keeps its job list: report names both runs not started (exit $rc)" \
 	test "$rc" = 1 -a "$(grep -c 'rep1 incomplete: no run folder' "$work/refusal.report")" = 2
 
-# pending tasks: a --resume would move and rerun what they will run
-"$run" --reps 1 --out "$work/later" --slurm -- --begin=now+3600 > "$work/later.log" 2>&1
+# pending tasks: a --resume would move and rerun what they will run; and
+# on a cluster of more than one node, a folder under /tmp draws a warning
+"$run" --reps 1 --out "$tmp/later" --slurm -- --begin=now+3600 > "$work/later.log" 2>&1
 later=$(job_of "$work/later.log")
 check "an array that waits an hour is submitted (job ${later:-none})" test -n "$later"
-"$run" --resume "$work/later" > "$work/later.resume" 2>&1
+check "... with a warning: its folder under /tmp, on a cluster of two nodes" grep -q \
+	"warning: the results folder $tmp/later is on this host's own storage" "$work/later.log"
+"$run" --resume "$tmp/later" > "$work/later.resume" 2>&1
 rc=$?
 check "--resume of a folder whose tasks are pending is refused (exit $rc), naming the job" \
 	test "$rc" = 2 -a -n "$(grep "Slurm job $later still has 2 task(s) pending or running" \
 	"$work/later.resume")"
-"$run" report "$work/later" > "$work/later.report" 2>&1
+"$run" report "$tmp/later" > "$work/later.report" 2>&1
 check "report names the tasks still queued" grep -q "Slurm job $later: 2 task(s) still queued" \
 	"$work/later.report"
 scancel "$later"
@@ -97,7 +103,7 @@ scancel "$later"
 "$run" --reps 1 --out "$work/hidden/res" --slurm --wait > "$work/hidden.log" 2>&1
 rc=$?
 check "a results folder no node sees: both runs fail with the reason (exit $rc)" \
-	test "$rc" = 1 -a "$(grep -c 'never started: node bnb1 does not see the results folder' \
+	test "$rc" = 1 -a "$(grep -c 'never started: node bnb[12] does not see the results folder' \
 	"$work/hidden.log")" = 2
 hidden=$(job_of "$work/hidden.log")
 # a job id Slurm never heard of is a job that is over
@@ -131,7 +137,7 @@ wait "$waiter"
 rc=$?
 check "--wait ends when the array does, exit 1: one run not ok (exit $rc)" test "$rc" = 1
 check "... it names the killed run as incomplete and its task as cancelled" grep -q \
-	"on rep 1: incomplete: interrupted by signal 15 (task ${job}_2 CANCELLED on bnb1" \
+	"on rep 1: incomplete: interrupted by signal 15 (task ${job}_2 CANCELLED on bnb[12]" \
 	"$work/sl.log"
 check "... and wrote the report" test -s "$work/sl/summary.md"
 "$run" report "$work/sl" > "$work/sl.report" 2>&1

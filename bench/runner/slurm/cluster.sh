@@ -1,16 +1,17 @@
 #!/bin/bash
 # A one-host Slurm cluster in a folder of its own, from Debian's slurm-wlm
 # and munge, for trying `bnb-run --slurm` and for its test: munged with a
-# key it generates and a socket of its own, slurmctld and slurmd on
-# 127.0.0.1 at free ports, one node with this host's CPUs, no accounting,
-# proctrack/linuxproc and no cgroup plugin. It needs root (SlurmUser root:
-# slurmd runs the tasks as their user) and touches no system service and
-# nothing in /etc.
+# key it generates and a socket of its own, slurmctld and one slurmd a node
+# on 127.0.0.1 at free ports, the host's CPUs shared among the nodes, no
+# accounting, proctrack/linuxproc and no cgroup plugin. It needs root
+# (SlurmUser root: slurmd runs the tasks as their user) and touches no
+# system service and nothing in /etc.
 #
-#   cluster.sh start DIR [--hide PATH]
-#                           start it (DIR new or empty); prints the line
+#   cluster.sh start DIR [--nodes N] [--hide PATH]
+#                           start it (DIR new or empty) with N nodes, bnb1
+#                           to bnbN (1 to 9, default 1); prints the line
 #                           export SLURM_CONF=DIR/slurm.conf. --hide: the
-#                           node sees an empty folder at PATH, as a node
+#                           nodes see an empty folder at PATH, as nodes
 #                           without the submitter's shared storage would
 #   cluster.sh stop DIR     cancel its jobs, stop its daemons, and end any
 #                           process of it still running (by pid)
@@ -22,43 +23,54 @@
 set -euo pipefail
 
 usage() {
-	echo "usage: ${0##*/} start DIR [--hide PATH] | stop DIR | procs DIR" >&2
+	echo "usage: ${0##*/} start DIR [--nodes N] [--hide PATH] | stop DIR | procs DIR" >&2
 	exit 2
 }
-[ $# = 2 ] || { [ $# = 4 ] && [ "$1 $3" = "start --hide" ]; } || usage
+[ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
-hide=${4:-}
+shift 2
+nodes=1
+hide=
+while [ $# -gt 0 ] && [ "$cmd" = start ]; do
+	case $1 in
+	--nodes) [[ ${2:-} =~ ^[1-9]$ ]] || usage; nodes=$2 ;;
+	--hide) [ $# -ge 2 ] || usage; hide=$2 ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+[ $# = 0 ] || usage
 
 die() {
 	echo "cluster.sh: $*" >&2
 	exit 1
 }
 
-# The pids of DIR's processes: daemons by their mark, job tasks by theirs.
+# The pids of DIR's processes: daemons by their mark, job tasks by theirs
+# (a few greps over every environment: no process started per process).
 procs() {
-	local p env
-
-	for p in /proc/[0-9]*; do
-		[ "${p#/proc/}" != $$ ] || continue
-		env=$(tr '\0' '\n' 2>/dev/null < "$p/environ") || continue
-		if grep -qxF "BNB_SLURM_CLUSTER=$dir" <<<"$env" ||
-			{ grep -qxF "SLURM_CONF=$dir/slurm.conf" <<<"$env" &&
-				grep -q '^SLURM_JOB_ID=' <<<"$env"; }; then
-			echo "${p#/proc/}"
-		fi
-	done
+	{
+		grep -lzxF "BNB_SLURM_CLUSTER=$dir" /proc/[0-9]*/environ
+		grep -lzxF "SLURM_CONF=$dir/slurm.conf" /proc/[0-9]*/environ |
+			xargs -r grep -lz '^SLURM_JOB_ID='
+	} 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p' | grep -vx "$$" | sort -un || true
 }
 
-# A TCP port on 127.0.0.1 that nothing listens on (and not $1).
+# A TCP port on 127.0.0.1 such that it and the ${2:-1} after it are free
+# (and are not $1).
 free_port() {
-	local port used
+	local port used k ok
 
 	used=$(ss -Htln 2>/dev/null | awk '{ n = split($4, a, ":"); print a[n] }')
 	for _ in $(seq 100); do
 		port=$((20000 + RANDOM % 30000))
-		[ "$port" != "${1:-}" ] || continue
-		grep -qx "$port" <<<"$used" || { echo "$port"; return; }
+		ok=1
+		for k in $(seq 0 $((${2:-1} - 1))); do
+			[ "$((port + k))" != "${1:-}" ] || ok=
+			! grep -qx "$((port + k))" <<<"$used" || ok=
+		done
+		[ -z "$ok" ] || { echo "$port"; return; }
 	done
 	die "no free TCP port found between 20000 and 50000"
 }
@@ -69,24 +81,27 @@ why() {
 		sed "s/^/  $1: /" >&2 || true
 }
 
+# slurm.conf: slurmctld at port $1, node K's slurmd at $2 + K - 1.
 conf() {
+	local k cpus=$(($(nproc) / nodes))
+
+	[ "$cpus" -ge 1 ] || cpus=1
 	cat <<EOF
 # One-host cluster for balancenuma-bench (bench/runner/slurm/cluster.sh)
 ClusterName=bnb
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$1
-SlurmdPort=$2
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$dir/munge/socket
 SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
 PlugStackConfig=$dir/plugstack.conf
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -99,24 +114,42 @@ SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
 ReturnToService=2
 KillWait=10
-NodeName=bnb1 NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=bnb Nodes=bnb1 Default=YES MaxTime=INFINITE State=UP
 EOF
+	for k in $(seq "$nodes"); do
+		echo "NodeName=bnb$k NodeHostname=localhost NodeAddr=127.0.0.1" \
+			"Port=$(($2 + k - 1)) CPUs=$cpus State=UNKNOWN"
+	done
+	echo "PartitionName=bnb Nodes=bnb[1-$nodes] Default=YES MaxTime=INFINITE State=UP"
 }
 
-# Wait up to 30 s for the node to take jobs; say why not when it does not.
+# Wait up to 30 s for every node to take jobs; say why not when one does not.
 wait_idle() {
-	local state
+	local states k
 
 	for _ in $(seq 60); do
-		state=$(SLURM_CONF=$dir/slurm.conf sinfo -h -n bnb1 -o %T 2>/dev/null || true)
-		case $state in idle*) return 0 ;; esac
+		states=$(SLURM_CONF=$dir/slurm.conf sinfo -h -N -o %T 2>/dev/null || true)
+		[ "$(grep -c '^idle' <<<"$states")" = "$nodes" ] && return 0
 		sleep 0.5
 	done
-	echo "cluster.sh: the node did not come up (state '${state:-unknown}')" >&2
+	echo "cluster.sh: the nodes did not come up (states: $(tr '\n' ' ' <<<"$states"))" >&2
 	why slurmctld
-	why slurmd
+	for k in $(seq "$nodes"); do
+		why "slurmd-bnb$k"
+	done
 	return 1
+}
+
+# Start node $1's slurmd; with --hide, in a mount namespace of its own with
+# an empty tmpfs over the path: the tasks it starts (and so slurm/task.sh's
+# checks) see that.
+slurmd_start() {
+	if [ -z "$hide" ]; then
+		slurmd -N "$1"
+		return
+	fi
+	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+	unshare --mount --propagation private sh -c \
+		'mount -t tmpfs bnb-hidden "$1" && exec slurmd -N "$2"' sh "$hide" "$1"
 }
 
 start() {
@@ -137,24 +170,19 @@ start() {
 	: > "$dir/plugstack.conf"
 	mungekey --create --keyfile="$dir/munge/key" >/dev/null ||
 		die "mungekey could not create $dir/munge/key"
+	# node K's slurmd at the second port + K - 1: all of them free
 	ctld_port=$(free_port)
-	d_port=$(free_port "$ctld_port")
+	d_port=$(free_port "$ctld_port" "$nodes")
 	conf "$ctld_port" "$d_port" > "$dir/slurm.conf"
 	export BNB_SLURM_CLUSTER=$dir SLURM_CONF=$dir/slurm.conf
 	munged --socket="$dir/munge/socket" --key-file="$dir/munge/key" \
 		--pid-file="$dir/munge/pid" --seed-file="$dir/munge/seed" \
 		--log-file="$dir/log/munged.log" || { why munged; die "munged could not start"; }
 	slurmctld || { why slurmctld; die "slurmctld could not start"; }
-	if [ -n "$hide" ]; then
-		# its own mount namespace, an empty tmpfs over PATH: the tasks
-		# it starts (and so slurm/task.sh's checks) see that
-		# shellcheck disable=SC2016 # $1 is the inner shell's
-		unshare --mount --propagation private sh -c \
-			'mount -t tmpfs bnb-hidden "$1" && exec slurmd -N bnb1' sh "$hide" ||
-			{ why slurmd; die "slurmd could not start with $hide hidden"; }
-	else
-		slurmd -N bnb1 || { why slurmd; die "slurmd could not start"; }
-	fi
+	for k in $(seq "$nodes"); do
+		mkdir -m 700 "$dir/spool/bnb$k"
+		slurmd_start "bnb$k" || { why "slurmd-bnb$k"; die "slurmd bnb$k could not start"; }
+	done
 	wait_idle || die "slurmd or slurmctld could not start (logs in $dir/log)"
 	echo "export SLURM_CONF=$dir/slurm.conf"
 }
@@ -193,7 +221,7 @@ stop() {
 	fi
 	# the daemons together: each takes a second or two to end
 	# shellcheck disable=SC2046 # one pid a word
-	end_pids $(cat "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/pid" 2>/dev/null)
+	end_pids $(cat "$dir"/slurmd-*.pid "$dir/slurmctld.pid" "$dir/munge/pid" 2>/dev/null)
 	# a task or slurmstepd that outlived its daemons
 	# shellcheck disable=SC2046 # one pid a word
 	end_pids $(procs)
