@@ -23,9 +23,10 @@ static const struct bnb_machine classes[] = {
 	 * read bandwidth 69.3 GB/s local, 34.4 GB/s remote */
 	/* IPI: C1's exit latency on Haswell-EP and Broadwell-EP, 2 us (Linux,
 	 * drivers/idle/intel_idle.c, hsw_cstates and bdw_cstates) */
+	/* insn_ps: D = 6.67; the 2012 classes 26.7 (README.md, "The time factor") */
 	{ .name = "2socket", .latency_ns = 108, .remote_latency_ns = 196,
 	  .node_bandwidth_mbs = 69300, .link_bandwidth_mbs = 34400, .cpus_per_node = 16,
-	  .mlp = 10, .ipi_latency_ns = 2000 },
+	  .mlp = 10, .ipi_latency_ns = 2000, .insn_ps = 2000 },
 	/* 4-node 32-way Opteron (2012; assumed 2 x Opteron 6200, 2 dies of 8
 	 * cores each): ~100 ns idle, one hop 60 more (SLIT 16 of 2-socket G34
 	 * boards); perf bench numa, two threads, 13.177 GB/s local and 7.371
@@ -35,7 +36,8 @@ static const struct bnb_machine classes[] = {
 	 * IPI: 2socket's 2 us, assumed (no published figure for the Opteron) */
 	{ .name = "4node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
 	  .link_bandwidth_mbs = 7371, .cpus_per_node = 8, .mlp = 10,
-	  .links = "0-1,2-3,0-2,1-3,0-3:3686,1-2:3686", .ipi_latency_ns = 2000 },
+	  .links = "0-1,2-3,0-2,1-3,0-3:3686,1-2:3686", .ipi_latency_ns = 2000,
+	  .insn_ps = 8000 },
 	/* 8-node 64-core box of 2012 (assumed 4 x Opteron 6200, 8 dies of 8
 	 * cores): the 4-socket G34 link graph of the SLIT of two such boards
 	 * (10 local, 16 one hop, 22 two; hwloc's test topologies), x16 within
@@ -43,7 +45,7 @@ static const struct bnb_machine classes[] = {
 	{ .name = "8node", .latency_ns = 100, .hop_latency_ns = 60, .node_bandwidth_mbs = 13177,
 	  .link_bandwidth_mbs = 3686, .cpus_per_node = 8, .mlp = 10,
 	  .links = "0-1:7371,2-3:7371,4-5:7371,6-7:7371,0-2,0-4,0-6,1-3,1-4,1-7,2-4,2-5,"
-		   "2-6,2-7,3-4,3-5,4-6,5-7", .ipi_latency_ns = 2000 },
+		   "2-6,2-7,3-4,3-5,4-6,5-7", .ipi_latency_ns = 2000, .insn_ps = 8000 },
 };
 
 #define SPEC(f) OPT_FIELD(struct bnb_machine_spec, f)
@@ -69,6 +71,13 @@ const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s)
 	if (s->model <= BNB_MACHINE_OFF || s->model > BNB_MACHINE_OFF + (int)ARRAY_SIZE(classes))
 		return NULL;
 	return &classes[s->model - BNB_MACHINE_OFF - 1];
+}
+
+uint64_t bnb_machine_insn_ps(const struct bnb_machine_spec *s)
+{
+	const struct bnb_machine *m = bnb_machine_class(s);
+
+	return (m ? m : &classes[BNB_MACHINE_DEFAULT - BNB_MACHINE_OFF - 1])->insn_ps;
 }
 
 const struct bnb_machine *bnb_machine_find(const char *name)

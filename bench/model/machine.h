@@ -81,6 +81,7 @@ struct bnb_machine {
 	int hop_latency_ns;			/* 0: latency_ns x SLIT / 10 */
 	const char *links;			/* its interconnect; NULL: a link per pair */
 	int ipi_latency_ns;			/* from an IPI's send to a halted CPU's handler */
+	int insn_ps;				/* the guest's instruction time: D x hw_insn_ps */
 };
 
 /* Checks a latency table's text on its own (the node count comes later). */
@@ -177,6 +178,13 @@ void bnb_machine_resolve(struct bnb_machine_spec *s, bool keeper);
 
 /* The class a spec names, or NULL when the model is off (or still auto). */
 const struct bnb_machine *bnb_machine_class(const struct bnb_machine_spec *s);
+
+/*
+ * The instruction time a guest of spec s runs at under the time keeper,
+ * ps: its class's (bench/model/README.md, "The time factor"), the
+ * default class's with the model off.
+ */
+uint64_t bnb_machine_insn_ps(const struct bnb_machine_spec *s);
 
 /* The class called name ("2socket", "4node"), or NULL (also for "off"). */
 const struct bnb_machine *bnb_machine_find(const char *name);

@@ -7,24 +7,20 @@
 
 int bnb_tk_check(const struct bnb_tk_params *p, char *err, size_t errlen)
 {
-	uint64_t least;
-
 	if (p->n_vcpus < 1 || p->n_vcpus > BNB_SHM_MAX_VCPUS)
 		return snprintf(err, errlen, "time keeper: %u vCPUs; want 1..%d",
 				p->n_vcpus, BNB_SHM_MAX_VCPUS), -1;
-	if (p->shift > BNB_TK_MAX_SHIFT)
-		return snprintf(err, errlen, "time keeper: icount shift %u; want 0..%d",
-				p->shift, BNB_TK_MAX_SHIFT), -1;
-	least = (uint64_t)p->n_vcpus * (BNB_TK_PS_PER_NS << p->shift);
-	if (p->insn_ps < least)
-		return snprintf(err, errlen,
-			"time keeper: modelled instruction time %llu ps is below what %u vCPUs allow under icount shift %u: at least %u x 2^%u ns = %llu ps (the clock cannot go back)",
-			(unsigned long long)p->insn_ps, p->n_vcpus, p->shift,
-			p->n_vcpus, p->shift, (unsigned long long)least), -1;
 	if (!p->hw_insn_ps)
 		return snprintf(err, errlen, "time keeper: hardware instruction time must be above 0"), -1;
-	if (!p->quantum_ps)
-		return snprintf(err, errlen, "time keeper: quantum must be above 0"), -1;
+	if (p->insn_ps < p->hw_insn_ps)
+		return snprintf(err, errlen,
+			"time keeper: modelled instruction time %llu ps is below the hardware's, %llu ps: D = %.3f, where the keeper runs the modelled machine at its own speed at the fastest (D = 1; the model's stalls and the classes' figures are that machine's)",
+			(unsigned long long)p->insn_ps, (unsigned long long)p->hw_insn_ps,
+			(double)p->insn_ps / p->hw_insn_ps), -1;
+	if (p->insn_ps > BNB_TK_MAX_INSN_PS)
+		return snprintf(err, errlen,
+			"time keeper: modelled instruction time %llu ps is above %d ps",
+			(unsigned long long)p->insn_ps, BNB_TK_MAX_INSN_PS), -1;
 	return 0;
 }
 
@@ -32,12 +28,32 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 {
 	memset(tk, 0, sizeof(*tk));
 	tk->p = *p;
-	tk->icount_ps = BNB_TK_PS_PER_NS << p->shift;
+	if (!tk->p.quantum_ps)
+		tk->p.quantum_ps = BNB_TK_QUANTUM_INSNS * p->insn_ps;
+	tk->spin_step_ps = BNB_TK_SPIN_STEP_INSNS * p->insn_ps;
 	for (unsigned int i = 0; i < p->n_vcpus; i++) {
 		tk->v[i].idle = true;
 		tk->v[i].wake_ps = BNB_TK_NO_WAKE;
 		tk->v[i].irq_ps = BNB_TK_NO_WAKE;
 	}
+}
+
+/* v leaves or joins the busy list. */
+static void set_idle(struct bnb_timekeeper *tk, unsigned int v, bool idle)
+{
+	unsigned int at = tk->busy_at[v], last;
+
+	if (tk->v[v].idle == idle)
+		return;
+	tk->v[v].idle = idle;
+	if (!idle) {
+		tk->busy_at[v] = tk->n_busy;
+		tk->busy[tk->n_busy++] = v;
+		return;
+	}
+	last = tk->busy[--tk->n_busy];
+	tk->busy[at] = last;
+	tk->busy_at[last] = at;
 }
 
 /*
@@ -47,9 +63,12 @@ void bnb_tk_init(struct bnb_timekeeper *tk, const struct bnb_tk_params *p)
 bool bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
+	uint64_t local = bnb_tk_local_ps(tk, v);
 	bool held = c->held;
 
-	c->idle = true;
+	if (local > tk->idle_lead_ps)
+		tk->idle_lead_ps = local;
+	set_idle(tk, v, true);
 	c->spinning = false;
 	c->held = false;
 	c->wake_ps = c->irq_ps;
@@ -109,7 +128,7 @@ uint64_t bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
 
 	if (!c->idle)
 		return BNB_TK_NO_WAKE;
-	c->idle = false;
+	set_idle(tk, v, false);
 	if (woken != BNB_TK_NO_WAKE) {
 		from = woken;
 		c->wake_ps = BNB_TK_NO_WAKE;
@@ -123,37 +142,61 @@ uint64_t bnb_tk_resume(struct bnb_timekeeper *tk, unsigned int v)
 	return woken;
 }
 
-/* The spread of busy vCPUs' local times, for the lag report. */
-static void note_lag(struct bnb_timekeeper *tk)
+/*
+ * The busy vCPUs but v: the least local time of all, of those that work
+ * (do not spin) and of those that spin; the greatest.  One pass a sync,
+ * over the busy vCPUs only: only their local times move.
+ */
+struct others {
+	uint64_t busy, working, spinning;	/* UINT64_MAX: none */
+	uint64_t most;				/* 0: none */
+};
+
+static inline uint64_t min64(uint64_t a, uint64_t b)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, lag;
+	return a < b ? a : b;
+}
 
-	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
-		uint64_t l = bnb_tk_local_ps(tk, i);
+static struct others scan(const struct bnb_timekeeper *tk, unsigned int v)
+{
+	struct others o = { UINT64_MAX, UINT64_MAX, UINT64_MAX, 0 };
 
-		if (tk->v[i].idle)
+	for (unsigned int k = 0; k < tk->n_busy; k++) {
+		unsigned int i = tk->busy[k];
+		uint64_t l;
+
+		if (i == v)
 			continue;
-		lo = l < lo ? l : lo;
-		hi = l > hi ? l : hi;
+		l = bnb_tk_local_ps(tk, i);
+		o.busy = min64(o.busy, l);
+		if (tk->v[i].spinning)
+			o.spinning = min64(o.spinning, l);
+		else
+			o.working = min64(o.working, l);
+		o.most = l > o.most ? l : o.most;
 	}
-	lag = hi > lo ? hi - lo : 0;
+	return o;
+}
+
+/*
+ * The spread of busy vCPUs' local times (the others' and v's, local), for
+ * the lag report; the most advanced local time of all, for the clock (an
+ * idle vCPU's has not moved since it halted).
+ */
+static uint64_t note_lag(struct bnb_timekeeper *tk, unsigned int v, uint64_t local,
+			 const struct others *o)
+{
+	uint64_t lo = o->busy, hi = o->most, lag;
+
+	if (!tk->v[v].idle) {
+		lo = min64(lo, local);
+		hi = local > hi ? local : hi;
+	}
+	lag = lo != UINT64_MAX && hi > lo ? hi - lo : 0;
 	tk->lag_sum_ps += lag;
 	if (lag > tk->lag_max_ps)
 		tk->lag_max_ps = lag;
-}
-
-/* The slowest busy vCPU's local time, v left out; UINT64_MAX if none. */
-static uint64_t slowest_other(const struct bnb_timekeeper *tk, unsigned int v)
-{
-	uint64_t slowest = UINT64_MAX;
-
-	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
-		uint64_t l = bnb_tk_local_ps(tk, i);
-
-		if (i != v && !tk->v[i].idle && l < slowest)
-			slowest = l;
-	}
-	return slowest;
+	return hi > tk->idle_lead_ps ? hi : tk->idle_lead_ps;
 }
 
 void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v)
@@ -165,35 +208,33 @@ void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v)
 /*
  * Spinning v looks again, after the others ran: whatever it waits for
  * was not written before the slowest other busy vCPU's time, so it goes
- * on from no earlier than that.  An interrupt sent to it meanwhile ends
- * the spin instead: it goes on from the interrupt's arrival.
+ * on from no earlier than that, counting only the vCPUs that work (do
+ * not spin themselves) when there are any: spinners write nothing while
+ * they spin.  Counting them, a lock's 63 waiters on 64 vCPUs each went on
+ * from another waiter's time, as far behind as itself, and the holder,
+ * held to a spin step past the slowest of them, advanced 30 ns a round
+ * of 64 turns.  An interrupt sent to it meanwhile ends the spin instead:
+ * it goes on from the interrupt's arrival.  With no other vCPU busy it
+ * can only wait for time to pass (a delay loop, a timer): it goes on a
+ * spin step later.  Each look is a turn of QEMU's round-robin; a 10 ms
+ * delay loop looked every 15 instructions, 330,000 turns at 2 ns an
+ * instruction.
  */
-static void look_again(struct bnb_timekeeper *tk, unsigned int v)
+static void look_again(struct bnb_timekeeper *tk, unsigned int v, const struct others *o)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
-	uint64_t local = bnb_tk_local_ps(tk, v), from = slowest_other(tk, v);
+	uint64_t local = bnb_tk_local_ps(tk, v);
+	uint64_t from = o->working != UINT64_MAX ? o->working : o->busy;
 
 	c->spinning = false;
 	if (c->irq_ps != BNB_TK_NO_WAKE)
 		from = c->irq_ps;
+	else if (from == UINT64_MAX)
+		from = local + tk->spin_step_ps;
 	if (!c->held)		/* a held one's goes at the release */
 		c->irq_ps = BNB_TK_NO_WAKE;
 	if (from != UINT64_MAX && from > local)
 		c->spin_ps += from - local;
-}
-
-/* The least advanced spinning vCPU's local time, v left out; UINT64_MAX if none. */
-static uint64_t slowest_spinner(const struct bnb_timekeeper *tk, unsigned int v)
-{
-	uint64_t slowest = UINT64_MAX;
-
-	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
-		uint64_t l = bnb_tk_local_ps(tk, i);
-
-		if (i != v && tk->v[i].spinning && l < slowest)
-			slowest = l;
-	}
-	return slowest;
 }
 
 /* Instructions from v's time until it reaches until_ps (0: there). */
@@ -206,19 +247,23 @@ static uint64_t insns_until(const struct bnb_timekeeper *tk, unsigned int v, uin
 	return (until_ps - local + tk->p.insn_ps - 1) / tk->p.insn_ps;
 }
 
-/* Until v is a spin step past the least advanced spinner; UINT64_MAX: none. */
-static uint64_t spin_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
+/* Until v is a spin step past spinner_ps, a spinner's time; UINT64_MAX: none. */
+static uint64_t spin_insns_left(const struct bnb_timekeeper *tk, unsigned int v,
+				uint64_t spinner_ps)
 {
-	uint64_t spinner = slowest_spinner(tk, v);
-
-	if (spinner == UINT64_MAX)
+	if (spinner_ps == UINT64_MAX)
 		return UINT64_MAX;
-	return insns_until(tk, v, spinner + BNB_TK_SPIN_STEP_PS);
+	return insns_until(tk, v, spinner_ps + tk->spin_step_ps);
+}
+
+uint64_t bnb_tk_insns_past(const struct bnb_timekeeper *tk, unsigned int u, unsigned int v)
+{
+	return spin_insns_left(tk, u, bnb_tk_local_ps(tk, v));
 }
 
 uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v)
 {
-	uint64_t left = spin_insns_left(tk, v), held;
+	uint64_t left = spin_insns_left(tk, v, scan(tk, v).spinning), held;
 
 	if (!tk->v[v].held)
 		return left;
@@ -241,10 +286,10 @@ static bool release(struct bnb_tk_vcpu *c, uint64_t local)
  * quantum of the slowest (others only move on meanwhile, so it is never
  * too much), at least the floor.
  */
-static uint64_t stall_budget(const struct bnb_timekeeper *tk, uint64_t local, uint64_t slowest)
+static uint64_t stall_budget(const struct bnb_timekeeper *tk, uint64_t local, uint64_t behind)
 {
 	uint64_t q = tk->p.quantum_ps, floor = q / BNB_TK_BUDGET_FLOOR;
-	uint64_t limit = slowest == UINT64_MAX ? local + q : slowest + q;
+	uint64_t limit = behind == UINT64_MAX ? local + q : behind + q;
 	uint64_t budget = limit > local ? limit - local : 0;
 
 	return budget > floor ? budget : floor;
@@ -253,33 +298,28 @@ static uint64_t stall_budget(const struct bnb_timekeeper *tk, uint64_t local, ui
 struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_action act = { 0 };
-	uint64_t clock = bnb_tk_clock_ps(tk), lead = 0, local, slowest;
+	struct others o = scan(tk, v);		/* their times do not move here */
+	uint64_t clock = bnb_tk_clock_ps(tk), lead, local;
 
 	if (tk->v[v].spinning)
-		look_again(tk, v);
+		look_again(tk, v, &o);
 	local = bnb_tk_local_ps(tk, v);
-	slowest = slowest_other(tk, v);
-	for (unsigned int i = 0; i < tk->p.n_vcpus; i++) {
-		uint64_t l = bnb_tk_local_ps(tk, i);
-
-		lead = l > lead ? l : lead;
-	}
 	tk->syncs++;
-	note_lag(tk);
+	lead = note_lag(tk, v, local, &o);
 	if (lead > clock) {
 		act.add_ns = (lead - clock) / BNB_TK_PS_PER_NS;
 		tk->added_ps += act.add_ns * BNB_TK_PS_PER_NS;
 		tk->adds += act.add_ns != 0;
 	}
 	act.release = release(&tk->v[v], local);
-	tk->v[v].budget_ps = stall_budget(tk, local, slowest);
+	tk->v[v].budget_ps = stall_budget(tk, local, o.busy);
 	hold_budget(tk, v);
 	/*
 	 * v leads the slowest other busy vCPU by more than a quantum, or a
 	 * spinning one by a spin step: let them run
 	 */
-	if (!tk->v[v].idle && ((slowest != UINT64_MAX && local > slowest + tk->p.quantum_ps) ||
-			       !spin_insns_left(tk, v))) {
+	if (!tk->v[v].idle && ((o.busy != UINT64_MAX && local > o.busy + tk->p.quantum_ps) ||
+			       !spin_insns_left(tk, v, o.spinning))) {
 		act.yield = true;
 		tk->v[v].yields++;
 	}

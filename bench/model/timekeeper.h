@@ -2,11 +2,15 @@
 /*
  * timekeeper.h - parallel vCPUs under deterministic (icount) time.
  *
- * Under icount QEMU runs the vCPUs one after another on one host thread
- * and moves the one virtual clock by 2^shift ns for every instruction any
- * of them executes: a 2-vCPU guest is a time-sliced 1-CPU machine.  The
- * time keeper turns it back into a parallel one.  Each vCPU v has a local
- * time
+ * Under icount QEMU runs the vCPUs one after another on one host thread.
+ * Stock icount moves the one virtual clock by 2^shift ns for every
+ * instruction any of them executes, which makes a guest of n vCPUs a
+ * time-sliced 1-CPU machine whose CPUs each run n times slower.  The
+ * time keeper turns it back into a parallel one, and owns the clock to
+ * do so: the plugin takes it off the instruction count at start
+ * (qemu_plugin_take_virtual_clock(), bench/qemu patch 0008), so that
+ * only the keeper's additions move it (and icount's warp over periods
+ * when every vCPU is idle).  Each vCPU v has a local time
  *
  *	L_v = insns_v * insn_ps + stall_v + catchup_v
  *
@@ -14,15 +18,18 @@
  * parts of the plugin charge to it, and the idle time it skipped), and
  * the guest's clock is kept at the most advanced local time: after every
  * batch of instructions the plugin adds max_v L_v - G to the clock with
- * qemu_plugin_add_ns(), G being the keeper's view of the clock,
+ * qemu_plugin_add_ns(), G being the keeper's view of the clock, the time
+ * added so far.  So insn_ps is free, whatever the vCPU count: the machine
+ * runs as hardware with instruction time hw_insn_ps slowed by the factor
+ * D = insn_ps / hw_insn_ps, which the machine class chooses
+ * (bench/model/README.md), down to the hardware's own (D = 1).  Before
+ * the keeper owned the clock, icount moved it by every vCPU's
+ * instructions and the keeper could only add, so insn_ps had to be at
+ * least n_vcpus * 2^shift ns and D grew with the vCPU count.
  *
- *	G = (all vCPUs' instructions) * 2^shift ns + (time added so far).
- *
- * QEMU can only move the clock forward, and icount moves it by every
- * vCPU's instructions, so insn_ps must be at least n_vcpus * 2^shift ns:
- * then n vCPUs that run side by side never push G past their local
- * times.  The machine runs as hardware with instruction time hw_insn_ps
- * slowed by the fixed factor D = insn_ps / hw_insn_ps.
+ * Between two syncs the clock stands: a guest reads it in steps of a
+ * batch's time at most, and a timer fires at the first sync past it
+ * (QEMU runs it then, at its own time).
  *
  * Idle time is the guest's own: when every vCPU halts, icount jumps the
  * clock to the next timer, outside G; the jump moves every local time
@@ -65,20 +72,27 @@
  * before the spinner looked again, and ran on past it, so the spinner
  * both fell behind without bound and saw the awaited write late on the
  * clock.  So after a PAUSE (bnb_tk_pause()) every other busy vCPU runs
- * only until it is a spin step (BNB_TK_SPIN_STEP_PS) past the spinner,
- * then syncs and yields, and the spinner syncs at its next block, where
- * it looks again: there it goes on from no earlier than the slowest other
- * busy vCPU (whatever it waits for was not written before that vCPU's
- * local time), and stops spinning.  Taking that time at the PAUSE
- * instead, before the others ran on, let the spinner see a write from up
- * to a step in its future: a spun-on hand-over between two vCPUs came
- * out at 15 instructions a round trip.
+ * only until it is a spin step (BNB_TK_SPIN_STEP_INSNS' time) past the
+ * spinner, then syncs and yields, and the spinner syncs at its next
+ * block, where it looks again: there it goes on from no earlier than the
+ * slowest other busy vCPU (whatever it waits for was not written before
+ * that vCPU's local time), and stops spinning.  Taking that time at the
+ * PAUSE instead, before the others ran on, let the spinner see a write
+ * from up to a step in its future: a spun-on hand-over between two vCPUs
+ * came out at 15 instructions a round trip.  A vCPU that spins while no
+ * other is busy waits for time alone (a delay loop, a timer): each look
+ * takes it a spin step on, as the others' would.
  *
  * Lag: round-robin TCG lets a vCPU run a whole slice before the next one
- * gets its turn, so local times drift apart by up to a slice.  When the
- * vCPU that just ran leads the slowest busy vCPU by more than quantum_ps,
- * bnb_tk_sync() asks it to yield (end its turn), which bounds the lag to
- * about a quantum plus a batch; the lag seen at every sync is reported.
+ * gets its turn (and an addition to the clock no longer ends it), so
+ * local times drift apart by up to a slice.  When the vCPU that just ran
+ * leads the slowest busy vCPU by more than quantum_ps, bnb_tk_sync() asks
+ * it to yield (end its turn), which bounds the lag to about a quantum
+ * plus a batch; the lag seen at every sync is reported.  The quantum and
+ * the spin step are counted in instructions' time (BNB_TK_QUANTUM_INSNS,
+ * BNB_TK_SPIN_STEP_INSNS), so that they stand for the same hardware time
+ * and the same host work whatever the instruction time.  A vCPU busy
+ * alone never yields: idle vCPUs cost it no turn switches.
  * Stalls can be larger than a batch's instructions (a miss costs ~100
  * instructions' time): a vCPU syncs as soon as its stalls since its last
  * sync take it past a quantum's lead (bnb_tk_charge() says when), so that
@@ -104,7 +118,18 @@
 #define BNB_TK_PS_PER_NS	1000ULL
 #define BNB_TK_MAX_SHIFT	10		/* icount's own limit */
 #define BNB_TK_DEF_HW_INSN_PS	300		/* 0.3 ns: ~3.3 GHz at one instruction per cycle */
-#define BNB_TK_DEF_QUANTUM_PS	(100 * 1000 * BNB_TK_PS_PER_NS)	/* 100 us */
+#define BNB_TK_MAX_INSN_PS	1000000		/* 1 us: D over 3000 */
+/*
+ * The lead that makes a vCPU yield, in instructions' time: 20 us at 2 ns.
+ * Before the keeper owned the clock every addition to it ended a turn,
+ * which held the busy vCPUs' mean lag to a few us, and a quantum of 100
+ * us only bounded it; now only the quantum does.  At 100 us a lock
+ * handed between 64 vCPUs charged its waiters the holder's lead at each
+ * hand-over: a single STREAM thread lost 37 ms in one convoy on the SLOB
+ * lock (work_s 1.021 against 0.984 at 20 us, which 16 vCPUs give either
+ * way), for 15 % less host time.
+ */
+#define BNB_TK_QUANTUM_INSNS	10000
 /*
  * A leader's stall budget after a sync is at least quantum / this, so
  * that the misses left in the block it yields from don't each sync again;
@@ -113,18 +138,16 @@
 #define BNB_TK_BUDGET_FLOOR	8
 /*
  * How far past a spinning vCPU the others run before they sync and let it
- * look again: the granularity of a spin-wait's end (1 us of guest time,
- * 500 instructions at 2 ns), against a turn switch every step while
- * someone spins.
+ * look again, in instructions' time: the granularity of a spin-wait's end
+ * (1 us at 2 ns), against a turn switch every step while someone spins.
  */
-#define BNB_TK_SPIN_STEP_PS	(1000 * BNB_TK_PS_PER_NS)
+#define BNB_TK_SPIN_STEP_INSNS	500
 
 struct bnb_tk_params {
 	unsigned int n_vcpus;
-	unsigned int shift;		/* icount shift: 2^shift ns per instruction */
 	uint64_t insn_ps;		/* modelled instruction time */
 	uint64_t hw_insn_ps;		/* hardware instruction time, for D */
-	uint64_t quantum_ps;		/* lead that makes a vCPU yield */
+	uint64_t quantum_ps;		/* lead that makes a vCPU yield; 0: BNB_TK_QUANTUM_INSNS' */
 	uint64_t ipi_ps;		/* an interrupt's delivery to another vCPU */
 };
 
@@ -139,7 +162,7 @@ struct bnb_tk_vcpu {
 	uint64_t irq_ps;		/* spinning or held: earliest interrupt's arrival, or that */
 	uint64_t holds;			/* interrupts held for it until their arrival */
 	uint64_t wakes;			/* resumes at a waker's time */
-	uint64_t spin_ps;		/* skipped spinning behind the others */
+	uint64_t spin_ps;		/* skipped spinning behind the others, or alone */
 	uint64_t pauses;		/* PAUSEs executed */
 	bool idle;
 	bool spinning;			/* paused since its last sync */
@@ -149,21 +172,30 @@ struct bnb_tk_vcpu {
 #define BNB_TK_NO_WAKE		UINT64_MAX
 
 struct bnb_timekeeper {
-	struct bnb_tk_params p;
-	uint64_t icount_ps;		/* what one instruction moves the clock by */
+	struct bnb_tk_params p;		/* the quantum resolved */
+	uint64_t spin_step_ps;		/* BNB_TK_SPIN_STEP_INSNS' time */
 	uint64_t insns;			/* all vCPUs */
 	uint64_t added_ps;		/* added to the clock, whole ns */
 	uint64_t adds;			/* add requests made */
 	uint64_t syncs;
 	uint64_t lag_max_ps;		/* largest lag between busy vCPUs seen */
 	uint64_t lag_sum_ps;		/* over syncs, for the mean */
+	uint64_t idle_lead_ps;		/* the most advanced local time a vCPU halted at */
+	/*
+	 * The busy vCPUs, in no order: only their local times move, so the
+	 * loops of a sync walk them alone (a guest of 64 vCPUs running one
+	 * thread spent a quarter of its host time walking the idle ones).
+	 */
+	unsigned int busy[BNB_SHM_MAX_VCPUS];
+	unsigned int busy_at[BNB_SHM_MAX_VCPUS];	/* v's index in busy[] */
+	unsigned int n_busy;
 	struct bnb_tk_vcpu v[BNB_SHM_MAX_VCPUS];
 };
 
 /* What bnb_tk_sync() asks of QEMU. */
 struct bnb_tk_action {
 	uint64_t add_ns;		/* qemu_plugin_add_ns() this much (0: none) */
-	bool yield;			/* end this vCPU's turn */
+	bool yield;			/* end this vCPU's turn (qemu_plugin_vcpu_yield()) */
 	bool release;			/* release this vCPU's held interrupts */
 };
 
@@ -248,6 +280,13 @@ void bnb_tk_pause(struct bnb_timekeeper *tk, unsigned int v);
  */
 uint64_t bnb_tk_insns_left(const struct bnb_timekeeper *tk, unsigned int v);
 
+/*
+ * Instructions busy u may run before it is a spin step past v, which has
+ * just executed PAUSE (0: at once): what arms the others' syncs then, in
+ * one pass over them (any earlier spinner armed them already).
+ */
+uint64_t bnb_tk_insns_past(const struct bnb_timekeeper *tk, unsigned int u, unsigned int v);
+
 /* After vCPU v's batch: what to add to the clock, whether to yield. */
 struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v);
 
@@ -259,10 +298,10 @@ static inline uint64_t bnb_tk_local_ps(const struct bnb_timekeeper *tk, unsigned
 	return c->insns * tk->p.insn_ps + c->stall_ps + c->catchup_ps + c->spin_ps;
 }
 
-/* The keeper's view of the clock, idle warps left out. */
+/* The keeper's view of the clock, idle warps left out: what it added. */
 static inline uint64_t bnb_tk_clock_ps(const struct bnb_timekeeper *tk)
 {
-	return tk->insns * tk->icount_ps + tk->added_ps;
+	return tk->added_ps;
 }
 
 /* D = modelled / hardware instruction time, in thousandths. */

@@ -204,9 +204,11 @@ const struct opt_def bnb_args_keys[] = {
 	  .scope = BNB_ARG_TIMING,
 	  .help = "QEMU runs under -icount shift=N: turns the time keeper on. bnb-vm passes "
 		  "it with --timing deterministic and refuses it otherwise" },
-	{ "insn_ps", OPT_U64, ARG(insn_ps), .min = 1, .max = 1000000, .scope = BNB_ARG_TIMING,
-	  .help = "modelled instruction time, ps (bnb-vm --insn-time NS); at least vCPUs x "
-		  "2^shift ns, the default" },
+	{ "insn_ps", OPT_U64, ARG(insn_ps), .min = 1, .max = BNB_TK_MAX_INSN_PS,
+	  .scope = BNB_ARG_TIMING,
+	  .help = "modelled instruction time, ps (bnb-vm --insn-time NS): D = insn_ps / "
+		  "hw_insn_ps, whatever the vCPU count, at least 1 (default the machine "
+		  "class's, bench/model/README.md)" },
 	{ "hw_insn_ps", OPT_U64, ARG(hw_insn_ps), .min = 1, .max = 1000000,
 	  .def = XSTR(BNB_TK_DEF_HW_INSN_PS),
 	  .help = "hardware instruction time it stands for: D = insn_ps / hw_insn_ps" },
@@ -215,8 +217,8 @@ const struct opt_def bnb_args_keys[] = {
 	  .help = "off: plain icount, the vCPUs time-sliced on one clock (default on with "
 		  "icount_shift)" },
 	{ "tk_quantum_ns", OPT_U64, ARG(tk_quantum_ns), .min = 1, .max = 1000000000,
-	  .def = XSTR(BNB_DEF_TK_QUANTUM_NS),
-	  .help = "lead over the slowest busy vCPU past which a vCPU yields its turn" },
+	  .help = "lead over the slowest busy vCPU past which a vCPU yields its turn "
+		  "(default " XSTR(BNB_TK_QUANTUM_INSNS) " instructions' time)" },
 	{ "tk_batch", OPT_U64, ARG(tk_batch), .min = 64, .max = 1 << 24,
 	  .help = "instructions of a vCPU between two runs of the keeper (default "
 		  XSTR(BNB_DEF_TK_BATCH) ", " XSTR(BNB_DEF_TK_BATCH_MODEL) " with the model)" },

@@ -66,7 +66,7 @@ struct bnb_plugin_args {
 	uint64_t icount_shift;				/* QEMU's -icount shift */
 	uint64_t insn_ps;				/* modelled instruction time, 0 = least */
 	uint64_t hw_insn_ps;				/* hardware instruction time, for D */
-	uint64_t tk_quantum_ns;				/* lag bound */
+	uint64_t tk_quantum_ns;				/* lag bound; 0: the keeper's */
 	uint64_t tk_batch;				/* instructions per sync */
 	/* machine model (bench/model), deterministic timing only */
 	struct bnb_machine_spec machine;
@@ -78,7 +78,6 @@ struct bnb_plugin_args {
 #define BNB_DEF_CACHE_KIB	1024
 #define BNB_DEF_CACHE_WAYS	8
 #define BNB_DEF_MAP_MIN_PCT	99
-#define BNB_DEF_TK_QUANTUM_NS	100000
 #define BNB_DEF_TK_BATCH	16384
 /*
  * With the machine model a batch also carries the misses' stalls, which the

@@ -13,7 +13,7 @@
  * (model.h), charged to the vCPU's local time: no waiting on the host.
  *
  * Built twice (qemu.h): against the plugin API of the project's QEMU
- * (build/qemu/include/qemu-plugin.h, version 7), and as
+ * (build/qemu/include/qemu-plugin.h, version 8), and as
  * bnb-plugin-qemu72.so for Debian's QEMU 7.2 (version 1, no time keeper).
  */
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * qemu.h - the QEMU plugin API the plugin is built for.
  *
- * bnb-plugin.so: the project's QEMU 10 (bench/qemu), API version 7, from
+ * bnb-plugin.so: the project's QEMU 10 (bench/qemu), API version 8, from
  * that build's own build/qemu/include/qemu-plugin.h; it has the time
  * keeper.  bnb-plugin-qemu72.so (-DBNB_QEMU72): Debian's QEMU 7.2, API
  * version 1, declared in qemu_api.h; no time control there.  The few

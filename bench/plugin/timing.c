@@ -16,9 +16,13 @@
  * full batch, so that the first block it runs after waking calls
  * on_batch(), which lets it catch up with the clock.
  *
- * A time-control request is async work that QEMU carries out between two
- * turns, so it ends the current vCPU's turn: a yield is a request for a
- * time the clock has already passed (qemu_plugin_update_ns(h, 0)).
+ * The clock is the keeper's: the plugin takes it off icount's
+ * instruction count before the vCPUs run (qemu_plugin_take_virtual_clock(),
+ * bench/qemu patch 0008).  An addition then moves it at once, inside the
+ * block, and leaves the vCPU's turn running, unless a timer falls due on
+ * the way (QEMU then queues it, ends the turn and runs the timer at its
+ * own time).  A yield ends only the calling vCPU's turn
+ * (qemu_plugin_vcpu_yield()).
  *
  * Wake-ups: QEMU (bench/qemu patch 0006) says when an executing vCPU
  * raises an interrupt for another.  If that one is idle, the keeper
@@ -42,6 +46,7 @@
 #include "divlog.h"
 #include "ksym_qemu.h"
 #include "timing.h"
+#include "model/machine.h"
 #include "model/model.h"
 
 static struct bnb_timekeeper tk;
@@ -56,6 +61,7 @@ static uint64_t batch;
 static struct bnb_shm_header *shm;
 static struct bnb_model *model;		/* NULL: model=off */
 static struct bnb_divlog divlog;	/* trace=: the divergence log */
+static unsigned int icount_shift;	/* QEMU's, for the counters file */
 static bool tracing;
 
 /* A block's address and size in one word: x86-64 addresses use 48 bits. */
@@ -67,7 +73,7 @@ static struct bnb_shm_vcpu *shm_vcpu(unsigned int v)
 				       (size_t)v * shm->vcpu_stride);
 }
 
-/* The model's figures: per sync, not per miss; exact at exit. */
+/* The model's figures: at each sync of their vCPU, not per miss; every vCPU's at exit. */
 static void publish_model(struct bnb_shm_vcpu *c, unsigned int v)
 {
 	const struct bnb_model_vcpu *m;
@@ -82,24 +88,24 @@ static void publish_model(struct bnb_shm_vcpu *c, unsigned int v)
 	memcpy(c->model_node_ps, m->node_ps, model->p.n_nodes * sizeof(m->node_ps[0]));
 }
 
-void bnb_timing_publish(void)
+static void publish_vcpu(unsigned int i)
 {
-	if (!shm)
-		return;
-	for (unsigned int i = 0; i < tk.p.n_vcpus; i++) {
-		struct bnb_shm_vcpu *c = shm_vcpu(i);
+	struct bnb_shm_vcpu *c = shm_vcpu(i);
 
-		publish_model(c, i);
-		c->tk_insns = tk.v[i].insns;
-		c->tk_local_ps = bnb_tk_local_ps(&tk, i);
-		c->tk_stall_ps = tk.v[i].stall_ps;
-		c->tk_catchup_ps = tk.v[i].catchup_ps + tk.v[i].spin_ps;
-		c->tk_yields = tk.v[i].yields;
-		c->tk_wakes = tk.v[i].wakes;
-		c->tk_pauses = tk.v[i].pauses;
-		c->tk_spin_ps = tk.v[i].spin_ps;
-		c->tk_holds = tk.v[i].holds;
-	}
+	publish_model(c, i);
+	c->tk_insns = tk.v[i].insns;
+	c->tk_local_ps = bnb_tk_local_ps(&tk, i);
+	c->tk_stall_ps = tk.v[i].stall_ps;
+	c->tk_catchup_ps = tk.v[i].catchup_ps + tk.v[i].spin_ps;
+	c->tk_yields = tk.v[i].yields;
+	c->tk_wakes = tk.v[i].wakes;
+	c->tk_pauses = tk.v[i].pauses;
+	c->tk_spin_ps = tk.v[i].spin_ps;
+	c->tk_holds = tk.v[i].holds;
+}
+
+static void publish_clock(void)
+{
 	shm->tk_insns = tk.insns;
 	shm->tk_clock_ps = bnb_tk_clock_ps(&tk);
 	shm->tk_added_ns = tk.added_ps / BNB_TK_PS_PER_NS;
@@ -107,6 +113,15 @@ void bnb_timing_publish(void)
 	shm->tk_syncs = tk.syncs;
 	shm->tk_lag_max_ps = tk.lag_max_ps;
 	shm->tk_lag_sum_ps = tk.lag_sum_ps;
+}
+
+void bnb_timing_publish(void)
+{
+	if (!shm)
+		return;
+	for (unsigned int i = 0; i < tk.p.n_vcpus; i++)
+		publish_vcpu(i);
+	publish_clock();
 }
 
 /*
@@ -131,6 +146,11 @@ void bnb_timing_vcpu_init(unsigned int v)
 	for (unsigned int u = 0; u <= v && u < tk.p.n_vcpus; u++)
 		slot_at[u] = (uint64_t *)((char *)qemu_plugin_scoreboard_find(board, u) +
 					  slot.offset);
+	/* it starts idle: its first block resumes it, at the clock of then */
+	if (v < tk.p.n_vcpus) {
+		qemu_plugin_u64_set(slot, v, batch);
+		pulled[v] = batch;
+	}
 }
 
 /* Hand vCPU u's instructions since the last look to the keeper. */
@@ -143,13 +163,12 @@ static void pull(unsigned int u)
 }
 
 /*
- * Bring u's next sync forward to when the keeper wants it (a spinner is
- * waiting for u): its slot then reaches a batch after that many
- * instructions.  Never later than it was.
+ * Bring u's next sync forward to left instructions from now: its slot
+ * then reaches a batch after that many.  Never later than it was.
  */
-static void arm(unsigned int u)
+static void arm_in(unsigned int u, uint64_t left)
 {
-	uint64_t left = bnb_tk_insns_left(&tk, u), now;
+	uint64_t now;
 
 	if (left >= batch || tk.v[u].idle)
 		return;
@@ -161,6 +180,12 @@ static void arm(unsigned int u)
 	qemu_plugin_u64_set(slot, u, pulled[u]);
 }
 
+/* Bring u's next sync forward to when the keeper wants it (a spinner waits for it). */
+static void arm(unsigned int u)
+{
+	arm_in(u, bnb_tk_insns_left(&tk, u));
+}
+
 /* v's held interrupts reached their arrival: QEMU takes them now. */
 static void release(unsigned int v)
 {
@@ -169,13 +194,23 @@ static void release(unsigned int v)
 		bnb_divlog_event(&divlog, v, "release", bnb_tk_local_ps(&tk, v) / BNB_TK_PS_PER_NS);
 }
 
+/*
+ * Hand the busy vCPUs' instructions to the keeper (an idle vCPU's slot
+ * has nothing new: on_halt() pulled it).
+ */
+static void pull_busy(void)
+{
+	for (unsigned int k = 0; k < tk.n_busy; k++)
+		pull(tk.busy[k]);
+}
+
 /* Hand every vCPU's instructions to the keeper; do what it asks of v. */
 static void sync_vcpu(unsigned int v)
 {
 	struct bnb_tk_action act;
 
-	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
-		pull(u);
+	pull_busy();
+	pull(v);
 	qemu_plugin_u64_set(slot, v, 0);
 	pulled[v] = 0;
 	act = bnb_tk_sync(&tk, v);
@@ -184,11 +219,16 @@ static void sync_vcpu(unsigned int v)
 		release(v);
 	if (act.add_ns)
 		qemu_plugin_add_ns(time_handle, act.add_ns);
-	else if (act.yield)
-		qemu_plugin_update_ns(time_handle, 0);
-	if (tracing && (act.add_ns || act.yield))
-		bnb_divlog_event(&divlog, v, act.add_ns ? "add" : "yield", act.add_ns);
-	bnb_timing_publish();
+	if (act.yield)
+		qemu_plugin_vcpu_yield(time_handle);
+	if (tracing && act.add_ns)
+		bnb_divlog_event(&divlog, v, "add", act.add_ns);
+	if (tracing && act.yield)
+		bnb_divlog_event(&divlog, v, "yield", 0);
+	if (shm) {		/* all of them at exit */
+		publish_vcpu(v);
+		publish_clock();
+	}
 }
 
 static void on_batch(unsigned int v, void *udata)
@@ -223,7 +263,7 @@ static void on_interrupt(qemu_plugin_id_t id, unsigned int from, unsigned int to
 			bnb_divlog_event(&divlog, from, "wake", to);
 			bnb_divlog_event(&divlog, to, "wake_at", at / BNB_TK_PS_PER_NS);
 		}
-		qemu_plugin_update_ns(time_handle, 0);
+		qemu_plugin_vcpu_yield(time_handle);
 		break;
 	case BNB_TK_IRQ_HOLD:
 		if (tracing) {
@@ -252,12 +292,12 @@ static void on_pause(unsigned int v, void *udata)
 {
 	if (v >= tk.p.n_vcpus)
 		return;
-	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
-		pull(u);
+	pull_busy();
+	pull(v);
 	bnb_tk_pause(&tk, v);
-	for (unsigned int u = 0; u < tk.p.n_vcpus; u++)
-		if (u != v)
-			arm(u);
+	for (unsigned int k = 0; k < tk.n_busy; k++)
+		if (tk.busy[k] != v)
+			arm_in(tk.busy[k], bnb_tk_insns_past(&tk, tk.busy[k], v));
 	qemu_plugin_u64_set(slot, v, pulled[v] + batch);
 	pulled[v] += batch;
 }
@@ -382,7 +422,7 @@ void bnb_timing_translate(struct qemu_plugin_tb *tb)
 static void publish_params(void)
 {
 	shm->flags |= BNB_SHM_F_TIMEKEEPER;
-	shm->icount_shift = tk.p.shift;
+	shm->icount_shift = icount_shift;
 	shm->tk_batch = batch;
 	shm->insn_ps = tk.p.insn_ps;
 	shm->hw_insn_ps = tk.p.hw_insn_ps;
@@ -394,21 +434,17 @@ static void publish_params(void)
 /*
  * trace_clock=: the guest clock read straight from QEMU's TimersState
  * (QEMU 10.0, include/system/cpu-timers-internal.h), a diagnostic only:
- * bias + qemu_icount << shift, exact between turns, when qemu_icount
- * holds every finished turn.  The shift field checks the address.
+ * with the clock taken off the instruction count (patch 0008) it is the
+ * bias alone.  The shift field checks the address.
  */
 #define TS_SHIFT_OFF	26	/* int16_t icount_time_shift */
 #define TS_BIAS_OFF	40	/* int64_t qemu_icount_bias */
-#define TS_ICOUNT_OFF	64	/* int64_t qemu_icount */
 
 static const char *timers_state;
 
 static uint64_t qemu_clock_now_ns(void)
 {
-	int16_t shift = *(const volatile int16_t *)(timers_state + TS_SHIFT_OFF);
-
-	return *(const volatile int64_t *)(timers_state + TS_BIAS_OFF) +
-	       (*(const volatile int64_t *)(timers_state + TS_ICOUNT_OFF) << shift);
+	return *(const volatile int64_t *)(timers_state + TS_BIAS_OFF);
 }
 
 /* The first object dl_iterate_phdr() reports is the program: QEMU. */
@@ -453,9 +489,7 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 {
 	struct bnb_tk_params p = {
 		.n_vcpus = n_vcpus,
-		.shift = a->icount_shift,
-		.insn_ps = a->insn_ps ? a->insn_ps :
-			   (uint64_t)n_vcpus * (BNB_TK_PS_PER_NS << a->icount_shift),
+		.insn_ps = a->insn_ps ? a->insn_ps : bnb_machine_insn_ps(&a->machine),
 		.hw_insn_ps = a->hw_insn_ps,
 		.quantum_ps = a->tk_quantum_ns * BNB_TK_PS_PER_NS,
 	};
@@ -473,6 +507,10 @@ int bnb_timing_setup(const struct bnb_plugin_args *a, unsigned int n_vcpus,
 	if (!time_handle)
 		return snprintf(err, errlen,
 			"bnb-plugin: time keeper: QEMU refused time control (another plugin holds it)"), -1;
+	if (!qemu_plugin_take_virtual_clock(time_handle))
+		return snprintf(err, errlen,
+			"bnb-plugin: time keeper: QEMU kept the virtual clock on the instruction count (it needs -icount shift=N without record/replay)"), -1;
+	icount_shift = a->icount_shift;
 	bnb_tk_init(&tk, &p);
 	bnb_divisor_init(&by_insn_ps, tk.p.insn_ps);
 	bnb_divisor_init(&by_hw_insn_ps, tk.p.hw_insn_ps);

@@ -6,8 +6,9 @@
  * and moves the guest's clock with qemu_plugin_add_ns().
  *
  * Only under icount (-icount shift=N, single-threaded TCG), with the
- * project's QEMU (API version 7: qemu_plugin_add_ns, the interrupt
- * callback and hold): the launcher passes icount_shift= and the
+ * project's QEMU (API version 8: qemu_plugin_add_ns, the interrupt
+ * callback and hold, the clock taken off the instruction count and the
+ * yield): the launcher passes icount_shift= and the
  * modelled instruction time.
  */
 #ifndef BNB_PLUGIN_TIMING_H

@@ -61,19 +61,42 @@ static int check_plugin_opts(const struct vm_config *c, char *err, size_t errlen
 	return 0;
 }
 
+/* The value of --plugin-opt KEY=..., or NULL. */
+static const char *plugin_opt(const struct vm_config *c, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (int i = 0; i < c->plugin_opts.n; i++)
+		if (!strncmp(c->plugin_opts.v[i], key, len) && c->plugin_opts.v[i][len] == '=')
+			return c->plugin_opts.v[i] + len + 1;
+	return NULL;
+}
+
+/* What D is measured against: --plugin-opt hw_insn_ps=, else the plugin's default. */
+static uint64_t hw_insn_ps(const struct vm_config *c)
+{
+	const char *v = plugin_opt(c, "hw_insn_ps");
+
+	return v ? strtoull(v, NULL, 10) : BNB_TK_DEF_HW_INSN_PS;
+}
+
 /*
- * Timing options make sense together or not at all; a modelled
- * instruction time the vCPU count does not allow is refused here, by the
- * same rule the plugin applies (bench/model/timekeeper.c).
+ * Timing options make sense together or not at all.  Under the plugin's
+ * time keeper the instruction time is free: --insn-time, else the machine
+ * class's (bench/model/README.md, "The time factor"), refused here by the
+ * rule the plugin applies (bench/model/timekeeper.c).  Without the keeper
+ * plain icount is the guest's clock, 2^shift ns an instruction of any
+ * vCPU: each of n busy vCPUs then runs at n x 2^shift ns.
  */
 static int finish_timing(struct vm_cli *cli, char *err, size_t errlen)
 {
 	struct vm_config *c = &cli->cfg;
 	unsigned int vcpus = topo_total_cpus(&c->topo);
+	const char *tk = plugin_opt(c, "timekeeper");
+	bool keeper = c->plugin && !(tk && !strcmp(tk, "off"));
 	struct bnb_tk_params p = {
-		.n_vcpus = vcpus, .shift = c->icount_shift,
-		.insn_ps = (uint64_t)vcpus * (BNB_TK_PS_PER_NS << c->icount_shift),
-		.hw_insn_ps = BNB_TK_DEF_HW_INSN_PS, .quantum_ps = BNB_TK_DEF_QUANTUM_PS,
+		.n_vcpus = vcpus, .insn_ps = bnb_machine_insn_ps(&cli->machine),
+		.hw_insn_ps = hw_insn_ps(c),
 	};
 
 	if (check_plugin_opts(c, err, errlen))
@@ -85,6 +108,12 @@ static int finish_timing(struct vm_cli *cli, char *err, size_t errlen)
 	}
 	if (c->accel == ACCEL_KVM)
 		return errf(err, errlen, "--timing deterministic runs under TCG only, not --accel kvm");
+	if (!keeper) {
+		if (cli->insn_ns > 0)
+			return errf(err, errlen, "--insn-time needs the plugin's time keeper (--plugin, without timekeeper=off): plain icount moves the clock 2^shift ns for every instruction of any vCPU");
+		c->insn_ps = (uint64_t)vcpus * (BNB_TK_PS_PER_NS << c->icount_shift);
+		return 0;
+	}
 	if (cli->insn_ns > 0)
 		p.insn_ps = (uint64_t)(cli->insn_ns * 1000 + 0.5);
 	if (bnb_tk_check(&p, err, errlen))

@@ -72,10 +72,12 @@ const struct opt_def vm_options[] = {
 	  .help = "guest time: the host's clock (multi-threaded TCG), or icount's "
 		  "(one host thread; with --plugin its time keeper runs the vCPUs in parallel)" },
 	{ "icount-shift", OPT_INT, CFG(icount_shift), .min = 0, .max = 10, .def = "0",
-	  .help = "deterministic: 2^N ns per instruction" },
+	  .help = "deterministic: icount's 2^N ns per instruction of any vCPU, the clock "
+		  "without the plugin's time keeper; with it only what a turn's budget counts" },
 	{ "insn-time", OPT_DOUBLE, CLI(insn_ns), .dmin = 0.001, .dmax = 1e6, .metavar = "NS",
-	  .help = "deterministic, with --plugin: modelled instruction time, at least "
-		  "vCPUs x 2^shift ns (default that least)" },
+	  .help = "deterministic, with --plugin: modelled instruction time, whatever the "
+		  "vCPU count, at least the hardware's 0.3 ns (D = 1; default the machine "
+		  "class's, bench/model/README.md)" },
 	/* the machine model's parameters: bench/model/machine.h */
 	BNB_MACHINE_KEYS(MACHINE_OPT, CLI_MACHINE)
 	{ "host-bind", OPT_CHOICE, CFG(host_bind), .choices = "auto|on|off", .def = "auto",

@@ -79,7 +79,7 @@ struct vm_cli {
 	/* the tools archive: on request, or when the command names a tool */
 	enum tools_mode { TOOLS_OFF, TOOLS_ON, TOOLS_AUTO } tools;
 	char *packages;			/* Debian packages for the guest, or NULL */
-	double insn_ns;			/* --insn-time; 0: vCPUs x 2^shift */
+	double insn_ns;			/* --insn-time; 0: the machine class's */
 	/* the machine model (bench/model/machine.h) */
 	struct bnb_machine_spec machine;
 };

@@ -25,10 +25,17 @@ check "wall-clock runs with the plugin use Debian's 7.2 and its plugin build" \
 out=$("$BNB_VM" --timing deterministic --plugin "$SO" --dry-run -- true 2>&1)
 check "deterministic runs use the project's QEMU and bnb-plugin.so" \
 	grep -q "^$BNB_ROOT/build/qemu/bin/qemu-system-x86_64 .*bnb-plugin.so,.*icount_shift=0,insn_ps=2000" <<<"$out"
-vm_refused "instruction time below 2 vCPUs x 2^0 ns refused" "at least 2 x 2^0 ns" \
-	--timing deterministic --insn-time 1.5 --plugin "$SO"
-vm_refused "instruction time below 4 vCPUs x 2^1 ns refused" "at least 4 x 2^1 ns" \
-	--timing deterministic --icount-shift 1 --cpus 2 --insn-time 7.9 --plugin "$SO"
+out=$("$BNB_VM" --timing deterministic --plugin "$SO" --nodes 2 --cpus 32 --insn-time 0.3 \
+	--dry-run -- true 2>&1)
+check "64 vCPUs at the hardware's instruction time (D = 1)" \
+	grep -q "bnb-plugin.so,.*insn_ps=300" <<<"$out"
+out=$("$BNB_VM" --timing deterministic --plugin "$SO" --model 4node --nodes 4 --dry-run -- true 2>&1)
+check "the 4node class runs at its own instruction time, 8 ns" \
+	grep -q "bnb-plugin.so,.*insn_ps=8000" <<<"$out"
+vm_refused "instruction time below the hardware's refused" "below the hardware's, 300 ps" \
+	--timing deterministic --insn-time 0.29 --plugin "$SO"
+vm_refused "an instruction time without the keeper refused" "needs the plugin's time keeper" \
+	--timing deterministic --insn-time 2 --plugin "$SO" --plugin-opt timekeeper=off
 vm_refused "icount shift without deterministic timing refused" "need --timing deterministic" \
 	--icount-shift 2
 
@@ -74,8 +81,8 @@ ratio_within() {
 		'BEGIN { r = a / b; exit !(b > 0 && (r - w) ^ 2 <= (t * w) ^ 2) }'
 }
 
-# One vCPU at icount shift 0: 1 ns per instruction is icount's own, each
-# ns above it the plugin adds.
+# One vCPU: the keeper's clock moves by the instruction time given, 1, 2
+# and 4 ns.
 d0=$(run_dir tk-k0); spin "$d0" 1 0 --nodes 1 --cpus 1 --mem 512M; t0=$spin_s
 d1=$(run_dir tk-k1); spin "$d1" 2 0 --nodes 1 --cpus 1 --mem 512M; t1=$spin_s
 d3=$(run_dir tk-k3); spin "$d3" 4 0 --nodes 1 --cpus 1 --mem 512M; t3=$spin_s

@@ -72,6 +72,23 @@ Test(machine, classes_known)
 		       "auto is no class until resolved");
 }
 
+/*
+ * Each class runs at its own instruction time, whatever the guest's
+ * vCPUs: D = 6.67 for 2socket, 26.7 for the 2012 boxes (README.md, "The
+ * time factor"); the model off takes the default class's.
+ */
+Test(machine, each_class_has_its_time_factor)
+{
+	struct bnb_machine_spec off = { .model = BNB_MACHINE_OFF };
+	struct bnb_machine_spec any = { .model = BNB_MACHINE_AUTO };
+
+	cr_assert_eq(bnb_machine_insn_ps(&(struct bnb_machine_spec){ .model = 2 }), 2000);
+	cr_assert_eq(bnb_machine_insn_ps(&(struct bnb_machine_spec){ .model = 3 }), 8000, "4node");
+	cr_assert_eq(bnb_machine_insn_ps(&(struct bnb_machine_spec){ .model = 4 }), 8000, "8node");
+	cr_assert_eq(bnb_machine_insn_ps(&off), 2000, "off: 2socket's");
+	cr_assert_eq(bnb_machine_insn_ps(&any), 2000, "auto: 2socket's");
+}
+
 /* Under deterministic timing with the plugin the model is on unless off. */
 Test(machine, auto_is_the_default_class_where_the_model_runs)
 {

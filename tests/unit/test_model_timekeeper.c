@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The time keeper on hand-made instruction streams.  A small model of
- * round-robin icount drives it the way QEMU does: a vCPU runs a turn in
- * batches, every instruction moves the clock by 2^shift ns, the keeper's
- * additions land on the clock, and a turn ends early when the keeper adds
- * time or asks the vCPU to yield (both are async work, which ends the
- * turn).  When every vCPU is idle the clock jumps (icount's warp).
+ * round-robin icount with the clock taken off the instruction count
+ * (bench/qemu patch 0008) drives it the way QEMU does: a vCPU runs a turn
+ * in batches, only the keeper's additions move the clock, and a turn ends
+ * early when the keeper asks the vCPU to yield.  When every vCPU is idle
+ * the clock jumps (icount's warp).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -17,15 +17,15 @@
 struct sim {
 	struct bnb_timekeeper tk;
 	uint64_t clock_ns;		/* QEMU's virtual clock */
-	uint64_t turns_cut;		/* turns ended by an add or a yield */
+	uint64_t turns_cut;		/* turns ended by a yield */
 };
 
 static struct sim s;
 
-static void sim_init(unsigned int n, unsigned int shift, uint64_t insn_ps, uint64_t quantum_ps)
+static void sim_init(unsigned int n, uint64_t insn_ps, uint64_t quantum_ps)
 {
 	struct bnb_tk_params p = {
-		.n_vcpus = n, .shift = shift, .insn_ps = insn_ps,
+		.n_vcpus = n, .insn_ps = insn_ps,
 		.hw_insn_ps = BNB_TK_DEF_HW_INSN_PS, .quantum_ps = quantum_ps,
 	};
 	char err[256];
@@ -46,11 +46,10 @@ static uint64_t sim_turn(unsigned int v, uint64_t budget)
 		struct bnb_tk_action a;
 
 		bnb_tk_insns(&s.tk, v, b);
-		s.clock_ns += b << s.tk.p.shift;
 		done += b;
 		a = bnb_tk_sync(&s.tk, v);
 		s.clock_ns += a.add_ns;
-		if (a.add_ns || a.yield) {
+		if (a.yield) {
 			s.turns_cut++;
 			break;
 		}
@@ -65,12 +64,23 @@ static void sim_run(unsigned int v, uint64_t n, uint64_t slice)
 		n -= sim_turn(v, n < slice ? n : slice);
 }
 
-/* Round-robin over the first k vCPUs until each ran n instructions. */
+/* The first k vCPUs start together (at the clock), as a program's threads. */
+static void sim_start(unsigned int k)
+{
+	for (unsigned int v = 0; v < k; v++)
+		bnb_tk_resume(&s.tk, v);
+}
+
+/*
+ * Round-robin over the first k vCPUs, started together, until each ran n
+ * instructions.
+ */
 static void sim_rr(unsigned int k, uint64_t n, uint64_t slice)
 {
 	uint64_t left[BNB_SHM_MAX_VCPUS];
 	bool more = true;
 
+	sim_start(k);
 	for (unsigned int v = 0; v < k; v++)
 		left[v] = n;
 	while (more) {
@@ -96,27 +106,31 @@ static uint64_t absdiff(uint64_t a, uint64_t b)
 
 TestSuite(plugin_timekeeper);
 
-Test(plugin_timekeeper, refuses_instruction_time_below_vcpus_times_icount)
+/*
+ * The keeper owns the clock: any instruction time from the hardware's up
+ * is honoured, whatever the vCPU count (before, at least vCPUs x 2^shift
+ * ns: 2 ns for 2 vCPUs, 128 ns for 64).
+ */
+Test(plugin_timekeeper, instruction_time_is_free_of_the_vcpu_count)
 {
 	struct bnb_tk_params p = {
-		.n_vcpus = 2, .shift = 0, .insn_ps = 1999,
-		.hw_insn_ps = 300, .quantum_ps = 1,
+		.n_vcpus = 64, .insn_ps = 300, .hw_insn_ps = 300,
 	};
 	char err[256];
 
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0, "64 vCPUs at D = 1: %s", err);
+	p.n_vcpus = BNB_SHM_MAX_VCPUS;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0, "%s", err);
+	p.n_vcpus = BNB_SHM_MAX_VCPUS + 1;
 	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1);
-	cr_assert(strstr(err, "at least 2 x 2^0 ns = 2000 ps"), "%s", err);
+	cr_assert(strstr(err, "want 1..256"), "%s", err);
+	p.n_vcpus = 2;
+	p.insn_ps = 299;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "faster than the hardware");
+	cr_assert(strstr(err, "299 ps is below the hardware's, 300 ps: D = 0.997"), "%s", err);
+	p.insn_ps = BNB_TK_MAX_INSN_PS + 1;
+	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1);
 	p.insn_ps = 2000;
-	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0);
-	p.n_vcpus = 4;
-	p.shift = 3;
-	p.insn_ps = 31999;
-	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "4 vCPUs x 8 ns");
-	p.insn_ps = 32000;
-	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), 0);
-	p.shift = 11;
-	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "icount's shift stops at 10");
-	p.shift = 0;
 	p.hw_insn_ps = 0;
 	cr_assert_eq(bnb_tk_check(&p, err, sizeof(err)), -1, "D needs a hardware time");
 }
@@ -131,7 +145,7 @@ Test(plugin_timekeeper, dilation)
 /* One thread on a 2-vCPU machine runs at the modelled instruction time. */
 Test(plugin_timekeeper, one_busy_vcpu_runs_at_the_modelled_time)
 {
-	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 3000, 0);
 	sim_run(0, 1000000, 50000);
 	cr_assert_eq(s.clock_ns, 3000000, "1e6 instructions x 3 ns, got %llu",
 		     (unsigned long long)s.clock_ns);
@@ -142,28 +156,62 @@ Test(plugin_timekeeper, one_busy_vcpu_runs_at_the_modelled_time)
 /* Two threads on two vCPUs take the time of one: they ran in parallel. */
 Test(plugin_timekeeper, two_busy_vcpus_run_in_parallel)
 {
-	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 3000, 0);
 	sim_rr(2, 1000000, 20000);
-	cr_assert_leq(absdiff(s.clock_ns, 3000000), 20000,
-		      "clock %llu ns, want 3e6 within one turn's icount",
+	cr_assert_leq(absdiff(s.clock_ns, 3000000), BATCH * 3,
+		      "clock %llu ns, want 3e6 within a batch",
 		      (unsigned long long)s.clock_ns);
 	cr_assert_leq(absdiff(local_ns(0), local_ns(1)), BATCH * 3,
 		      "same work, same local time, but for vCPU 1 starting a batch later");
 }
 
-/* Four vCPUs at the least instruction time icount allows. */
-Test(plugin_timekeeper, four_vcpus_at_the_least_instruction_time)
+/* Four vCPUs at the hardware's instruction time (D = 1). */
+Test(plugin_timekeeper, four_vcpus_at_the_hardwares_instruction_time)
 {
-	sim_init(4, 1, 4 * 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(4, 300, 0);
 	sim_rr(4, 250000, 10000);
-	cr_assert_leq(absdiff(s.clock_ns, 250000ULL * 8), 4 * 10000 * 2,
-		      "clock %llu ns, want 2e6 within a round",
+	cr_assert_leq(absdiff(s.clock_ns, 250000ULL * 300 / 1000), 10000 * 300 / 1000,
+		      "clock %llu ns, want 75 us within a slice",
 		      (unsigned long long)s.clock_ns);
+}
+
+/*
+ * One thread's time is the same on any number of vCPUs: the idle ones
+ * move nothing (before, icount moved the clock by every vCPU's
+ * instructions and D had to grow with the vCPU count).
+ */
+Test(plugin_timekeeper, one_thread_takes_the_same_time_on_any_vcpu_count)
+{
+	static const unsigned int counts[] = { 1, 2, 8, 64, BNB_SHM_MAX_VCPUS };
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		sim_init(counts[i], 300, 0);
+		sim_run(0, 3000000, 400000);
+		cr_assert_eq(s.clock_ns, 900000, "%u vCPUs: %llu ns, want 3e6 x 0.3 ns",
+			     counts[i], (unsigned long long)s.clock_ns);
+		cr_assert_eq(s.turns_cut, 0, "%u vCPUs: busy alone, it never yields", counts[i]);
+	}
+}
+
+/*
+ * The yield quantum and the spin step are instructions' time: the same
+ * hardware time (and host work) at any D: 20 us and 1 us at 2 ns.
+ */
+Test(plugin_timekeeper, quantum_and_spin_step_follow_the_instruction_time)
+{
+	sim_init(2, 300, 0);
+	cr_assert_eq(s.tk.p.quantum_ps, BNB_TK_QUANTUM_INSNS * 300ULL);
+	cr_assert_eq(s.tk.spin_step_ps, BNB_TK_SPIN_STEP_INSNS * 300ULL);
+	sim_init(2, 2000, 0);
+	cr_assert_eq(s.tk.p.quantum_ps, 20000 * BNB_TK_PS_PER_NS, "20 us at 2 ns");
+	cr_assert_eq(s.tk.spin_step_ps, 1000 * BNB_TK_PS_PER_NS, "1 us at 2 ns");
+	sim_init(2, 2000, 7 * BNB_TK_PS_PER_NS);
+	cr_assert_eq(s.tk.p.quantum_ps, 7 * BNB_TK_PS_PER_NS, "a quantum given stands");
 }
 
 Test(plugin_timekeeper, idle_vcpu_catches_up_when_it_resumes)
 {
-	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 2000, 0);
 	sim_run(0, 500000, 50000);		/* vCPU 1 idle meanwhile */
 	cr_assert_eq(s.clock_ns, 1000000);
 	sim_turn(1, 1000);			/* vCPU 1 wakes up */
@@ -186,7 +234,7 @@ Test(plugin_timekeeper, idle_vcpu_catches_up_when_it_resumes)
  */
 Test(plugin_timekeeper, idle_skips_only_what_the_clock_moved)
 {
-	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 2000, 0);
 	sim_run(0, 100000, 10000);
 	cr_assert_eq(local_ns(0), s.clock_ns);
 	bnb_tk_idle(&s.tk, 0);
@@ -204,7 +252,8 @@ Test(plugin_timekeeper, uneven_slices_leave_a_bounded_offset)
 {
 	uint64_t left[2] = { 2000000, 2000000 }, rnd = 12345, max_slice = 60000;
 
-	sim_init(2, 0, 2000, 1ULL << 60);	/* no yields: only the offset */
+	sim_init(2, 2000, 1ULL << 60);	/* no yields: only the offset */
+	sim_start(2);
 	while (left[0] || left[1])
 		for (unsigned int v = 0; v < 2; v++) {
 			uint64_t want;
@@ -216,14 +265,14 @@ Test(plugin_timekeeper, uneven_slices_leave_a_bounded_offset)
 			want = want < left[v] ? want : left[v];
 			left[v] -= sim_turn(v, want);
 		}
-	cr_assert_leq(absdiff(s.clock_ns, 4000000), max_slice,
-		      "clock %llu ns, want 4e6 within one slice",
+	cr_assert_leq(absdiff(s.clock_ns, 4000000), max_slice * 2,
+		      "clock %llu ns, want 4e6 within one slice (2 ns an instruction)",
 		      (unsigned long long)s.clock_ns);
 }
 
 Test(plugin_timekeeper, stall_delays_only_that_vcpu)
 {
-	sim_init(2, 0, 2000, 1ULL << 60);
+	sim_init(2, 2000, 1ULL << 60);
 	sim_rr(2, 300000, 10000);
 	bnb_tk_charge(&s.tk, 0, 1000000 * BNB_TK_PS_PER_NS);	/* 1 ms */
 	sim_rr(2, 300000, 10000);
@@ -242,7 +291,7 @@ Test(plugin_timekeeper, charges_are_exact_over_a_run)
 {
 	uint64_t charged = 0;
 
-	sim_init(1, 0, 2500, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(1, 2500, 0);
 	for (int i = 0; i < 1000; i++) {
 		bnb_tk_charge(&s.tk, 0, 333);
 		charged += 333;
@@ -257,7 +306,7 @@ Test(plugin_timekeeper, charges_are_exact_over_a_run)
 /* An all-idle warp moves every local time alike: additions stay right. */
 Test(plugin_timekeeper, idle_warp_does_not_disturb_additions)
 {
-	sim_init(2, 0, 3000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 3000, 0);
 	sim_run(0, 100000, 10000);
 	bnb_tk_idle(&s.tk, 0);
 	s.clock_ns += 5000000;			/* both idle: icount jumps 5 ms */
@@ -271,7 +320,7 @@ Test(plugin_timekeeper, leader_yields_past_the_quantum)
 {
 	struct bnb_tk_action a;
 
-	sim_init(3, 0, 3000, 100000 * BNB_TK_PS_PER_NS);	/* 100 us */
+	sim_init(3, 3000, 100000 * BNB_TK_PS_PER_NS);	/* 100 us */
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);			/* vCPU 2 stays idle */
 	bnb_tk_insns(&s.tk, 0, 33000);			/* 99 us ahead */
@@ -292,7 +341,7 @@ Test(plugin_timekeeper, lag_is_bounded_by_the_quantum)
 {
 	uint64_t quantum = 20000 * BNB_TK_PS_PER_NS;	/* 20 us */
 
-	sim_init(2, 0, 4000, quantum);
+	sim_init(2, 4000, quantum);
 	sim_rr(2, 2000000, 1000000);
 	cr_assert_leq(s.tk.lag_max_ps, quantum + BATCH * 4000,
 		      "lag %llu ps, want at most a quantum and a batch",
@@ -308,7 +357,7 @@ Test(plugin_timekeeper, stall_past_the_quantum_syncs_at_once)
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS, floor;
 	struct bnb_tk_action a;
 
-	sim_init(2, 0, 2000, 100 * us);
+	sim_init(2, 2000, 100 * us);
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);
 	bnb_tk_insns(&s.tk, 0, 1000);
@@ -346,7 +395,7 @@ static bool block_sync(unsigned int v)
 
 	since_sync[v] = 0;
 	s.clock_ns += a.add_ns;
-	return a.add_ns || a.yield;
+	return a.yield;
 }
 
 static uint64_t sim_turn_blocks(unsigned int v, uint64_t budget)
@@ -359,7 +408,6 @@ static uint64_t sim_turn_blocks(unsigned int v, uint64_t budget)
 		bool cut = false;
 
 		bnb_tk_insns(&s.tk, v, n);
-		s.clock_ns += n << s.tk.p.shift;
 		done += n;
 		since_sync[v] += n;
 		if (since_sync[v] >= BATCH)
@@ -388,7 +436,7 @@ Test(plugin_timekeeper, stalling_vcpu_stays_within_a_quantum)
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS, quantum = 20 * us, end = 5000 * us;
 	bool more = true;
 
-	sim_init(2, 0, 2000, quantum);
+	sim_init(2, 2000, quantum);
 	memset(since_sync, 0, sizeof(since_sync));
 	memset(miss_ps, 0, sizeof(miss_ps));
 	miss_ps[0] = 2 * us;
@@ -424,7 +472,7 @@ Test(plugin_timekeeper, woken_vcpu_resumes_at_the_wakers_time)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
 
-	sim_init(2, 0, 2000, 100 * us);
+	sim_init(2, 2000, 100 * us);
 	sim_run(0, 100000, 100000);
 	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, bnb_tk_local_ps(&s.tk, 0)), BNB_TK_IRQ_WAKES,
 		     "vCPU 1 was idle");
@@ -447,7 +495,7 @@ Test(plugin_timekeeper, wake_rules)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
 
-	sim_init(3, 0, 3000, 100 * us);
+	sim_init(3, 3000, 100 * us);
 	sim_run(0, 100000, 100000);			/* vCPU 0 at 300 us */
 	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 250 * us), BNB_TK_IRQ_WAKES);
 	cr_assert_eq(bnb_tk_wake(&s.tk, 2, 1, 120 * us), BNB_TK_IRQ_WAKES);
@@ -483,7 +531,7 @@ Test(plugin_timekeeper, woken_vcpu_goes_on_after_the_delivery_latency)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS, ipi = 2000 * BNB_TK_PS_PER_NS * 2000 / 300;
 
-	sim_init(2, 0, 2000, 100 * us);
+	sim_init(2, 2000, 100 * us);
 	s.tk.p.ipi_ps = ipi;
 	cr_assert_eq(ipi, 13333333, "2 us x D: %llu ps", (unsigned long long)ipi);
 	sim_run(0, 100000, 100000);
@@ -507,7 +555,7 @@ Test(plugin_timekeeper, spinning_vcpu_takes_an_interrupt_at_its_arrival)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
 
-	sim_init(2, 0, 2000, 100 * us);
+	sim_init(2, 2000, 100 * us);
 	s.tk.p.ipi_ps = 5 * us;
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);
@@ -544,7 +592,7 @@ Test(plugin_timekeeper, barrier_phases_run_in_parallel)
 	uint64_t left[2] = { phase, phase }, done[2] = { 0, 0 };
 	bool waiting[2] = { false, false };
 
-	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 2000, 0);
 	while (done[0] < phases || done[1] < phases) {
 		for (unsigned int v = 0; v < 2; v++) {
 			uint64_t turn = slice;
@@ -584,9 +632,9 @@ Test(plugin_timekeeper, barrier_phases_run_in_parallel)
 Test(plugin_timekeeper, spin_wait_hands_over)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
-	uint64_t step = BNB_TK_SPIN_STEP_PS / 2000;	/* instructions of a step */
+	uint64_t step = BNB_TK_SPIN_STEP_INSNS;	/* instructions of a step */
 
-	sim_init(2, 0, 2000, 100 * us);
+	sim_init(2, 2000, 100 * us);
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);
 	bnb_tk_insns(&s.tk, 0, 10000);
@@ -612,7 +660,7 @@ Test(plugin_timekeeper, spin_wait_hands_over)
 	bnb_tk_sync(&s.tk, 1);
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), bnb_tk_local_ps(&s.tk, 0),
 		     "vCPU 0's time, a step past where it paused");
-	cr_assert_eq(s.tk.v[1].spin_ps, 18 * us + BNB_TK_SPIN_STEP_PS);
+	cr_assert_eq(s.tk.v[1].spin_ps, 18 * us + BNB_TK_SPIN_STEP_INSNS * 2000);
 	cr_assert_eq(s.tk.v[1].pauses, 2);
 }
 
@@ -631,7 +679,7 @@ Test(plugin_timekeeper, spun_on_hand_over_respects_causality)
 	unsigned int turn = 0;
 	bool wrote[2] = { false, false };
 
-	sim_init(2, 0, 2000, BNB_TK_DEF_QUANTUM_PS);
+	sim_init(2, 2000, 0);
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);
 	bnb_tk_pause(&s.tk, 1);				/* waits for its turn */
@@ -667,7 +715,7 @@ Test(plugin_timekeeper, spun_on_hand_over_respects_causality)
  */
 static void lagging_pair(uint64_t insns1)
 {
-	sim_init(2, 0, 2000, 100 * 1000 * BNB_TK_PS_PER_NS);
+	sim_init(2, 2000, 100 * 1000 * BNB_TK_PS_PER_NS);
 	s.tk.p.ipi_ps = 5 * 1000 * BNB_TK_PS_PER_NS;
 	bnb_tk_resume(&s.tk, 0);
 	bnb_tk_resume(&s.tk, 1);
@@ -793,7 +841,7 @@ Test(plugin_timekeeper, held_vcpu_that_halts_or_spins_goes_on_from_the_arrival)
 {
 	uint64_t us = 1000 * BNB_TK_PS_PER_NS;
 
-	sim_init(3, 0, 3000, 100 * us);
+	sim_init(3, 3000, 100 * us);
 	s.tk.p.ipi_ps = 5 * us;
 	for (unsigned int v = 0; v < 3; v++)
 		bnb_tk_resume(&s.tk, v);
@@ -815,4 +863,64 @@ Test(plugin_timekeeper, held_vcpu_that_halts_or_spins_goes_on_from_the_arrival)
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 65 * us);
 	cr_assert_eq(s.tk.v[1].holds, 3);
 	cr_assert_not(bnb_tk_idle(&s.tk, 1), "nothing held");
+}
+
+/*
+ * A vCPU that spins with no other busy waits for time alone (a delay
+ * loop): each look takes it a spin step on, so that a 100 us delay is
+ * 100 looks at 2 ns, not one every loop of 15 instructions (6,700), each
+ * a turn of QEMU's round-robin.
+ */
+Test(plugin_timekeeper, lone_spinner_goes_on_a_spin_step_a_look)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, target, looks = 0;
+
+	sim_init(4, 2000, 0);
+	bnb_tk_resume(&s.tk, 2);			/* the others stay idle */
+	bnb_tk_insns(&s.tk, 2, 1000);
+	target = bnb_tk_local_ps(&s.tk, 2) + 100 * us;
+	while (bnb_tk_local_ps(&s.tk, 2) < target) {
+		bnb_tk_insns(&s.tk, 2, 15);		/* rdtsc, compare, PAUSE */
+		bnb_tk_pause(&s.tk, 2);
+		s.clock_ns += bnb_tk_sync(&s.tk, 2).add_ns;
+		looks++;
+	}
+	cr_assert_leq(looks, 100, "%llu looks for 100 us", (unsigned long long)looks);
+	cr_assert_geq(looks, 98, "a step a look, no more: %llu", (unsigned long long)looks);
+	cr_assert_eq(s.clock_ns, local_ns(2), "the clock follows it");
+	cr_assert_eq(s.tk.v[2].spin_ps, looks * BNB_TK_SPIN_STEP_INSNS * 2000);
+}
+
+/*
+ * A lock's holder and its waiters: vCPU 0 holds the lock and works;
+ * vCPUs 1..7 spin on it.  A waiter that looks again goes on from the
+ * holder's time, not from another waiter's (as far behind as itself), so
+ * the group keeps up with the holder, a spin step a round of turns.
+ */
+Test(plugin_timekeeper, lock_waiters_keep_up_with_the_holder)
+{
+	uint64_t us = 1000 * BNB_TK_PS_PER_NS, rounds = 0;
+
+	sim_init(8, 2000, 0);
+	sim_start(8);
+	for (unsigned int v = 1; v < 8; v++) {
+		bnb_tk_insns(&s.tk, v, 100 + v);
+		bnb_tk_pause(&s.tk, v);
+	}
+	while (bnb_tk_local_ps(&s.tk, 0) < 100 * us) {
+		uint64_t left = bnb_tk_insns_left(&s.tk, 0);
+
+		bnb_tk_insns(&s.tk, 0, left ? left : 1);	/* until a step past them */
+		cr_assert(bnb_tk_sync(&s.tk, 0).yield);
+		for (unsigned int v = 1; v < 8; v++) {		/* each looks, spins on */
+			bnb_tk_sync(&s.tk, v);
+			cr_assert_geq(bnb_tk_local_ps(&s.tk, v), bnb_tk_local_ps(&s.tk, 0),
+				      "waiter %u went on from the holder's time", v);
+			bnb_tk_insns(&s.tk, v, 15);
+			bnb_tk_pause(&s.tk, v);
+		}
+		rounds++;
+	}
+	cr_assert_leq(rounds, 101, "100 us in %llu rounds: a spin step a round",
+		      (unsigned long long)rounds);
 }

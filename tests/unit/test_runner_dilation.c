@@ -46,12 +46,24 @@ Test(dilation, ratio)
 	cr_assert(isnan(dilation_ratio(INFINITY, 253)));
 }
 
+/*
+ * Under the time keeper D is the class's instruction time over the
+ * hardware's, whatever the vCPU count or icount shift; without it one
+ * busy vCPU runs at icount's 2^shift ns.
+ */
 Test(dilation, deterministic_d_is_the_configured_instruction_time)
 {
-	cr_assert_float_eq(icount_dilation(2, 0, true, 300), 2000.0 / 300, 1e-9);
-	cr_assert_float_eq(icount_dilation(2, 0, false, 300), 1000.0 / 300, 1e-9);
-	cr_assert_float_eq(icount_dilation(4, 1, true, 300), 8000.0 / 300, 1e-9);
-	cr_assert_float_eq(icount_dilation(1, 3, true, 1000), 8.0, 1e-9);
+	struct bnb_machine_spec two = { .model = BNB_MACHINE_DEFAULT };
+	struct bnb_machine_spec off = { .model = BNB_MACHINE_OFF };
+	struct bnb_machine_spec four = { .model = BNB_MACHINE_DEFAULT + 1 };
+
+	cr_assert_float_eq(icount_dilation(&two, 0, true, 300), 2000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(&four, 0, true, 300), 8000.0 / 300, 1e-9, "4node");
+	cr_assert_float_eq(icount_dilation(&two, 3, true, 300), 2000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(&off, 0, true, 300), 2000.0 / 300, 1e-9,
+			   "the model off: the default class's");
+	cr_assert_float_eq(icount_dilation(&two, 0, false, 300), 1000.0 / 300, 1e-9);
+	cr_assert_float_eq(icount_dilation(&two, 3, false, 1000), 8.0, 1e-9);
 }
 
 Test(dilation, scale_key_parsing)

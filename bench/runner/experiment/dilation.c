@@ -121,11 +121,12 @@ double dilation_ratio(double host_rate, double guest_rate)
 	return host_rate / guest_rate;
 }
 
-double icount_dilation(int vcpus, int shift, bool keeper, unsigned long hw_insn_ps)
+double icount_dilation(const struct bnb_machine_spec *m, int shift, bool keeper,
+		       unsigned long hw_insn_ps)
 {
-	double insn_ns = (double)(1ULL << shift) * (keeper ? vcpus : 1);
+	double insn_ps = keeper ? (double)bnb_machine_insn_ps(m) : (double)(1000ULL << shift);
 
-	return insn_ns * 1000 / hw_insn_ps;
+	return insn_ps / hw_insn_ps;
 }
 
 int scan_scale_parse(const char *value, struct scan_scale *s)

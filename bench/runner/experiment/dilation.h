@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/machine.h"
+
 #define HOST_ARGS_MAX 48
 
 /* The workload as a host command: argv of the native binary, placement free. */
@@ -36,11 +38,13 @@ double dilation_ratio(double host_rate, double guest_rate);
 
 /*
  * Deterministic timing's D, fixed by the configuration rather than
- * measured: with the time keeper (keeper) every vCPU runs at vcpus x
- * 2^shift ns per instruction of guest time (the least bnb-vm allows),
- * without it one busy vCPU runs at 2^shift ns; hardware at hw_insn_ps.
+ * measured: with the time keeper (keeper) every vCPU runs at the machine
+ * class's instruction time whatever the vCPU count (bench/model/README.md,
+ * "The time factor"; the model off takes the default class's), without
+ * it one busy vCPU runs at 2^shift ns; hardware at hw_insn_ps.
  */
-double icount_dilation(int vcpus, int shift, bool keeper, unsigned long hw_insn_ps);
+double icount_dilation(const struct bnb_machine_spec *m, int shift, bool keeper,
+		       unsigned long hw_insn_ps);
 
 /*
  * The scale_scan key: off, auto (the measured dilation), a factor, or

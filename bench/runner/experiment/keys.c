@@ -289,7 +289,9 @@ static const struct opt_def keys[] = {
 		  "icount's, counting executed instructions (one host thread; the plugin's "
 		  "time keeper runs the vCPUs in parallel, its delays are off)" },
 	{ "icount_shift", OPT_INT, V(icount_shift), .min = 0, .max = 10, .def = "0",
-	  .scope = KS_VARIANT, .help = "timing=deterministic: 2^N ns of guest time per instruction" },
+	  .scope = KS_VARIANT, .help = "timing=deterministic: icount's 2^N ns per instruction of "
+	  "any vCPU, the guest's clock without the plugin; with its time keeper each vCPU runs "
+	  "at the machine class's instruction time (bench/model/README.md)" },
 	{ "start_jitter", OPT_BOOL, V(start_jitter), .def = "off", .scope = KS_VARIANT,
 	  .help = "repetition k waits a fixed guest-time delay (under one timer tick, "
 		  "different per k) before the workload, so repetitions of a deterministic "

@@ -600,8 +600,8 @@ static int plan_scan(const struct variant *v, const struct run_plan *p, struct s
 		return scale_plan_variant(v, &sp->hw, &key, why, whylen);
 	if (sp->scale.mode == SCALE_AUTO && v->timing == TIMING_DETERMINISTIC) {
 		sp->scale.mode = SCALE_FIXED;
-		sp->scale.factor = icount_dilation(topo_total_cpus(&v->topo), v->icount_shift,
-						   p->plugin[0], hw_insn_ps(v));
+		sp->scale.factor = icount_dilation(&v->machine, v->icount_shift, p->plugin[0],
+						   hw_insn_ps(v));
 		return 0;
 	}
 	if (sp->scale.mode != SCALE_AUTO || !isnan(rate))
