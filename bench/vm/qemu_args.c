@@ -244,12 +244,16 @@ static void add_smp(const struct bnb_topology *t, struct argv *a)
 }
 
 /*
- * The kernel command line. Four words only save boot time:
+ * The kernel command line. Five words only save boot time:
  * no_timer_check skips the IO-APIC timer test, 40 ms of busy wait that
  * panics ("IO-APIC + timer doesn't work!") when a loaded host starves the
- * vCPU; pty.legacy_count=0 spares creating 512 BSD pty nodes; lpj= spares
- * each secondary CPU its delay-loop calibration and tsc_early_khz= the
- * boot CPU its TSC calibration (bootargs.c).
+ * vCPU; pty.legacy_count=0 spares creating 512 BSD pty nodes;
+ * cpu_init_udelay=0 spares the 10 ms busy wait after each secondary CPU's
+ * INIT IPI, which Linux keeps for CPUs it does not know as modern (TCG's
+ * max CPU is AMD family 6): 5.8 M of the 7.0 M PAUSEs of a 16-vCPU
+ * boot, 0.15 s of guest time; lpj= spares each secondary CPU its delay-loop
+ * calibration and tsc_early_khz= the boot CPU its TSC calibration
+ * (bootargs.c).
  */
 static void add_append(const struct vm_config *c, struct argv *a)
 {
@@ -263,7 +267,8 @@ static void add_append(const struct vm_config *c, struct argv *a)
 	if (c->agent_stream_ms)
 		snprintf(stream, sizeof(stream), " bnb.agent_stream_ms=%d", c->agent_stream_ms);
 	argv_add(a, "-append");
-	argv_add(a, "console=ttyS0 loglevel=%d panic=-1 no_timer_check pty.legacy_count=0%s "
+	argv_add(a, "console=ttyS0 loglevel=%d panic=-1 no_timer_check pty.legacy_count=0 "
+		 "cpu_init_udelay=0%s "
 		 "numa_balancing=%s%s%s%s%s", c->loglevel, lpj, c->balancing ? "enable" : "disable",
 		 c->timing == TIMING_DETERMINISTIC ? DETERMINISTIC_CMDLINE : "", stream,
 		 c->append ? " " : "", c->append ? c->append : "");

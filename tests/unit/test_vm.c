@@ -409,7 +409,7 @@ Test(qemu_args, balancing_and_cmdline)
 	qemu_build_args(&cfg, &args);
 	cr_assert_str_eq(args.v[args.n - 1],
 			 "console=ttyS0 loglevel=5 panic=-1 no_timer_check pty.legacy_count=0 "
-			 "numa_balancing=disable foo=1");
+			 "cpu_init_udelay=0 numa_balancing=disable foo=1");
 }
 
 Test(qemu_args, plugin_gets_topology)
