@@ -37,15 +37,38 @@ long cpuinfo_tsc_khz(FILE *cpuinfo)
 	return 0;
 }
 
-int config_hz(FILE *config)
+long config_int(FILE *config, const char *key)
 {
 	char line[512];
-	int hz;
+	size_t len = strlen(key);
+	long v;
 
 	while (fgets(line, sizeof(line), config))
-		if (sscanf(line, "CONFIG_HZ=%d", &hz) == 1)
-			return hz > 0 ? hz : 0;
+		if (!strncmp(line, key, len) && line[len] == '=' &&
+		    sscanf(line + len + 1, "%ld", &v) == 1)
+			return v > 0 ? v : 0;
 	return 0;
+}
+
+int config_hz(FILE *config)
+{
+	return (int)config_int(config, "CONFIG_HZ");
+}
+
+long kernel_config_int(const char *kernel, const char *key)
+{
+	char copy[PATH_MAX], path[PATH_MAX];
+	long v = 0;
+	FILE *f;
+
+	snprintf(copy, sizeof(copy), "%s", kernel);
+	snprintf(path, sizeof(path), "%s/.config", dirname(copy));
+	f = fopen(path, "r");
+	if (f) {
+		v = config_int(f, key);
+		fclose(f);
+	}
+	return v;
 }
 
 long guest_tsc_khz(enum vm_timing timing)
@@ -65,16 +88,7 @@ long guest_tsc_khz(enum vm_timing timing)
 
 unsigned long guest_lpj(const char *kernel, long tsc_khz)
 {
-	char copy[PATH_MAX], path[PATH_MAX];
-	int hz = 0;
-	FILE *f;
+	long hz = kernel_config_int(kernel, "CONFIG_HZ");
 
-	snprintf(copy, sizeof(copy), "%s", kernel);
-	snprintf(path, sizeof(path), "%s/.config", dirname(copy));
-	f = fopen(path, "r");
-	if (f) {
-		hz = config_hz(f);
-		fclose(f);
-	}
 	return hz && tsc_khz > 0 ? (unsigned long)tsc_khz * 1000 / hz : 0;
 }

@@ -282,6 +282,24 @@ static int find_packages(struct launch *l)
 	return 0;
 }
 
+/*
+ * A guest kernel boots at most CONFIG_NR_CPUS CPUs (64 for the project's,
+ * kernel/config/guest.config): the vCPUs beyond would never run, while
+ * the run counted them as the machine's.  Known from the .config the
+ * kernel cache keeps beside the image; a kernel without one is trusted.
+ */
+static int check_nr_cpus(const struct vm_config *c)
+{
+	long nr = kernel_config_int(c->kernel, "CONFIG_NR_CPUS");
+	int vcpus = topo_total_cpus(&c->topo);
+
+	if (!nr || vcpus <= nr)
+		return 0;
+	prog_error("cpus: %d vCPUs, but the guest kernel %s boots at most %ld (CONFIG_NR_CPUS)",
+		   vcpus, c->kernel, nr);
+	return -1;
+}
+
 static int prepare_paths(struct launch *l)
 {
 	static char tmpl[] = "/tmp/bnb-vm.XXXXXX";
@@ -299,7 +317,8 @@ static int prepare_paths(struct launch *l)
 			   l->cli.cfg.initrd);
 		return -1;
 	}
-	if (check_file("kernel", l->cli.cfg.kernel) || check_file("initrd", l->cli.cfg.initrd))
+	if (check_file("kernel", l->cli.cfg.kernel) || check_file("initrd", l->cli.cfg.initrd) ||
+	    check_nr_cpus(&l->cli.cfg))
 		return -1;
 	l->cli.cfg.tsc_khz = guest_tsc_khz(l->cli.cfg.timing);
 	l->cli.cfg.lpj = guest_lpj(l->cli.cfg.kernel, l->cli.cfg.tsc_khz);

@@ -116,6 +116,9 @@ long guest_tsc_khz(enum vm_timing timing);
 unsigned long guest_lpj(const char *kernel, long tsc_khz);
 long cpuinfo_tsc_khz(FILE *cpuinfo);
 int config_hz(FILE *config);
+/* CONFIG_KEY=N of a .config, of the one beside kernel; 0 when absent or not above 0. */
+long config_int(FILE *config, const char *key);
+long kernel_config_int(const char *kernel, const char *key);
 
 /*
  * Find the emulator: choice is NULL or "project" (build/qemu), "system"

@@ -36,6 +36,8 @@ vm_refused "instruction time below the hardware's refused" "below the hardware's
 	--timing deterministic --insn-time 0.29 --plugin "$SO"
 vm_refused "an instruction time without the keeper refused" "needs the plugin's time keeper" \
 	--timing deterministic --insn-time 2 --plugin "$SO" --plugin-opt timekeeper=off
+vm_refused "more vCPUs than the guest kernel boots refused" "boots at most 64 (CONFIG_NR_CPUS)" \
+	--timing deterministic --plugin "$SO" --nodes 2 --cpus 33
 vm_refused "icount shift without deterministic timing refused" "need --timing deterministic" \
 	--icount-shift 2
 

@@ -107,6 +107,19 @@ Test(lpj, guest_hz_from_the_config)
 	cr_assert_eq(hz_of("CONFIG_NUMA=y\n"), 0);
 }
 
+/* The guest kernel's CPU limit, not a longer key that starts the same. */
+Test(lpj, nr_cpus_from_the_config)
+{
+	static const char text[] = "CONFIG_NR_CPUS_RANGE_BEGIN=2\nCONFIG_NR_CPUS_DEFAULT=64\n"
+				   "CONFIG_NR_CPUS=48\n";
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+
+	cr_assert_eq(config_int(f, "CONFIG_NR_CPUS"), 48);
+	fclose(f);
+	cr_assert_eq(kernel_config_int("/nonexistent/bzImage", "CONFIG_NR_CPUS"), 0,
+		     "no .config: unknown, trusted");
+}
+
 Test(lpj, no_config_beside_the_kernel_means_no_lpj)
 {
 	cr_assert_eq(guest_lpj("/nonexistent/bzImage", 2000000), 0);
