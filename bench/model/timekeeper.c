@@ -64,16 +64,27 @@ bool bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v)
 {
 	struct bnb_tk_vcpu *c = &tk->v[v];
 	uint64_t local = bnb_tk_local_ps(tk, v);
-	bool held = c->held;
 
+	c->spinning = false;
+	if (c->held) {
+		/*
+		 * Its interrupt wakes it at once in QEMU: it stays busy, from
+		 * the arrival.  Marked idle, the others ran on without yielding
+		 * to it (busy alone) until their turns ended, up to 1 ms.
+		 */
+		if (c->irq_ps > local)
+			c->catchup_ps += c->irq_ps - local;
+		c->held = false;
+		c->irq_ps = BNB_TK_NO_WAKE;
+		c->wakes++;
+		return true;
+	}
 	if (local > tk->idle_lead_ps)
 		tk->idle_lead_ps = local;
 	set_idle(tk, v, true);
-	c->spinning = false;
-	c->held = false;
 	c->wake_ps = c->irq_ps;
 	c->irq_ps = BNB_TK_NO_WAKE;
-	return held;
+	return false;
 }
 
 /* Held v: a stall that takes it to its interrupt's arrival syncs there. */
@@ -315,10 +326,12 @@ struct bnb_tk_action bnb_tk_sync(struct bnb_timekeeper *tk, unsigned int v)
 	tk->v[v].budget_ps = stall_budget(tk, local, o.busy);
 	hold_budget(tk, v);
 	/*
-	 * v leads the slowest other busy vCPU by more than a quantum, or a
-	 * spinning one by a spin step: let them run
+	 * v moved the clock (it leads) while others are busy, leads the
+	 * slowest other busy vCPU by more than a quantum, or a spinning one
+	 * by a spin step: let them run.  Busy alone it runs on.
 	 */
-	if (!tk->v[v].idle && ((o.busy != UINT64_MAX && local > o.busy + tk->p.quantum_ps) ||
+	if (!tk->v[v].idle && ((o.busy != UINT64_MAX &&
+				(lead > clock || local > o.busy + tk->p.quantum_ps)) ||
 			       !spin_insns_left(tk, v, o.spinning))) {
 		act.yield = true;
 		tk->v[v].yields++;

@@ -63,8 +63,9 @@
  * reaches A (bnb_tk_insns_left(), and its stall budget), where
  * bnb_tk_sync() releases them and it takes the interrupt at
  * max(L_v, A).  A target already past A takes it at once, in its own
- * time.  A held vCPU that halts is woken at A instead (bnb_tk_idle());
- * one that spins goes on from A at its next look.
+ * time.  A held vCPU that halts goes on from A instead, busy: the pending
+ * interrupt wakes it at once (bnb_tk_idle()); one that spins goes on from
+ * A at its next look.
  *
  * Spin-waits: a vCPU that executes PAUSE is waiting for another one (a
  * lock, an IPI's acknowledgement, a flag).  QEMU ends its turn there, but
@@ -241,8 +242,8 @@ static inline bool bnb_tk_charge(struct bnb_timekeeper *tk, unsigned int v, uint
 }
 
 /*
- * v halts.  True when its interrupts were held: release them (the one
- * pending wakes it, at its arrival).
+ * v halts.  True when its interrupts were held: release them; the one
+ * pending wakes it at once, so it stays busy and goes on from its arrival.
  */
 bool bnb_tk_idle(struct bnb_timekeeper *tk, unsigned int v);
 /*

@@ -307,11 +307,14 @@ static void on_halt(unsigned int v, void *udata)
 	if (v >= tk.p.n_vcpus)
 		return;
 	pull(v);
-	/* what it held wakes it, at the arrival: the woken event says when */
-	if (bnb_tk_idle(&tk, v))
-		qemu_plugin_vcpu_hold_interrupts(time_handle, v, false);
 	if (tracing)
 		bnb_divlog_event(&divlog, v, "halt", 0);
+	/* what it held wakes it at once: it goes on, busy, from the arrival */
+	if (bnb_tk_idle(&tk, v)) {
+		qemu_plugin_vcpu_hold_interrupts(time_handle, v, false);
+		if (tracing)
+			bnb_divlog_event(&divlog, v, "woken", bnb_tk_local_ps(&tk, v) / BNB_TK_PS_PER_NS);
+	}
 	/* the first block after the wake-up runs on_batch() */
 	qemu_plugin_u64_set(slot, v, pulled[v] + batch);
 	pulled[v] += batch;

@@ -315,24 +315,30 @@ Test(plugin_timekeeper, idle_warp_does_not_disturb_additions)
 		     (unsigned long long)s.clock_ns);
 }
 
-/* A vCPU that leads the slowest busy one by more than a quantum yields. */
-Test(plugin_timekeeper, leader_yields_past_the_quantum)
+/*
+ * A vCPU that moves the clock while another is busy yields: it leads
+ * them all.  One that does not lead runs on, unless it leads the slowest
+ * busy vCPU by more than a quantum.  Busy alone, nobody yields.
+ */
+Test(plugin_timekeeper, leader_yields_and_so_does_one_past_the_quantum)
 {
 	struct bnb_tk_action a;
 
-	sim_init(3, 3000, 100000 * BNB_TK_PS_PER_NS);	/* 100 us */
-	bnb_tk_resume(&s.tk, 0);
-	bnb_tk_resume(&s.tk, 1);			/* vCPU 2 stays idle */
-	bnb_tk_insns(&s.tk, 0, 33000);			/* 99 us ahead */
-	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield);
-	bnb_tk_insns(&s.tk, 0, 1000);			/* 102 us ahead */
+	sim_init(4, 3000, 100000 * BNB_TK_PS_PER_NS);	/* 100 us */
+	sim_start(3);					/* vCPU 3 stays idle */
+	bnb_tk_insns(&s.tk, 0, 50000);			/* 150 us: the lead */
 	a = bnb_tk_sync(&s.tk, 0);
-	cr_assert(a.yield);
-	cr_assert_eq(s.tk.v[0].yields, 1);
-	bnb_tk_insns(&s.tk, 1, 1000);
-	cr_assert_not(bnb_tk_sync(&s.tk, 1).yield, "the laggard runs on");
-	cr_assert_eq(s.tk.lag_max_ps, 102000 * BNB_TK_PS_PER_NS);
+	cr_assert(a.add_ns == 150000 && a.yield, "the leader moves the clock and yields");
+	bnb_tk_insns(&s.tk, 1, 34000);			/* 102 us, behind vCPU 0 */
+	a = bnb_tk_sync(&s.tk, 1);
+	cr_assert(!a.add_ns && a.yield, "102 us ahead of vCPU 2: past the quantum");
+	bnb_tk_insns(&s.tk, 2, 1000);
+	cr_assert_not(bnb_tk_sync(&s.tk, 2).yield, "the laggard runs on");
+	cr_assert_eq(s.tk.v[0].yields + s.tk.v[1].yields, 2);
+	cr_assert_eq(s.tk.lag_max_ps, 150000 * BNB_TK_PS_PER_NS, "at vCPU 0's sync");
 	bnb_tk_idle(&s.tk, 1);
+	bnb_tk_idle(&s.tk, 2);
+	bnb_tk_insns(&s.tk, 0, 1000);
 	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield, "nobody busy to wait for");
 }
 
@@ -653,7 +659,7 @@ Test(plugin_timekeeper, spin_wait_hands_over)
 	bnb_tk_pause(&s.tk, 1);
 	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 5000 + step);
 	bnb_tk_insns(&s.tk, 0, 5000 + step - 1);
-	cr_assert_not(bnb_tk_sync(&s.tk, 0).yield, "within a step of the spinner");
+	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 1, "an instruction short of a step past it");
 	bnb_tk_insns(&s.tk, 0, 1);
 	cr_assert_eq(bnb_tk_insns_left(&s.tk, 0), 0);
 	cr_assert(bnb_tk_sync(&s.tk, 0).yield, "a step past it: let it look again");
@@ -832,10 +838,11 @@ Test(plugin_timekeeper, held_vcpu_that_stalls_syncs_at_the_arrival)
 }
 
 /*
- * A held vCPU that halts: the pending interrupt wakes it at once, and it
- * goes on from the arrival (45 us), not from the clock; one that spins
- * goes on from the arrival at its next look.  Of two interrupts the
- * earlier arrival releases both (QEMU holds them together).
+ * A held vCPU that halts: the pending interrupt wakes it at once, so it
+ * stays busy and goes on from the arrival (35 us), not from the clock;
+ * one that spins goes on from the arrival at its next look.  Of two
+ * interrupts the earlier arrival releases both (QEMU holds them
+ * together).
  */
 Test(plugin_timekeeper, held_vcpu_that_halts_or_spins_goes_on_from_the_arrival)
 {
@@ -853,9 +860,13 @@ Test(plugin_timekeeper, held_vcpu_that_halts_or_spins_goes_on_from_the_arrival)
 	cr_assert_eq(s.tk.v[1].irq_ps, 35 * us, "the earlier arrival");
 	bnb_tk_insns(&s.tk, 1, 1000);			/* 12 us */
 	cr_assert(bnb_tk_idle(&s.tk, 1), "it was held: release it");
-	cr_assert_eq(bnb_tk_resume(&s.tk, 1), 35 * us, "woken by what it held");
+	cr_assert_not(s.tk.v[1].idle, "woken at once by what it held: busy");
+	cr_assert_eq(bnb_tk_resume(&s.tk, 1), BNB_TK_NO_WAKE, "no resume: it never idled");
 	cr_assert_eq(bnb_tk_local_ps(&s.tk, 1), 35 * us);
+	cr_assert_eq(s.tk.v[1].wakes, 1);
 	cr_assert_not(s.tk.v[1].held);
+	bnb_tk_insns(&s.tk, 0, 1000);
+	cr_assert(bnb_tk_sync(&s.tk, 0).yield, "the leader yields to it");
 
 	cr_assert_eq(bnb_tk_wake(&s.tk, 0, 1, 60 * us), BNB_TK_IRQ_HOLD);
 	bnb_tk_pause(&s.tk, 1);
