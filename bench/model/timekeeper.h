@@ -85,12 +85,16 @@
  * takes it a spin step on, as the others' would.
  *
  * Lag: round-robin TCG lets a vCPU run a whole slice before the next one
- * gets its turn (and an addition to the clock no longer ends it), so
- * local times drift apart by up to a slice.  When the vCPU that just ran
- * leads the slowest busy vCPU by more than quantum_ps, bnb_tk_sync() asks
- * it to yield (end its turn), which bounds the lag to about a quantum
- * plus a batch; the lag seen at every sync is reported.  The quantum and
- * the spin step are counted in instructions' time (BNB_TK_QUANTUM_INSNS,
+ * gets its turn (an addition to the clock does not end it), so local
+ * times would drift apart by up to a slice, and what one vCPU does would
+ * reach the others in their past (a futex wake-up found its target still
+ * in the idle loop, before its HLT, and it went on from its own earlier
+ * time).  So bnb_tk_sync() asks the vCPU that just ran to yield (end its
+ * turn) when it moved the clock, leading them all, while another vCPU is
+ * busy, and when it leads the slowest busy vCPU by more than quantum_ps;
+ * the lag is about a batch, at most a quantum and a batch, and the lag
+ * seen at every sync is reported.  The quantum and the spin step are
+ * counted in instructions' time (BNB_TK_QUANTUM_INSNS,
  * BNB_TK_SPIN_STEP_INSNS), so that they stand for the same hardware time
  * and the same host work whatever the instruction time.  A vCPU busy
  * alone never yields: idle vCPUs cost it no turn switches.
@@ -121,14 +125,12 @@
 #define BNB_TK_DEF_HW_INSN_PS	300		/* 0.3 ns: ~3.3 GHz at one instruction per cycle */
 #define BNB_TK_MAX_INSN_PS	1000000		/* 1 us: D over 3000 */
 /*
- * The lead that makes a vCPU yield, in instructions' time: 20 us at 2 ns.
- * Before the keeper owned the clock every addition to it ended a turn,
- * which held the busy vCPUs' mean lag to a few us, and a quantum of 100
- * us only bounded it; now only the quantum does.  At 100 us a lock
- * handed between 64 vCPUs charged its waiters the holder's lead at each
- * hand-over: a single STREAM thread lost 37 ms in one convoy on the SLOB
- * lock (work_s 1.021 against 0.984 at 20 us, which 16 vCPUs give either
- * way), for 15 % less host time.
+ * The lead over the slowest busy vCPU that makes a vCPU yield, in
+ * instructions' time: 20 us at 2 ns.  The leader yields anyway (above);
+ * the quantum bounds the others.  Without the leader's yield, at 100 us,
+ * a lock handed between 64 vCPUs charged its waiters the holder's lead at
+ * each hand-over: a single STREAM thread lost 37 ms in one convoy on the
+ * guest kernel's SLOB lock (work_s 1.021 against 0.984 at 20 us).
  */
 #define BNB_TK_QUANTUM_INSNS	10000
 /*
