@@ -192,6 +192,11 @@ Test(faults, out_folder_never_overwrites)
 	cr_assert_not(out_dir_usable(path), "a new folder inside a results folder");
 	snprintf(path, sizeof(path), "%s/runs/../../mine2", dir);
 	cr_assert(out_dir_usable(path), "beside it, by any path");
+	/* one shell line per run in jobs.txt, tab-separated Slurm task lists */
+	snprintf(path, sizeof(path), "%s/a\nb", tmpdir);
+	cr_assert_not(out_dir_usable(path), "a line break in the path");
+	snprintf(path, sizeof(path), "%s/a\tb", tmpdir);
+	cr_assert_not(out_dir_usable(path), "a tab in the path");
 }
 
 /* What report_problems() and report_unfinished() say on the console for DIR. */

@@ -65,6 +65,14 @@ bool out_dir_usable(const char *dir)
 		prog_error("--out %s: cannot resolve the path", dir);
 		return false;
 	}
+	/* jobs.txt is a shell line per run, a Slurm task list a tab-separated one */
+	for (const char *c = abs; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			prog_error("--out %s: the path has a control character (a line break, a "
+				   "tab), which would cut the folder's job lists: choose another",
+				   dir);
+			return false;
+		}
 	snprintf(up, sizeof(up), "%s", abs);
 	while ((slash = strrchr(up, '/')) && slash != up) {
 		*slash = 0;
