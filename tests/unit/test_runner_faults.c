@@ -29,6 +29,7 @@
 #include "run/runsummary.h"
 #include "runner.h"
 #include "scratch.h"
+#include "slurm/slurm.h"
 
 static char tmpdir[64], dir[PATH_MAX];
 
@@ -516,4 +517,14 @@ Test(faults, description_in_the_report)
 	cr_assert_str_eq(json_object_get_string(json_object_object_get(v, "description")),
 			 "fixture for the runner unit tests");
 	json_object_put(root);
+}
+
+/* A damaged slurm.jobs is named when a report looks for the folder's queued tasks. */
+Test(faults, damaged_slurm_record_named)
+{
+	put("slurm.jobs", "garbage\n");
+	cr_redirect_stderr();
+	cr_assert_not(slurm_folder_note(dir));
+	fflush(stderr);
+	cr_assert_stderr_neq_str("", "a damaged slurm.jobs went unsaid");
 }

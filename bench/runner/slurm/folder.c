@@ -54,7 +54,10 @@ bool slurm_folder_note(const char *dir)
 	char err[ERRLEN];
 	int n, rc, active, running;
 
-	if (slurm_record_last(dir, &r, err, sizeof(err)))
+	rc = slurm_record_last(dir, &r, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "bnb-run: %s: %s\n", dir, err);	/* damaged: said */
+	if (rc)
 		return false;
 	rc = slurm_query(&r, &t, &n, err, sizeof(err));
 	if (rc < 0)
