@@ -168,7 +168,8 @@ INI
 "$run" "$work/nosample.ini" --out "$work/nosample" --no-plots > "$work/nosample.log" 2>&1
 rc=$?
 check "no sample in the whole run: exit 1 (got $rc)" test "$rc" = 1
-check "its reason names the collector" grep -q '^reason=collector ended without a complete series' \
+check "its reason says the collector took no sample, and why" \
+	grep -q '^reason=the collector took no sample: the guest ended before its first one (a workload shorter than one interval_ms' \
 	"$work/nosample/runs/off/rep1/status"
 
 # Balancing on, but the workload ends before the scan delay: the scanner
