@@ -89,6 +89,15 @@ vm_usage "--run-dir /proc/self is a usage error" "--run-dir /proc/self: cannot w
 vm_usage "an empty guest command is refused" "the guest command is empty" -- ''
 vm_usage "a blank guest command is refused" "the guest command is empty" -- '  '
 
+# A run bnb-vm refuses as bad usage (more vCPUs than the guest kernel
+# boots) says why, in the run's reason, not only "launcher usage error".
+printf '%s\n' '[global]' 'nodes = 33' 'cpus = 2' 'mem = 64M' 'workload = true' \
+	'timing = deterministic' 'latency = off' 'repetitions = 1' '[a]' > "$work/vcpus.ini"
+"$run" "$work/vcpus.ini" --out "$work/vcpus" --no-plots > "$work/vcpus.log" 2>&1
+check "a run bnb-vm refuses says why: $(sed -n 's/^reason=//p' "$work/vcpus/runs/a/rep1/status" | cut -c1-140)" \
+	grep -q '^reason=launcher usage error (bnb-vm exit 2): cpus: 66 vCPUs, but the guest kernel' \
+	"$work/vcpus/runs/a/rep1/status"
+
 # --- item 10: a kernel built while this build waited is not built again ---
 # A scratch cache whose lock another build holds; it finishes this very
 # kernel (a bzImage at its key) and lets go. The waiting build must take

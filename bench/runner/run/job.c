@@ -248,6 +248,23 @@ static const char *stop_collector(pid_t pid, const char *rundir, bool guest_ran)
 	return NULL;
 }
 
+/* bnb-vm's last "bnb-vm: " line in RUNDIR/vm.log into WHY, printable; "" if none. */
+static void last_vm_error(const char *rundir, char *why, size_t len)
+{
+	char path[PATH_MAX + 16], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/vm.log", rundir);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "bnb-vm: ", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			printable(line + 8, why, len);
+		}
+	if (f)
+		fclose(f);
+}
+
 /*
  * The run's verdict. A project workload must print its '# summary
  * status=ok' line; any other command succeeds when it exits 0 and its
@@ -265,6 +282,9 @@ static void judge(const char *rundir, int wstatus, enum stop_cause killed,
 	snprintf(path, sizeof(path), "%s/result", rundir);
 	if (results_kv_get(path, "reason", vm_why, sizeof(vm_why)))
 		vm_why[0] = '\0';
+	/* a usage error ends bnb-vm before its result file: its last word is in vm.log */
+	if (!vm_why[0] && code == VM_USAGE)
+		last_vm_error(rundir, vm_why, sizeof(vm_why));
 	snprintf(path, sizeof(path), "%s/out.log", rundir);
 	wl_scan(path, &wl);
 	s->state = "failed";
