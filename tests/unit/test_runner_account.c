@@ -255,3 +255,31 @@ Test(account_report, a_loss_is_a_figure_a_negative_cost_is_not)
 	cr_expect_eq(xm_add(&x, "account_benefit_s", "+-s", -0.1, BETTER_HIGHER), 0);
 	cr_expect_neq(xm_add(&x, "account_cost_s", "s", -0.2, BETTER_LOWER), 0);
 }
+
+/*
+ * A change within its noise: on's runs 0.97, 0.975 and 0.98 s against
+ * off's 0.975 s, a change of 0 [-0.0124, +0.0124] s, while the account
+ * predicts -0.466 s: the residual is far beyond the noise, it does not
+ * close. With the saving gone too (on's stall as off's), the prediction
+ * is the cost, 14 ms, still beyond the CI's half width (12.4 ms)... and
+ * with half the cost, 7 ms, within it: it closes within the noise.
+ */
+Test(account_report, a_change_within_its_noise)
+{
+	static const double work[] = { 0.97, 0.975, 0.98 };
+	struct acct_pair p;
+	struct results r;
+
+	onoff_account();
+	for (int rep = 1; rep <= 3; rep++) {
+		set("on", rep, "account_work_s", work[rep - 1]);
+		set("on", rep, "account_stall_s", 0.80);
+		set("on", rep, "account_cost_s", 0.007);
+	}
+	load(&r);
+	cr_assert_eq(account_pair(&r, "off", &r, "on", &p), 0);
+	cr_expect(p.in_noise && p.closes, "residual %g, CI [%g, %g]", p.residual, p.dwork.ci_lo,
+		  p.dwork.ci_hi);
+	cr_expect(strstr(verdict_text(&p), "within its noise"), "%s", verdict_text(&p));
+	results_free(&r);
+}

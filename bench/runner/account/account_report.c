@@ -137,7 +137,13 @@ static void check(struct acct_pair *p)
 	p->predicted = (p->cost.diff - p->saved.diff) / vcpus;
 	p->residual = p->dwork.diff - p->predicted;
 	p->share = fabs(p->dwork.diff) > 0 ? fabs(p->residual) / fabs(p->dwork.diff) : NAN;
-	p->closes = isfinite(p->share) && p->share <= ACCT_CLOSE_SHARE;
+	/*
+	 * Where the change itself is within its noise (its CI spans zero and
+	 * the residual): a tenth of it says nothing, the noise is the bound.
+	 */
+	p->in_noise = isfinite(p->dwork.ci_lo) && p->dwork.ci_lo <= 0 && p->dwork.ci_hi >= 0 &&
+		      fabs(p->residual) <= (p->dwork.ci_hi - p->dwork.ci_lo) / 2;
+	p->closes = (isfinite(p->share) && p->share <= ACCT_CLOSE_SHARE) || p->in_noise;
 }
 
 int account_pair(const struct results *ra, const char *va, const struct results *rb,
@@ -170,45 +176,61 @@ int account_pair(const struct results *ra, const char *va, const struct results 
 	return p->model || p->estimate.n || isfinite(p->cost.diff) ? 0 : -1;
 }
 
+/* The unit for a time of magnitude M: s, ms or us. */
+static double unit_for(double m, const char **name)
+{
+	if (m >= 1) {
+		*name = "s";
+		return 1;
+	}
+	if (m >= 1e-3 || m == 0) {
+		*name = "ms";
+		return 1e-3;
+	}
+	*name = "us";
+	return 1e-6;
+}
+
 /* "474 ms", "1.23 s": a time of the modelled machine */
 static const char *dur(double s, char *buf, size_t len)
 {
+	const char *name;
+	double unit = unit_for(fabs(s), &name);
+
 	if (!isfinite(s))
 		return "-";
-	if (fabs(s) >= 1)
-		snprintf(buf, len, "%.3g s", s);
-	else if (fabs(s) >= 1e-3 || s == 0)
-		snprintf(buf, len, "%.3g ms", s * 1e3);
-	else
-		snprintf(buf, len, "%.3g us", s * 1e6);
+	snprintf(buf, len, "%.3g %s", s / unit, name);
 	return buf;
 }
 
-/* " [lo, hi]" in the value's own unit, nothing when the CI is unknown */
-static void ci(FILE *f, double v, double lo, double hi, bool sign)
+/* "-920 us [-3.05, +1.21] ms"-free: the value and its CI in one unit, the largest's */
+static void timed(FILE *f, double v, double lo, double hi, bool sign)
 {
-	double unit = fabs(v) >= 1 ? 1 : fabs(v) >= 1e-3 || v == 0 ? 1e-3 : 1e-6;
+	bool have_ci = isfinite(lo) && isfinite(hi);
+	double m = fabs(v), unit;
+	const char *name;
 
-	if (!isfinite(lo) || !isfinite(hi))
+	if (!isfinite(v)) {
+		fputc('-', f);
 		return;
-	fprintf(f, sign ? " [%+.3g, %+.3g]" : " [%.3g, %.3g]", lo / unit, hi / unit);
+	}
+	if (have_ci)
+		m = fmax(m, fmax(fabs(lo), fabs(hi)));
+	unit = unit_for(m, &name);
+	fprintf(f, sign ? "%+.3g %s" : "%.3g %s", v / unit, name);
+	if (have_ci)
+		fprintf(f, sign ? " [%+.3g, %+.3g]" : " [%.3g, %.3g]", lo / unit, hi / unit);
 }
 
 static void welch_text(FILE *f, const struct welch *w, bool sign)
 {
-	char b[32];
-
-	if (sign && isfinite(w->diff) && w->diff > 0)
-		fputc('+', f);
-	fputs(dur(w->diff, b, sizeof(b)), f);
-	ci(f, w->diff, w->ci_lo, w->ci_hi, sign);
+	timed(f, w->diff, w->ci_lo, w->ci_hi, sign);
 }
 
 /* After "against BASELINE". */
 static const char *const against_text[] = {
 	[ACCT_VS_OFF] = " (balancing off)",
-	[ACCT_VS_POLICY] = "'s balancing (another policy or kernel: what it saved beyond "
-			   "that one)",
+	[ACCT_VS_POLICY] = "'s balancing (another policy or kernel)",
 	[ACCT_VS_SAME] = ", which balances the same way (the difference is not balancing's)",
 };
 
@@ -216,14 +238,22 @@ static void saved_text(FILE *f, const struct acct_pair *p, const char *la, const
 {
 	char b[32];
 
-	fprintf(f, "- account of balancing (hardware time of the modelled machine): %s's "
-		"balancing cost ", lb);
-	welch_text(f, &p->cost, false);
-	if (!p->measured)
-		fprintf(f, " (the seed's cost at the class's u: no measured work)");
-	fprintf(f, " and saved ");
-	welch_text(f, &p->saved, false);
-	fprintf(f, " of memory stall against %s%s", la, against_text[p->against]);
+	if (p->against == ACCT_VS_OFF) {
+		fprintf(f, "- account of balancing (hardware time of the modelled machine): %s's "
+			"balancing cost ", lb);
+		welch_text(f, &p->cost, false);
+		if (!p->measured)
+			fprintf(f, " (the seed's cost at the class's u: no measured work)");
+		fprintf(f, " and saved ");
+		welch_text(f, &p->saved, false);
+		fprintf(f, " of memory stall against %s%s", la, against_text[p->against]);
+	} else {
+		fprintf(f, "- account of balancing (hardware time of the modelled machine), %s "
+			"against %s%s: its cost differs by ", lb, la, against_text[p->against]);
+		welch_text(f, &p->cost, true);
+		fprintf(f, " and the memory stall it saved by ");
+		welch_text(f, &p->saved, true);
+	}
 	fprintf(f, " (net ");
 	welch_text(f, &p->net, true);
 	fprintf(f, ")");
@@ -233,9 +263,8 @@ static void saved_text(FILE *f, const struct acct_pair *p, const char *la, const
 	else if (p->estimate.n)
 		fprintf(f, ", never paid back in its %d runs", p->runs);
 	if (p->estimate.n) {
-		fprintf(f, "; %s's own runs estimate the saving at %s", lb,
-			dur(p->estimate.mean, b, sizeof(b)));
-		ci(f, p->estimate.mean, p->estimate.ci_lo, p->estimate.ci_hi, false);
+		fprintf(f, "; %s's own runs estimate its saving against no balancing at ", lb);
+		timed(f, p->estimate.mean, p->estimate.ci_lo, p->estimate.ci_hi, false);
 	}
 	fprintf(f, "\n");
 }
@@ -251,12 +280,17 @@ static void check_text(FILE *f, const struct acct_pair *p)
 	fprintf(f, "; cost - saving over the %.3g vCPUs busy at once gives %s: residual %s",
 		p->vcpus.n ? fmax(1, p->vcpus.mean) : 1.0, dur(p->predicted, b[0], 32),
 		dur(p->residual, b[1], 32));
-	if (!isfinite(p->share)) {
+	if (isfinite(p->share))
+		fprintf(f, " (%.2g %% of the change)", 100 * p->share);
+	if (!p->closes && !isfinite(p->share)) {
 		fprintf(f, "\n");
 		return;
 	}
-	fprintf(f, " (%.2g %% of the change): ", 100 * p->share);
-	if (p->closes)
+	fprintf(f, ": ");
+	if (p->in_noise && !(p->share <= ACCT_CLOSE_SHARE))
+		fprintf(f, "the change is within its noise, and so is the residual: the account "
+			"closes within it\n");
+	else if (p->closes)
 		fprintf(f, "the account closes\n");
 	else
 		fprintf(f, "**the account does not close** by %s: something beyond the "
@@ -334,6 +368,7 @@ struct json_object *account_pair_json(const struct acct_pair *p)
 	json_object_object_add(o, "residual_s", jnum(p->residual));
 	json_object_object_add(o, "residual_share", jnum(p->share));
 	json_object_object_add(o, "closes", json_object_new_boolean(p->closes));
+	json_object_object_add(o, "change_in_noise", json_object_new_boolean(p->in_noise));
 	json_object_object_add(o, "cost_model_factor", jnum(p->model_factor));
 	return o;
 }

@@ -54,6 +54,7 @@ struct acct_pair {
 	double predicted;		/* (cost - saved) / vcpus */
 	double residual, share;		/* dwork - predicted, and of |dwork| */
 	bool closes;
+	bool in_noise;			/* the change and the residual within its CI */
 	double model_factor;		/* cost_model / cost_run, NAN unknown */
 };
 
