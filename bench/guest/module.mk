@@ -18,3 +18,8 @@ UNIT_TESTS += $(TEST_BIN)/test_guest_packages
 $(TEST_BIN)/test_guest_packages: $(BUILD)/obj/tests/unit/test_guest_packages.o $(LIBPKG) $(LIBBNB)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CRITERION_LIBS)
+
+# bnb-rngseed: the guest's random number generator ready before the
+# command (rngseed.c says why).
+GUEST_PROGS += $(GUEST_BIN)/bnb-rngseed
+$(GPROG)/bnb-rngseed.o: $(BUILD)/gobj/bench/guest/rngseed.o
