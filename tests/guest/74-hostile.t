@@ -71,6 +71,15 @@ check "the live run was not moved aside" test ! -e "$r.prev-1"
 rc=$?
 check "the same job started again is refused (exit $rc), naming pid $rpid" \
 	eval "test $rc = 1 && grep -q 'held by pid $rpid' '$work/job.log'"
+# what a killed runner cannot remove, its socket folder's link to the run,
+# the next run removes (its run folder's lock is free): found while the
+# run lives, since any runner's start (another test's, in parallel) may
+# sweep it once the killed run's lock is free
+stale=
+for l in /tmp/bnb-run-*/r; do
+	[ "$(readlink -f "$l")" = "$(readlink -f "$r")" ] && stale=$(dirname "$l")
+done
+diag "the live runner's socket folder: ${stale:-none}"
 kids=$(descendants "$rpid")
 diag "bnb-run $rpid runs $(echo "$kids" | wc -w) processes below it"
 check "the run has its launcher, QEMU and collector" test "$(echo "$kids" | wc -w)" -ge 3
@@ -94,13 +103,6 @@ done
 check "the killed run's logs are in its run folder${missing:+ (missing:$missing)}" test -z "$missing"
 check "the killed runner's lock is free again" flock -n "$d/lock" true
 BNB_VM_EXPECT=timeout vm_clean "$r"
-# what a killed runner cannot remove, its socket folder's link to the run,
-# the next run removes (its run folder's lock is free)
-stale=
-for l in /tmp/bnb-run-*/r; do
-	[ "$(readlink -f "$l")" = "$(readlink -f "$r")" ] && stale=$(dirname "$l")
-done
-diag "the killed runner's socket folder: ${stale:-none}"
 
 # --- output without a final newline ------------------------------------------
 printf '%s\n' '[global]' 'nodes = 2' 'latency = off' 'repetitions = 1' 'time_limit = 300' \
