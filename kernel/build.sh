@@ -224,8 +224,19 @@ echo "kernel: building $key in $obj (a line every ${PROGRESS_EVERY} s; log: $obj
 # on every object, for exports to modules, which this kernel cannot load).
 # kernel/check.sh keeps both for the series.
 no_checks=(objtool-enabled= cmd_check_local_export=)
+# ccache's depend mode takes an object's inputs from the compiler's
+# dependency file, which does not list what an .incbin directive reads:
+# piggy.S (the compressed kernel in the bzImage), rmpiggy.S (the real-mode
+# trampoline) and initramfs_data.S came back from the cache with an
+# earlier build's payload whenever their own text had not changed, as
+# after a change that keeps vmlinux's size (a comment, one constant): a
+# bisection's guests booted the previous commit's kernel, which the
+# runner's boot check caught by the key in uname -v. The key in their
+# flags makes each build's payload its own; the objects are the same.
+incbin_keyed=("AFLAGS_piggy.o=-DBNB_BUILD=$key" "AFLAGS_rmpiggy.o=-DBNB_BUILD=$key"
+	"AFLAGS_initramfs_data.o=-DBNB_BUILD=$key")
 if ! kbuild_progress "$obj" make -C "$tree" O="$obj" -j"$(nproc)" CC="ccache gcc" \
-	"${no_checks[@]}" bzImage; then
+	"${no_checks[@]}" "${incbin_keyed[@]}" bzImage; then
 	echo "kernel: the build failed; the end of $obj/build.log:" >&2
 	grep -v '^  [A-Z]' "$obj/build.log" | tail -n 25 >&2
 	exit 1
