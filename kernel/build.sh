@@ -2,7 +2,7 @@
 # Build the guest kernel out of tree, in the cache, never in the repository.
 #
 #   kernel/build.sh [--kernel NAME | --ksrc DIR] [--patches none|DIR] [--debug]
-#                   [--link PATH | --link-in DIR] [--print-key | --print-dir]
+#                   [--link PATH | --link-in DIR] [--print-key | --print-dir | --print-obj]
 #
 # NAME is one of the named kernels (kernel_named below): patched, the
 # default (Debian's linux-source-6.1 with kernel/patches/series),
@@ -27,6 +27,7 @@ link=
 link_in=
 print_key=0
 print_dir=0
+print_obj=0
 
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 # Every failure, a die or a failed command under set -e, ends with the
@@ -49,6 +50,7 @@ while [ $# -gt 0 ]; do
 	--link-in) link_in=${2:?--link-in needs a directory}; shift ;;
 	--print-key) print_key=1 ;;
 	--print-dir) print_dir=1 ;;
+	--print-obj) print_obj=1 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift
@@ -115,6 +117,7 @@ compiler=$(gcc --version | head -n1)
 # only what a change touches); the tree, the compiler and whether this is
 # the debug build select it, so switching back and forth stays cheap.
 confkey=$( { echo "$srcbase"; echo "$compiler"; echo "debug=$debug"; } | hash_of)
+obj=$cache/obj/$confkey
 # RECIPE names what this script does to a build that its inputs do not
 # show (2: the key in uname -v; 3: kbuild's per-object checks off, below);
 # a change of it is a new key for every build.
@@ -131,6 +134,12 @@ fi
 # The runner finds a named kernel's build here (bench/runner/run/plan.c).
 if [ "$print_dir" = 1 ]; then
 	echo "$out"
+	exit 0
+fi
+# The object directory, whose build.log holds kbuild's steps of the last
+# build (a bisection counts what each commit recompiled).
+if [ "$print_obj" = 1 ]; then
+	echo "$obj"
 	exit 0
 fi
 
@@ -198,7 +207,6 @@ else
 fi
 ticking "preparing the source tree $tree" prepare_tree "$tree"
 
-obj=$cache/obj/$confkey
 ticking "configuring $obj" configure_obj "$tree" "$obj" "${fragments[@]}"
 
 export CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
