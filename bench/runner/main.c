@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect/bisect.h"
 #include "report/compare.h"
 #include "experiment/keys.h"
 #include "lib/err.h"
@@ -54,8 +55,12 @@ static void usage(FILE *out)
 		"       bnb-run reference [--quick] [--topology 2n|4n|8n] [--out DIR] [--reps N]\n"
 		"                               the reference suite: upstream autonuma programs\n"
 		"                               against published figures (bench/runner/README.md)\n"
+		"       bnb-run bisect EXPERIMENT --tree DIR --good REV --bad REV --metric NAME\n"
+		"                               which commit of a kernel range moved the metric\n"
+		"                               (bnb-run bisect --help)\n"
 		"       bnb-run plot DIR        redraw DIR/plots (and summary.json/md/html)\n"
-		"       bnb-run report DIR      same as plot (after jobs ran elsewhere)\n"
+		"       bnb-run report DIR      same as plot (after jobs ran elsewhere); a\n"
+		"                               bisection's folder: its bisect.md\n"
 		"       bnb-run job DIR ID      run job ID of DIR/jobs.tsv (used by --jobs)\n"
 		"       bnb-run --help[=markdown]\n\n"
 		"Runs every variant x repetition of EXPERIMENT (default\n"
@@ -138,6 +143,8 @@ static int main_report(int argc, char **argv)
 {
 	if (argc != 2)
 		return usage_of(argv[0], "DIR");
+	if (bisect_is_folder(argv[1]))
+		return bisect_report(argv[1]);
 	return cmd_report(argv[1], true);
 }
 
@@ -158,6 +165,7 @@ static const struct subcommand {
 } subcommands[] = {
 	{ "compare", cmd_compare },
 	{ "reference", cmd_reference },
+	{ "bisect", cmd_bisect },
 	{ "plot", main_report },
 	{ "report", main_report },
 	{ "job", main_job },

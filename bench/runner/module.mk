@@ -5,7 +5,8 @@
 # run's figures from its files), report/ (statistics, summary, verdicts,
 # compare), plot/ (gnuplot), html/ (the report as one page), account/ (the
 # account of balancing: per run, in the verdict, its plot), reference/ (the
-# reference suite), slurm/ (the runs as a Slurm job array).
+# reference suite), slurm/ (the runs as a Slurm job array), bisect/ (which
+# commit of a kernel range moved a metric).
 RUNNER_SRCS := \
 	experiment/keys.c experiment/knobs.c experiment/experiment.c experiment/sweep.c \
 	experiment/dilation.c experiment/scale.c \
@@ -24,7 +25,9 @@ RUNNER_SRCS := \
 	html/page.c html/markdown.c html/svg.c html/guide.c \
 	reference/reference.c reference/reference_eval.c reference/reference_calib.c \
 	slurm/cmd.c slurm/queue.c slurm/record.c slurm/tasklist.c slurm/submit.c slurm/wait.c \
-	slurm/folder.c
+	slurm/folder.c \
+	bisect/proc.c bisect/git.c bisect/worktree.c bisect/build.c bisect/state.c bisect/call.c \
+	bisect/metrics.c bisect/step.c bisect/output.c bisect/bisect.c
 RUNNER_OBJS := $(addprefix $(BUILD)/obj/bench/runner/,$(RUNNER_SRCS:.c=.o)) \
 	$(BUILD)/obj/bench/collector/account.o
 # plugin_opts are checked with the plugin's own argument parser
@@ -46,6 +49,8 @@ RUNNER_TESTS := experiment keys knobs bootcheck stats report dilation extract mo
 	compare reference modelrun hostile scale locrise html faults slurm
 # the account of balancing's (a line of its own: rooms add theirs apart)
 RUNNER_TESTS += account
+# the bisection's
+RUNNER_TESTS += bisect
 UNIT_TESTS += $(addprefix $(TEST_BIN)/test_runner_,$(RUNNER_TESTS))
 $(BUILD)/obj/tests/unit/test_runner_%.o: CFLAGS += $(RUNNER_CFLAGS) -Ibench/runner
 $(TEST_BIN)/test_runner_%: $(BUILD)/obj/tests/unit/test_runner_%.o \
