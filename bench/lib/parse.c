@@ -193,3 +193,13 @@ int split_list(char *s, char sep, char **items, int max)
 		s = end + 1;
 	}
 }
+
+bool user_name_ok(const char *s)
+{
+	if (!*s || strlen(s) > 32 || !(islower((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && !strchr("_-", *s))
+			return false;
+	return true;
+}

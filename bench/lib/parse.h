@@ -38,6 +38,8 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *bytes,
 int parse_bool(const char *s, bool *out, char *err, size_t errlen);
 
 /* Index of s in CHOICES ("tcg|kvm"); -1 with err listing them. */
+/* A user name useradd takes: a-z or _ first, then a-z 0-9 _ -, at most 32. */
+bool user_name_ok(const char *s);
 int parse_choice(const char *s, const char *choices, char *err, size_t errlen);
 
 /* Bytes as the largest exact binary unit: "64M", "1536K", "7". */

@@ -14,19 +14,10 @@
 #include <string.h>
 
 #include "lib/err.h"
+#include "lib/parse.h"
 #include "service.h"
 
 #define FIRST_UID 100
-
-static bool name_ok(const char *s)
-{
-	if (!*s || strlen(s) > 32 || !(islower((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && !strchr("_-", *s))
-			return false;
-	return true;
-}
 
 static int append(const char *path, const char *line, char *err, size_t errlen)
 {
@@ -89,7 +80,7 @@ int svc_user(const char *name, uid_t *uid, gid_t *gid, char *err, size_t errlen)
 	char line[128];
 	unsigned id;
 
-	if (!name_ok(name))
+	if (!user_name_ok(name))
 		return errf(err, errlen, "--user '%s' is not a user name (a-z 0-9 _ -)", name);
 	if (in_passwd(name, 0, uid, gid))
 		return 0;

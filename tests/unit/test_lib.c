@@ -525,3 +525,15 @@ Test(host_numa, reads_this_host)
 	if (h.n == 1)
 		cr_assert_geq(h.node[0].n_cpus, 1);
 }
+
+Test(parse, user_names_as_useradd_takes_them)
+{
+	static const char *const good[] = { "postgres", "memcache", "_apt", "a-b_1" };
+	static const char *const bad[] = { "", "Root", "1abc", "a b", "root;id", "../x", "-x",
+					   "abcdefghijklmnopqrstuvwxyz0123456" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		cr_expect(user_name_ok(good[i]), "%s", good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect(!user_name_ok(bad[i]), "%s", bad[i]);
+}

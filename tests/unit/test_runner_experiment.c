@@ -118,6 +118,9 @@ static const struct {
 	{ OK_GLOBAL "server_move = 1\n[a]\n", "3: key 'server_move': variant 'a': server_move without a server" },
 	{ OK_GLOBAL "[a]\nserver = redis-server\n", "4: key 'server': variant 'a': a server needs server_ready" },
 	{ OK_GLOBAL "server = redis-server\nserver_ready = redis-cli ping\n[a]\nserver_move = 2\n", "6: key 'server_move': variant 'a': node 2, but the guest has 2" },
+	/* a server user bnb-service would refuse only after a boot */
+	{ OK_GLOBAL "server_user = root;id\n[a]\n", "3: key 'server_user': 'root;id' is not a user name" },
+	{ OK_GLOBAL "server_user = ../x\n[a]\n", "3: key 'server_user': '../x' is not a user name" },
 	{ OK_GLOBAL "[a]\npackages = redis-server bnb-no-such-package\n", "4: key 'packages': package 'bnb-no-such-package' is not installed" },
 	{ OK_GLOBAL "[a]\npackages = Redis\n", "4: key 'packages': 'Redis' is not a Debian package name" },
 	/* text from the file is quoted with its unprintable bytes escaped */

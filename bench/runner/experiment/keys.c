@@ -186,6 +186,16 @@ static int parse_metrics(const struct opt_def *o, const char *value, void *field
 	return store_str(value, field, err, errlen);
 }
 
+/* Refused here, not after a boot by bnb-service in the guest. */
+static int parse_user(const struct opt_def *o, const char *value, void *field,
+		      char *err, size_t errlen)
+{
+	if (*value && !user_name_ok(value))
+		return errf(err, errlen, "'%s' is not a user name (a-z or _ first, then a-z 0-9 _ -, "
+			    "at most 32)", value);
+	return store_str(value, field, err, errlen);
+}
+
 /* Each package installed, or the line is refused with the apt-get line. */
 static int parse_packages(const struct opt_def *o, const char *value, void *field,
 			  char *err, size_t errlen)
@@ -342,7 +352,8 @@ static const struct opt_def keys[] = {
 	{ "server_setup", OPT_STR, V(server_setup), .def = "", .metavar = "COMMAND",
 	  .scope = KS_VARIANT,
 	  .help = "before the server, as server_user, in its folder (initdb)" },
-	{ "server_user", OPT_STR, V(server_user), .def = "", .metavar = "NAME",
+	{ "server_user", OPT_FUNC, V(server_user), .parse = parse_user, .free = free_str,
+	  .def = "", .metavar = "NAME",
 	  .scope = KS_VARIANT,
 	  .help = "the user server_setup and the server run as, made in the guest (default "
 		  "root)" },
