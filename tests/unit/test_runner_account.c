@@ -283,3 +283,29 @@ Test(account_report, a_change_within_its_noise)
 	cr_expect(strstr(verdict_text(&p), "within its noise"), "%s", verdict_text(&p));
 	results_free(&r);
 }
+
+/*
+ * A load generator that ran for a fixed time (pgbench -T 4): the same
+ * slower work that does not close above is not checked at all, since its
+ * time could not have changed; the verdict says where to look instead.
+ */
+Test(account_report, a_generator_of_fixed_time_is_not_checked)
+{
+	struct acct_pair p;
+	struct results r;
+
+	onoff_account();
+	for (int rep = 1; rep <= 3; rep++) {
+		set("on", rep, "account_work_s", 0.60);
+		set("on", rep, "workload_fixed_s", 4);
+		set("off", rep, "workload_fixed_s", 4);
+	}
+	load(&r);
+	cr_assert_eq(account_pair(&r, "off", &r, "on", &p), 0);
+	cr_expect_float_eq(p.fixed_s, 4, 1e-9);
+	cr_expect_not(p.closes);
+	cr_expect_not(strstr(verdict_text(&p), "does not close"), "%s", verdict_text(&p));
+	cr_expect(strstr(verdict_text(&p), "not checked, the load generator ran for a fixed 4 s"),
+		  "%s", verdict_text(&p));
+	results_free(&r);
+}

@@ -162,6 +162,7 @@ Test(extract, memaslap_global_rows_and_the_whole_run)
 		     0, "%s", why);
 	cr_assert_float_eq(value("memaslap.tps"), 338, 1e-9);
 	cr_assert_float_eq(value("memaslap.run_s"), 3.1, 1e-9);
+	cr_assert_float_eq(value("workload_fixed_s"), 3, 1e-9);	/* -t 3s */
 	cr_assert_float_eq(value("memaslap.get_misses"), 0, 1e-9);
 	cr_assert_float_eq(value("memaslap.total.tps"), 347, 1e-9);
 	cr_assert_float_eq(value("memaslap.set.tps"), 35, 1e-9);
@@ -178,6 +179,7 @@ Test(extract, pgbench_closing_lines)
 
 	cr_assert_eq(run("pgbench-select", cmd, NULL), 0, "%s", why);
 	cr_assert_float_eq(value("pgbench.tps"), 94.847061, 1e-9);
+	cr_assert_float_eq(value("workload_fixed_s"), 3, 1e-9);	/* -T 3 */
 	cr_assert_float_eq(value("pgbench.latency_avg_ms"), 21.087, 1e-9);
 	cr_assert_float_eq(value("pgbench.connect_ms"), 866.590, 1e-9);
 	cr_assert_float_eq(value("pgbench.transactions"), 204, 1e-9);

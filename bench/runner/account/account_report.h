@@ -55,6 +55,7 @@ struct acct_pair {
 	double residual, share;		/* dwork - predicted, and of |dwork| */
 	bool closes;
 	bool in_noise;			/* the change and the residual within its CI */
+	double fixed_s;			/* the generator's fixed time (pgbench -T), else NAN */
 	double model_factor;		/* cost_model / cost_run, NAN unknown */
 };
 

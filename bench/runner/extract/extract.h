@@ -119,6 +119,12 @@ int extract_run(const struct extractor *e, const char *path, const char *command
 
 /* The metric "elapsed_s": the command's guest time, lower is better. */
 #define XM_ELAPSED "elapsed_s"
+/*
+ * The metric "workload_fixed_s": the load generator ran for this long by
+ * its own clock (pgbench -T, memaslap -t), so its time says nothing of
+ * how fast it went: its throughput does.
+ */
+#define XM_FIXED_TIME "workload_fixed_s"
 
 /* Per-tool line parsers, exposed for the unit tests. */
 extern const struct extractor extract_perf_numa;

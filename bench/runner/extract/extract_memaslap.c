@@ -13,7 +13,8 @@
  * Metrics: memaslap.tps (ops/s), .ops, .run_s, .net_mbs, .get_misses (a
  * get that found nothing: the data was not there); per kind (get, set,
  * total) KIND.tps, .events, and the whole run's .min_us, .max_us, .avg_us,
- * .std_us, .geo_us.
+ * .std_us, .geo_us. With -t, the settings' "run time: 4s" is
+ * workload_fixed_s (XM_FIXED_TIME).
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -125,6 +126,8 @@ static void mas_line(const char *line, struct xmetrics *x, void *state)
 		global_row(s->kind, line + 6, x);
 	else if (s->final && !strncmp(line, "   ", 3))
 		final_row(s->kind, line, x);
+	else if (sscanf(line, "run time: %lfs", &v) == 1)	/* -t: the settings' line */
+		xm_add_range(x, XM_FIXED_TIME, "s", v, BETTER_NONE, 0, XM_SANE_MAX);
 	else if (sscanf(line, "get_misses: %lf", &v) == 1)
 		xm_add_range(x, "memaslap.get_misses", "ops", v, BETTER_LOWER, 0, XM_SANE_MAX);
 	else if (!strncmp(line, "Run time:", 9))

@@ -8,7 +8,8 @@
  *   initial connection time = 12.345 ms
  *   tps = 1234.567890 (without initial connection time)
  * Metrics: pgbench.tps, pgbench.latency_avg_ms, pgbench.latency_stddev_ms,
- * pgbench.transactions, pgbench.failed, pgbench.connect_ms. Progress lines
+ * pgbench.transactions, pgbench.failed, pgbench.connect_ms; with -T, its
+ * "duration: 4 s" line as workload_fixed_s (XM_FIXED_TIME). Progress lines
  * (-P) are not results.
  */
 #include <stdbool.h>
@@ -47,6 +48,8 @@ static void pgbench_line(const char *line, struct xmetrics *x, void *state)
 		xm_add_range(x, "pgbench.connect_ms", "ms", v, BETTER_LOWER, 0, XM_LATENCY_MS_MAX);
 	else if (number_after(line, "number of transactions actually processed: ", NULL, &v))
 		xm_add_range(x, "pgbench.transactions", "tx", v, BETTER_HIGHER, 0, XM_SANE_MAX);
+	else if (number_after(line, "duration: ", " s", &v))
+		xm_add_range(x, XM_FIXED_TIME, "s", v, BETTER_NONE, 0, XM_SANE_MAX);
 	else if (number_after(line, "number of failed transactions: ", NULL, &v))
 		xm_add_range(x, "pgbench.failed", "tx", v, BETTER_LOWER, 0, XM_SANE_MAX);
 }
