@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bnb_marker.h"
 #include "lib/err.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
@@ -37,7 +38,7 @@
 
 struct opts {
 	char *monitors;
-	bool trace, sched, perfstat, provenance;
+	bool trace, sched, perfstat, provenance, mark_work;
 	int interval_ms, buffer_kb;
 	char *out, *events, *perf;
 	const char *proc, *tracefs, *debugfs, *sysfs;
@@ -86,6 +87,9 @@ static const struct opt_def options[] = {
 	{ "perf", OPT_STR, O(perf), .metavar = "PATH", .def = "perf", .help = "perf binary" },
 	{ "trace-buffer-kb", OPT_INT, O(buffer_kb), .min = 4, .max = 1048576, .def = "2048",
 	  .help = "tracefs ring buffer per CPU" },
+	{ "mark-work", OPT_FLAG, O(mark_work),
+	  .help = "COMMAND is all measured work: the plugin's WORK marker as it starts, "
+	  "WORK_END when it ends (for programs that do not mark their own)" },
 	{ "provenance", OPT_FLAG, O(provenance),
 	  .help = "print the kernel's identity and NUMA knobs first" },
 	{ "out", OPT_STR, O(out), .metavar = "DIR", .def = "/tmp/bnb-monitor",
@@ -336,11 +340,15 @@ int main(int argc, char **argv)
 	}
 	t0 = mon_t0 = mon_now();
 	/* the monitors count from t0; the command starts now */
+	if (o.mark_work)
+		bnb_mark_work();
 	if (write(go, "g", 1) != 1)
 		kill(child, SIGKILL);
 	close(go);
 	own_cpu = self_cpu();
 	status = wait_child(child, &m, &set, o.interval_ms, t0);
+	if (o.mark_work)
+		bnb_mark_work_end();
 	end = mon_now();
 	/* what watching cost while COMMAND ran: not the setup, drain or printing */
 	own_cpu = self_cpu() - own_cpu;

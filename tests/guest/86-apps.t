@@ -6,7 +6,8 @@
 # serve their load generator; sysbench runs alone. Each run ends ok,
 # reports its tool's headline figure (within what the tool can mean), and
 # the agent followed its pages: numa_maps walked for the processes
-# registered in /run/bnb/pids, their pages counted on the nodes. A server
+# registered in /run/bnb/pids, their pages counted on the nodes, the
+# true locality of the measured work known. A server
 # that never answers fails its run with the end of its log, before the
 # generator; a package that is not installed is refused before boot.
 # shellcheck source=../lib/tap.sh
@@ -113,12 +114,25 @@ for app in redis:redis.get.rps memcached:memaslap.tps postgres:pgbench.tps \
 	check "$v: its pages followed ($pids processes, $pages pages on the nodes)" \
 		holds 'a >= 1' "$pids"
 	check "$v: the followed processes hold pages ($pages)" holds 'a > 100' "$pages"
+	# the plugin's counts of the measured work: bnb-service marks a
+	# server's generator, bnb-monitor --mark-work a plain program
+	tl=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("plugin",{}).get("true_locality"); print("none" if v is None else v)' \
+		"$out/runs/$v/rep1/summary.json" 2>/dev/null)
+	check "$v: the true locality of its measured work ($tl)" holds 'a >= 0 && a <= 1' "${tl/none/-1}"
 	if [ "$v" != sysbench ]; then
 		check "$v: the server answered, loaded, moved to node 1" \
 			grep -q '^# bnb-service: ready_s=[0-9.]* load_s=[0-9.]* pids=[0-9]* move=1$' \
 			"$out/runs/$v/rep1/out.log"
 	fi
 done
+# pgbench -T and memcaslap -t run for a fixed time: the account is not
+# checked against it (their extractors say so)
+for v in postgres memcached; do
+	x=$(metric "$v" workload_fixed_s)
+	check "$v: its generator's fixed time is known ($x s)" holds 'a == 1' "${x/none/-1}"
+done
+x=$(metric redis workload_fixed_s)
+check "redis: redis-benchmark -n runs a fixed count, not a fixed time ($x)" test "$x" = none
 pg=$(grep -o '^# bnb-service: pids=[0-9]*' "$out/runs/postgres/rep1/out.log" | tail -1)
 check "postgres: the backends forked for the clients were followed too ($pg)" \
 	holds 'a >= 5' "${pg##*=}"

@@ -6,9 +6,11 @@
  * line naming it; the workload's stderr follows its CSV as comment lines so
  * the output stays parseable.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "experiment/dilation.h"
 #include "lib/argv.h"
@@ -243,6 +245,30 @@ static char *service_wrap(const struct variant *v)
 	return buf;
 }
 
+/*
+ * Does WORKLOAD run one of the project's guest programs (build/guest/bin)?
+ * They mark their own measured work (after their memory is placed); any
+ * other program's (sysbench, perf bench, stress-ng) is marked around the
+ * whole command by bnb-monitor, so that the plugin's counts of the work,
+ * its true locality and the account's window exist for them too.
+ */
+static bool runs_project_program(const char *workload)
+{
+	static const char seps[] = " \t\n;&|()<>`'\"";
+	char words[4096], bin[PATH_MAX], path[PATH_MAX + 256], *w, *save = NULL;
+
+	snprintf(words, sizeof(words), "%s", workload);
+	root_path(bin, sizeof(bin), "build/guest/bin");
+	for (w = strtok_r(words, seps, &save); w; w = strtok_r(NULL, seps, &save)) {
+		const char *base = strrchr(w, '/');
+
+		snprintf(path, sizeof(path), "%s/%s", bin, base ? base + 1 : w);
+		if (*(base ? base + 1 : w) && !access(path, X_OK))
+			return true;
+	}
+	return false;
+}
+
 char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		    unsigned delay_us)
 {
@@ -281,7 +307,7 @@ char *guest_command(const struct variant *v, const struct scan_plan *sp,
 		start_delay(f, delay_us);
 	wrap = service_wrap(v);
 	outcome_guest_lines(f, v->workload, v->monitors, v->perf_events, MONITOR_INTERVAL_MS,
-			    wrap);
+			    wrap, !wrap && !runs_project_program(v->workload));
 	free(wrap);
 	if (fclose(f)) {
 		free(buf);

@@ -101,7 +101,7 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
 }
 
 void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
-			 const char *events, int interval_ms, const char *wrap)
+			 const char *events, int interval_ms, const char *wrap, bool mark_work)
 {
 	/* a quoted here-document keeps the command exactly as written */
 	fprintf(f, "mkdir -p /tmp\ncat > " WORKLOAD_FILE " <<'" HEREDOC_END "'\n%s\n"
@@ -110,6 +110,8 @@ void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
 		"--monitors '%s'", interval_ms, monitors && *monitors ? monitors : "none");
 	if (events && *events)
 		fprintf(f, " --perf-events '%s'", events);
+	if (mark_work)
+		fputs(" --mark-work", f);
 	fprintf(f, " -- %s%ssh " WORKLOAD_FILE " 2>/tmp/bnb-stderr\nrc=$?\n"
 		"sed 's/^/# stderr: /' /tmp/bnb-stderr\nexit $rc\n", wrap ? wrap : "", wrap ? " " : "");
 }

@@ -43,9 +43,10 @@ void outcome_collect(const char *rundir, const char *workload, const char *metri
  * bnb-monitor's default) and provenance, its stderr kept aside and
  * appended as "# stderr: " lines; the script exits with the workload's
  * status. WRAP (NULL: none) is a command that runs the workload, the
- * words after it: bnb-service's, for a server around it.
+ * words after it: bnb-service's, for a server around it. MARK_WORK: the
+ * whole workload is the measured work (bnb-monitor --mark-work).
  */
 void outcome_guest_lines(FILE *f, const char *workload, const char *monitors,
-			 const char *events, int interval_ms, const char *wrap);
+			 const char *events, int interval_ms, const char *wrap, bool mark_work);
 
 #endif
