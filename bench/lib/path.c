@@ -125,3 +125,16 @@ const char *root_path(char *buf, size_t len, const char *rel)
 	snprintf(buf, len, "%s/%s", bnb_root(), rel);
 	return buf;
 }
+
+const char *cache_root(char *buf, size_t len)
+{
+	const char *c = getenv("BNB_CACHE"), *x = getenv("XDG_CACHE_HOME");
+
+	if (c && *c)
+		snprintf(buf, len, "%s", c);
+	else if (x && *x)
+		snprintf(buf, len, "%s/balancenuma-bench", x);
+	else
+		snprintf(buf, len, "%s/.cache/balancenuma-bench", getenv("HOME") ?: "");
+	return buf;
+}

@@ -33,5 +33,11 @@ int mkdir_p(const char *path, mode_t mode);
 const char *bnb_root(void);
 /* ROOT/REL into buf (truncated only beyond PATH_MAX); returns buf. */
 const char *root_path(char *buf, size_t len, const char *rel);
+/*
+ * The build cache, as kernel/build.sh and bench/qemu/build.sh find it:
+ * $BNB_CACHE, else $XDG_CACHE_HOME/balancenuma-bench, else
+ * $HOME/.cache/balancenuma-bench. Into buf; returns buf.
+ */
+const char *cache_root(char *buf, size_t len);
 
 #endif

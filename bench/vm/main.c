@@ -271,7 +271,7 @@ static int find_packages(struct launch *l)
 
 	if (!l->cli.packages)
 		return 0;
-	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN,
+	if (pkg_archive_get(cache_root(cache, sizeof(cache)), PKG_DPKG_ADMIN,
 			    l->cli.packages, &l->pkg, err, sizeof(err))) {
 		prog_error("--packages: %s", err);
 		return -1;

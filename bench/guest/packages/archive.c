@@ -28,19 +28,6 @@
  */
 #define PKG_RECIPE 2
 
-const char *pkg_cache_dir(char *buf, size_t len)
-{
-	const char *c = getenv("BNB_CACHE"), *x = getenv("XDG_CACHE_HOME");
-
-	if (c && *c)
-		snprintf(buf, len, "%s", c);
-	else if (x && *x)
-		snprintf(buf, len, "%s/balancenuma-bench", x);
-	else
-		snprintf(buf, len, "%s/.cache/balancenuma-bench", getenv("HOME") ?: "/root");
-	return buf;
-}
-
 static uint64_t fnv(uint64_t h, const char *s)
 {
 	for (; *s; s++)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "lib/err.h"
+#include "lib/path.h"
 #include "lib/opt.h"
 #include "lib/util.h"
 #include "pkg.h"
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
 	for (; i < argc; i++)
 		fprintf(f, "%s ", argv[i]);
 	fclose(f);
-	if (pkg_archive_get(c.cache ? c.cache : pkg_cache_dir(cache, sizeof(cache)), c.admin,
+	if (pkg_archive_get(c.cache ? c.cache : cache_root(cache, sizeof(cache)), c.admin,
 			    names, &a, err, sizeof(err))) {
 		prog_error("%s", err);
 		return 1;

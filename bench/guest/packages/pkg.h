@@ -119,11 +119,6 @@ struct pkg_archive {
 	bool built;		/* made now, not found */
 };
 
-/*
- * The cache folder: $BNB_CACHE, else $XDG_CACHE_HOME/balancenuma-bench,
- * else $HOME/.cache/balancenuma-bench.
- */
-const char *pkg_cache_dir(char *buf, size_t len);
 
 /*
  * The archive of NAMES from the cache under CACHE (packages/KEY/), made

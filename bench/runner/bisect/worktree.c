@@ -15,19 +15,6 @@
 #include "run/fsio.h"
 #include "worktree.h"
 
-const char *bisect_cache_dir(char *buf, size_t len)
-{
-	const char *c = getenv("BNB_CACHE"), *x = getenv("XDG_CACHE_HOME");
-
-	if (c && *c)
-		snprintf(buf, len, "%s", c);
-	else if (x && *x)
-		snprintf(buf, len, "%s/balancenuma-bench", x);
-	else
-		snprintf(buf, len, "%s/.cache/balancenuma-bench", getenv("HOME") ?: "/tmp");
-	return buf;
-}
-
 /* The first 16 hex digits of SHA-256(S): the repository's key. */
 static void key_of(const char *s, char *out)
 {
@@ -48,7 +35,7 @@ int worktree_claim(const char *common, struct worktree *w, char *why, size_t why
 	w->lock = -1;
 	snprintf(w->repo, sizeof(w->repo), "%s", common);
 	key_of(common, key);
-	bisect_cache_dir(cache, sizeof(cache));
+	cache_root(cache, sizeof(cache));
 	if (snprintf(w->home, sizeof(w->home), "%s/bisect/%s", cache, key) >= (int)sizeof(w->home) ||
 	    path_join(w->tree, sizeof(w->tree), w->home, "tree"))
 		return errf(why, whylen, "the cache path %s is too long", cache);

@@ -22,9 +22,6 @@ struct worktree {
 	int lock;		/* descriptor of home/lock */
 };
 
-/* The cache directory kernel/build.sh uses ($BNB_CACHE, else XDG's). */
-const char *bisect_cache_dir(char *buf, size_t len);
-
 /*
  * The worktree of repository COMMON (git_repo()), locked for this
  * process: no second bisection of the same repository runs at once.

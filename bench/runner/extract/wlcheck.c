@@ -133,7 +133,7 @@ static int read_packages(struct names *nm, const char *packages, char *why, size
 
 	if (!*packages)
 		return 0;
-	if (pkg_archive_get(pkg_cache_dir(cache, sizeof(cache)), PKG_DPKG_ADMIN, packages, &a,
+	if (pkg_archive_get(cache_root(cache, sizeof(cache)), PKG_DPKG_ADMIN, packages, &a,
 			    why, whylen))
 		return -1;
 	f = fopen(a.list, "r");

@@ -86,19 +86,6 @@ void slurm_batch_free(struct slurm_batch *b)
 	b->n = 0;
 }
 
-/* The build cache, as kernel/build.sh and bench/qemu/build.sh find it. */
-static void cache_dir(char *buf, size_t len)
-{
-	const char *c = getenv("BNB_CACHE"), *x = getenv("XDG_CACHE_HOME");
-
-	if (c && *c)
-		snprintf(buf, len, "%s", c);
-	else if (x && *x)
-		snprintf(buf, len, "%s/balancenuma-bench", x);
-	else
-		snprintf(buf, len, "%s/.cache/balancenuma-bench", getenv("HOME") ?: "");
-}
-
 /* Whether PATH is on storage that only this host sees. */
 static bool node_local(const char *path)
 {
@@ -235,7 +222,7 @@ int slurm_submit(struct slurm_batch *b, const char *top, const struct slurm_opts
 	const char *paths[] = { tree, top, cache };
 	int *k = NULL, nk = 0, rc;
 
-	cache_dir(cache, sizeof(cache));
+	cache_root(cache, sizeof(cache));
 	snprintf(tree, sizeof(tree), "%s/", bnb_root());
 	if (access(cache, F_OK)) {
 		prog_error("--slurm: the build cache %s is not there: build first (./run.sh, "
